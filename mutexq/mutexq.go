@@ -1,0 +1,95 @@
+// Package mutexq is the work-stealing queue most Go programs would write
+// first: a slice behind a sync.Mutex.
+//
+// It is the baseline of the module's benchmarks. Every result for the
+// lock-free queues is shown beside this one so that it also answers the
+// question a user should ask first: is lock-freedom worth it here? Where the
+// owner and the thieves rarely meet, an uncontended mutex costs about as much
+// as the atomic operations of a lock-free queue, and this queue is a fine
+// choice.
+//
+// The queue semantics are those of internal/model, the executable
+// specification the conformance suite checks every implementation against;
+// this package adds only the lock.
+package mutexq
+
+import (
+	"sync"
+
+	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/model"
+)
+
+// Queue is a work-stealing queue protected by one mutex. All methods are
+// safe for concurrent use by any goroutines, although wsq.Queue allows only
+// the owner to call Push, PushBatch and Pop. Every method takes the lock, so
+// any method may block while another goroutine holds it. Use New to create a
+// Queue; a Queue must not be copied after first use.
+type Queue[T any] struct {
+	mu sync.Mutex
+	d  *model.Deque[T]
+}
+
+var _ wsq.Queue[int] = (*Queue[int])(nil)
+
+// New returns an empty unbounded queue.
+func New[T any]() *Queue[T] { return NewBounded[T](0) }
+
+// NewBounded returns an empty queue that holds at most capacity items, or
+// any number when capacity is 0. It panics if capacity is negative.
+func NewBounded[T any](capacity int) *Queue[T] {
+	if capacity < 0 {
+		panic("mutexq: negative capacity")
+	}
+	return &Queue[T]{d: model.New[T](capacity)}
+}
+
+// Push adds v as the newest item and reports false only if a bounded queue
+// is full.
+func (q *Queue[T]) Push(v T) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.d.Push(v)
+}
+
+// PushBatch adds the longest prefix of vs that fits, under one acquisition
+// of the lock, and returns its length.
+func (q *Queue[T]) PushBatch(vs []T) int {
+	if len(vs) == 0 {
+		return 0
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.d.PushBatch(vs)
+}
+
+// Pop removes and returns the newest item.
+func (q *Queue[T]) Pop() (T, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.d.Pop()
+}
+
+// Steal removes and returns the oldest item.
+func (q *Queue[T]) Steal() (T, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.d.Steal()
+}
+
+// StealBatch removes wsq.StealCount(Len(), p) items from the old end under
+// one acquisition of the lock and appends them to dst, oldest first. It
+// panics, before taking the lock, unless 0 < p <= 1.
+func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
+	wsq.MustProportion(p)
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.d.StealBatch(dst, p)
+}
+
+// Len returns the number of items.
+func (q *Queue[T]) Len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.d.Len()
+}

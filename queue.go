@@ -1,0 +1,102 @@
+package wsq
+
+import (
+	"fmt"
+	"math"
+)
+
+// Queue is a work-stealing queue of items of type T.
+//
+// A Queue has one owner: the single goroutine that may call Push, PushBatch
+// and Pop. Owner methods must never be called by two goroutines at once; the
+// race detector reports such misuse, and the queue's behaviour under it is
+// undefined. Steal and StealBatch are thief methods and may be called by any
+// goroutine, concurrently with the owner and with each other (an
+// implementation built for a single thief serializes its thieves, as its
+// documentation says). Len may be called by any goroutine.
+//
+// Items are stored by value and are never torn: a multi-word T comes out
+// exactly as it went in. In the terms of the Go memory model, the Push or
+// PushBatch that adds an item x synchronizes before the Pop, Steal or
+// StealBatch that returns x, and no item is returned twice.
+//
+// Methods do not block, except that an implementation which serializes its
+// thieves may make one thief wait for another; the owner never waits for a
+// thief.
+type Queue[T any] interface {
+	// Push adds v at the owner's end. It reports false, and leaves the queue
+	// unchanged, only when a bounded queue is full. Only the owner may call it.
+	Push(v T) bool
+
+	// PushBatch adds the items of vs as if by Push(vs[0]), Push(vs[1]), ...
+	// in order, so vs[len(vs)-1] becomes the newest item, but publishes them
+	// as one operation: a thief sees none or all of them. It returns how many
+	// items it took: len(vs), unless a bounded queue fills up, in which case
+	// it takes the longest prefix of vs that fits. A nil or empty vs takes
+	// nothing and returns 0. PushBatch does not retain vs. Only the owner may
+	// call it.
+	PushBatch(vs []T) int
+
+	// Pop removes and returns the newest item (last in, first out). It
+	// reports false when the queue is empty. Only the owner may call it.
+	Pop() (T, bool)
+
+	// Steal removes and returns the oldest item (first in, first out). It
+	// reports false when it takes nothing: the queue was empty, or, for an
+	// implementation whose documentation says so, the thief lost a race.
+	// Any goroutine may call it.
+	Steal() (T, bool)
+
+	// StealBatch removes about proportion p of the items from the old end in
+	// one operation and appends them to dst, oldest first, returning the
+	// extended slice. The count follows StealCount: when nothing races, a
+	// non-empty queue gives StealCount(Len(), p) items, at least one. When it
+	// takes nothing, StealBatch returns dst unchanged. p must satisfy
+	// 0 < p <= 1; any other value (zero, negative, above one, NaN or an
+	// infinity) makes StealBatch panic before it touches the queue, so no
+	// item is lost. Any goroutine may call it.
+	StealBatch(dst []T, p float64) []T
+
+	// Len returns the number of items in the queue. Under concurrency it is
+	// a snapshot that may be stale as soon as it returns. Any goroutine may
+	// call it.
+	Len() int
+}
+
+// StealCount returns how many of n items a proportional steal of p takes:
+// p·n rounded to the nearest integer (halves away from zero), but at least one
+// when n > 0 and never more than n. It returns 0 when n <= 0.
+//
+// For example, p = 0.5 takes 2 of 3 items (as the Go runtime's steal-half
+// does), p = 0.1 takes 1 of 4, and p = 0.6 takes 6,000 of 10,000.
+//
+// StealCount panics unless 0 < p <= 1; see ValidProportion.
+func StealCount(n int, p float64) int {
+	MustProportion(p)
+	if n <= 0 {
+		return 0
+	}
+	k := int(math.Round(p * float64(n)))
+	if k < 1 {
+		return 1
+	}
+	if k > n {
+		return n
+	}
+	return k
+}
+
+// ValidProportion reports whether p is a valid steal proportion: a number
+// with 0 < p <= 1. NaN and the infinities are not valid.
+func ValidProportion(p float64) bool {
+	return p > 0 && p <= 1 // false for NaN, which compares false with everything
+}
+
+// MustProportion panics with a message that names p unless
+// ValidProportion(p). Implementations of Queue call it at the start of
+// StealBatch, before they touch the queue.
+func MustProportion(p float64) {
+	if !ValidProportion(p) {
+		panic(fmt.Sprintf("wsq: steal proportion %v is outside (0, 1]", p))
+	}
+}
