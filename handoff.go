@@ -1,0 +1,36 @@
+package wsq
+
+// Parcel holds items taken from a queue by Handoff.StealParcel on their way
+// to another queue. A Parcel belongs to one goroutine at a time: the thief
+// that stole it, then whoever it hands the parcel to (over a channel, for
+// example, which orders the two).
+type Parcel[T any] interface {
+	// Len returns the number of items in the parcel.
+	Len() int
+
+	// AppendTo appends the parcel's items to dst, oldest first, empties the
+	// parcel and returns the extended slice.
+	AppendTo(dst []T) []T
+}
+
+// Handoff is implemented by queues whose proportional steal can hand the
+// stolen items to another queue of the same implementation without copying
+// them, the way lfqueue hands over a linked sub-list. A scheduler that moves
+// work from a busy worker to an idle one checks for it with a type assertion
+// and falls back to StealBatch and PushBatch otherwise.
+type Handoff[T any] interface {
+	Queue[T]
+
+	// StealParcel removes about proportion p of the items from the old end
+	// in one operation, as StealBatch does, and returns them as a Parcel, or
+	// nil when it takes nothing. It panics unless 0 < p <= 1. Any goroutine
+	// may call it.
+	StealParcel(p float64) Parcel[T]
+
+	// PushParcel adds all items of the parcel, oldest first, as one
+	// operation, empties it and returns how many items it added. A parcel
+	// stolen from a queue of the same implementation is taken over whole
+	// (for lfqueue in constant time); any other parcel is copied. Only the
+	// owner may call it.
+	PushParcel(p Parcel[T]) int
+}
