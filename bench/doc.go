@@ -1,0 +1,13 @@
+// Package bench holds the module's benchmarks: the experiments of the paper
+// "A Lock-Free Work-Stealing Algorithm for Bulk Operations" (push latency by
+// batch size, steal latency by proportion, pop latency, DAG exploration) as
+// Go benchmarks over every implementation in package catalog.
+//
+// Run them with
+//
+//	go test -run '^$' -bench . -count 5 ./bench
+//
+// and compare runs with benchstat. BENCHMARKS.md in the repository root has
+// this machine's figures, the commands that produced them, and the recipe
+// for a large server.
+package bench
