@@ -1,0 +1,151 @@
+package queuetest
+
+import (
+	"testing"
+
+	wsq "github.com/worksteal/wsq"
+)
+
+// Config describes the implementation under test. New, NewWide and NewPtr
+// are required; the rest default to the strictest behaviour.
+type Config struct {
+	// New returns a new empty queue of ints.
+	New func() wsq.Queue[int]
+	// NewWide returns a new empty queue of Wide values, used to detect torn
+	// reads of multi-word items.
+	NewWide func() wsq.Queue[Wide]
+	// NewPtr returns a new empty queue of pointers, used to check that
+	// removed items are not kept reachable.
+	NewPtr func() wsq.Queue[*Payload]
+
+	// Capacity is the capacity of a bounded queue, or 0 if the queue is
+	// unbounded.
+	Capacity int
+
+	// StealMayFail says that Steal and StealBatch may take nothing from a
+	// non-empty queue when they lose a race with another goroutine, as
+	// Taskflow's steal does. Without concurrency they must still succeed.
+	StealMayFail bool
+
+	// StealBatchIsLoop says that StealBatch is a loop of single steals rather
+	// than one atomic operation, so the linearizability check leaves it out
+	// (exactly-once accounting still covers it).
+	StealBatchIsLoop bool
+
+	// StealBatchInexact says that under concurrency StealBatch may take any
+	// number of items between one and the queue's length rather than exactly
+	// StealCount of the length at its linearization point. Without
+	// concurrency it must still take exactly StealCount.
+	StealBatchInexact bool
+
+	// StolenSlotsRetained says that a stolen item stays reachable from the
+	// queue until the owner overwrites its slot, as the implementation's
+	// documentation states. Popped items must be released regardless.
+	StolenSlotsRetained bool
+
+	// PushNative, if set, pushes vs with the implementation's native batch
+	// operation, as PushBatch would, and returns how many it took. The
+	// sequential and exactly-once tests mix it in.
+	PushNative func(q wsq.Queue[int], vs []int) int
+
+	// StealNative, if set, steals with the implementation's native bulk
+	// steal, as StealBatch would, and appends the stolen items to dst,
+	// oldest first.
+	StealNative func(q wsq.Queue[int], dst []int, p float64) []int
+
+	// Thieves is the number of concurrent thieves in the exactly-once test;
+	// 0 means 4.
+	Thieves int
+
+	// Items is the number of items the exactly-once test moves; 0 means
+	// 2,000,000. Under testing.Short it is divided by 10.
+	Items int
+}
+
+func (c Config) thieves() int {
+	if c.Thieves > 0 {
+		return c.Thieves
+	}
+	return 4
+}
+
+func (c Config) items() int {
+	n := c.Items
+	if n <= 0 {
+		n = 2_000_000
+	}
+	if testing.Short() {
+		n /= 10
+	}
+	return n
+}
+
+func (c Config) validate(t testing.TB) {
+	t.Helper()
+	if c.New == nil || c.NewWide == nil || c.NewPtr == nil {
+		t.Fatal("queuetest: Config.New, NewWide and NewPtr are required")
+	}
+	if c.Capacity < 0 {
+		t.Fatal("queuetest: negative Config.Capacity")
+	}
+}
+
+// Wide is a four-word item whose fields check each other, so a torn read
+// (some words from one item, some from another) is detected.
+type Wide struct {
+	ID    uint64
+	Neg   uint64 // ^ID
+	Mix   uint64 // ID * wideMul
+	Check uint64 // ID ^ Neg ^ Mix ^ wideSalt
+}
+
+const (
+	wideMul  = 0x9E3779B97F4A7C15
+	wideSalt = 0xA5A5A5A5DEADBEEF
+)
+
+// MakeWide returns the Wide item for id.
+func MakeWide(id int) Wide {
+	u := uint64(id)
+	return Wide{ID: u, Neg: ^u, Mix: u * wideMul, Check: u ^ ^u ^ (u * wideMul) ^ wideSalt}
+}
+
+// Valid reports whether w is an untorn item made by MakeWide.
+func (w Wide) Valid() bool { return w == MakeWide(int(w.ID)) }
+
+// Payload is the pointer target of the reachability test: large enough to
+// get its own allocation, so a cleanup attached to it runs as soon as it is
+// unreachable.
+type Payload struct {
+	ID  int
+	pad [120]byte
+}
+
+// checks is the suite, in the order Run runs it.
+var checks = []struct {
+	name string
+	run  func(testing.TB, Config)
+	skip func(Config) bool // reports whether the check does not apply
+}{
+	{"Empty", testEmpty, nil},
+	{"Order", testOrder, nil},
+	{"Rounding", testRounding, nil},
+	{"BadInput", testBadInput, nil},
+	{"Bounded", testBounded, func(c Config) bool { return c.Capacity == 0 }},
+	{"RandomSequential", testRandomSequential, nil},
+	{"Release", testRelease, nil},
+	{"ExactlyOnce", testExactlyOnce, nil},
+	{"ExactlyOnceWide", testExactlyOnceWide, nil},
+	{"Linearizable", testLinearizable, nil},
+}
+
+// Run runs the whole conformance suite as subtests of t.
+func Run(t *testing.T, cfg Config) {
+	cfg.validate(t)
+	for _, c := range checks {
+		if c.skip != nil && c.skip(cfg) {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) { c.run(t, cfg) })
+	}
+}

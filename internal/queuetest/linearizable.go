@@ -1,0 +1,233 @@
+package queuetest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+
+	wsq "github.com/worksteal/wsq"
+)
+
+type opKind int
+
+const (
+	opPush opKind = iota
+	opPushBatch
+	opPop
+	opSteal
+	opStealBatch
+)
+
+type lzInput struct {
+	kind opKind
+	v    int     // Push
+	vs   []int   // PushBatch
+	p    float64 // StealBatch
+}
+
+type lzOutput struct {
+	v  int   // Pop, Steal
+	ok bool  // Push, Pop, Steal
+	n  int   // PushBatch
+	vs []int // StealBatch
+}
+
+// lzState is the abstract queue, oldest item first. Steps never modify a
+// state in place.
+type lzState []int
+
+// linearizabilityModel is the porcupine model of wsq.Queue: the same
+// semantics as internal/model, stated as a step relation so that the
+// tolerances a Config declares (steals that may fail, inexact batch sizes)
+// can be expressed.
+func linearizabilityModel(cfg Config) porcupine.Model {
+	return porcupine.Model{
+		Init: func() any { return lzState(nil) },
+		Step: func(state, input, output any) (bool, any) {
+			s, in, out := state.(lzState), input.(lzInput), output.(lzOutput)
+			switch in.kind {
+			case opPush:
+				full := cfg.Capacity > 0 && len(s) >= cfg.Capacity
+				if out.ok == full {
+					return false, s
+				}
+				if !out.ok {
+					return true, s
+				}
+				return true, append(s[:len(s):len(s)], in.v)
+			case opPushBatch:
+				n := len(in.vs)
+				if cfg.Capacity > 0 {
+					n = min(n, cfg.Capacity-len(s))
+				}
+				if out.n != n {
+					return false, s
+				}
+				return true, append(s[:len(s):len(s)], in.vs[:n]...)
+			case opPop:
+				if len(s) == 0 {
+					return !out.ok, s
+				}
+				return out.ok && out.v == s[len(s)-1], s[:len(s)-1]
+			case opSteal:
+				if !out.ok {
+					return len(s) == 0 || cfg.StealMayFail, s
+				}
+				return len(s) > 0 && out.v == s[0], s[min(1, len(s)):]
+			case opStealBatch:
+				k := len(out.vs)
+				if k == 0 {
+					return len(s) == 0 || cfg.StealMayFail, s
+				}
+				if k > len(s) {
+					return false, s
+				}
+				if !cfg.StealBatchInexact && k != wsq.StealCount(len(s), in.p) {
+					return false, s
+				}
+				for i, v := range out.vs {
+					if s[i] != v {
+						return false, s
+					}
+				}
+				return true, s[k:]
+			}
+			return false, s
+		},
+		Equal: func(a, b any) bool { return equalInts(a.(lzState), b.(lzState)) },
+		DescribeOperation: func(input, output any) string {
+			in, out := input.(lzInput), output.(lzOutput)
+			switch in.kind {
+			case opPush:
+				return fmt.Sprintf("Push(%d) -> %v", in.v, out.ok)
+			case opPushBatch:
+				return fmt.Sprintf("PushBatch(%v) -> %d", in.vs, out.n)
+			case opPop:
+				return fmt.Sprintf("Pop() -> %d, %v", out.v, out.ok)
+			case opSteal:
+				return fmt.Sprintf("Steal() -> %d, %v", out.v, out.ok)
+			default:
+				return fmt.Sprintf("StealBatch(%v) -> %v", in.p, out.vs)
+			}
+		},
+		DescribeState: func(state any) string { return fmt.Sprint([]int(state.(lzState))) },
+	}
+}
+
+// testLinearizable records many short concurrent histories of one owner and
+// two thieves and checks each with porcupine.
+func testLinearizable(t testing.TB, cfg Config) {
+	histories := 400
+	if testing.Short() {
+		histories = 80
+	}
+	model := linearizabilityModel(cfg)
+	for h := 0; h < histories; h++ {
+		ops := recordHistory(cfg, uint64(h))
+		res, info := porcupine.CheckOperationsVerbose(model, ops, 10*time.Second)
+		if res == porcupine.Ok {
+			continue
+		}
+		path := filepath.Join(t.TempDir(), fmt.Sprintf("history-%d.html", h))
+		if f, err := os.Create(path); err == nil {
+			_ = porcupine.Visualize(model, info, f)
+			_ = f.Close()
+		}
+		for _, op := range ops {
+			t.Logf("client %d [%d, %d] %s", op.ClientId, op.Call, op.Return, model.DescribeOperation(op.Input, op.Output))
+		}
+		t.Fatalf("history %d: porcupine says %s (visualization: %s)", h, res, path)
+	}
+}
+
+// recordHistory runs one short concurrent history on a new queue and returns
+// its operations. Item values are unique, so every output names the push it
+// came from.
+func recordHistory(cfg Config, seed uint64) []porcupine.Operation {
+	q := cfg.New()
+	var clock atomic.Int64
+	var mu sync.Mutex
+	var ops []porcupine.Operation
+	record := func(client int, in lzInput, call int64, out lzOutput) {
+		ret := clock.Add(1)
+		mu.Lock()
+		ops = append(ops, porcupine.Operation{ClientId: client, Input: in, Call: call, Output: out, Return: ret})
+		mu.Unlock()
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x11ea))
+	// A prefix, recorded as the owner's, so that histories start from
+	// queues of varied length.
+	next := 1
+	if pre := rng.IntN(12); pre > 0 {
+		in := lzInput{kind: opPushBatch, vs: seq(next, pre)}
+		call := clock.Add(1)
+		n := q.PushBatch(in.vs)
+		record(0, in, call, lzOutput{n: n})
+		next += n
+	}
+	const thieves = 2
+	var start sync.WaitGroup
+	start.Add(1)
+	var wg sync.WaitGroup
+	for c := 1; c <= thieves; c++ {
+		wg.Add(1)
+		go func(client int, rng *rand.Rand) {
+			defer wg.Done()
+			start.Wait()
+			for i := 0; i < 6; i++ {
+				if rng.IntN(3) == 0 {
+					runtime.Gosched()
+				}
+				if cfg.StealBatchIsLoop || rng.IntN(2) == 0 {
+					call := clock.Add(1)
+					v, ok := q.Steal()
+					record(client, lzInput{kind: opSteal}, call, lzOutput{v: v, ok: ok})
+				} else {
+					in := lzInput{kind: opStealBatch, p: proportions[rng.IntN(len(proportions))]}
+					call := clock.Add(1)
+					vs := q.StealBatch(nil, in.p)
+					record(client, in, call, lzOutput{vs: vs})
+				}
+			}
+		}(c, rand.New(rand.NewPCG(seed, uint64(c))))
+	}
+	start.Done()
+	for i := 0; i < 10; i++ {
+		if rng.IntN(3) == 0 {
+			runtime.Gosched()
+		}
+		switch r := rng.IntN(10); {
+		case r < 3:
+			in := lzInput{kind: opPush, v: next}
+			call := clock.Add(1)
+			ok := q.Push(in.v)
+			record(0, in, call, lzOutput{ok: ok})
+			if ok {
+				next++
+			}
+		case r < 6:
+			in := lzInput{kind: opPushBatch, vs: seq(next, 1+rng.IntN(4))}
+			call := clock.Add(1)
+			n := q.PushBatch(in.vs)
+			record(0, in, call, lzOutput{n: n})
+			next += n
+		default:
+			call := clock.Add(1)
+			v, ok := q.Pop()
+			record(0, lzInput{kind: opPop}, call, lzOutput{v: v, ok: ok})
+		}
+	}
+	wg.Wait()
+	return ops
+}
+
+// queueOf is used by tests of this package.
+var _ = wsq.StealCount

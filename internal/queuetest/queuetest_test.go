@@ -1,0 +1,23 @@
+package queuetest_test
+
+import (
+	"testing"
+
+	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/queuetest"
+	"github.com/worksteal/wsq/mutexq"
+)
+
+// The suite checks itself on mutexq, the reference model behind a lock.
+func mutexConfig(capacity int) queuetest.Config {
+	return queuetest.Config{
+		New:      func() wsq.Queue[int] { return mutexq.NewBounded[int](capacity) },
+		NewWide:  func() wsq.Queue[queuetest.Wide] { return mutexq.NewBounded[queuetest.Wide](capacity) },
+		NewPtr:   func() wsq.Queue[*queuetest.Payload] { return mutexq.NewBounded[*queuetest.Payload](capacity) },
+		Capacity: capacity,
+	}
+}
+
+func TestMutexQueue(t *testing.T)        { queuetest.Run(t, mutexConfig(0)) }
+func TestMutexQueueBounded(t *testing.T) { queuetest.Run(t, mutexConfig(100)) }
+func FuzzMutexQueue(f *testing.F)        { queuetest.Fuzz(f, mutexConfig(0)) }

@@ -1,0 +1,99 @@
+package sched
+
+import (
+	"context"
+	"runtime"
+	"time"
+)
+
+// runMaster is the master goroutine of Master mode: it serves idle workers
+// in the order they ran out of work, each with a proportion of the busiest
+// queue. It is the only thief, so every queue has at most two goroutines on
+// it. It sleeps while no worker is idle, and parks while no queue has work.
+func (s *scheduler[T]) runMaster(ctx context.Context) {
+	for {
+		var w *Worker[T]
+		select {
+		case w = <-s.idle:
+		case <-s.done:
+			return
+		case <-ctx.Done():
+			return
+		}
+		start := time.Now()
+		for {
+			d, ok := s.stealFor(w)
+			if ok {
+				now := time.Now()
+				s.master.busy += now.Sub(start)
+				s.master.wait += now.Sub(w.idleSince) // the channels order w's write before this read
+				w.inbox <- d                          // never blocks: w waits for exactly this delivery
+				break
+			}
+			s.master.busy += time.Since(start)
+			if !s.awaitWork(ctx) {
+				return
+			}
+			start = time.Now()
+		}
+	}
+}
+
+// stealFor takes a proportion of the longest queue other than w's for w. It
+// reports false when every other queue is empty.
+func (s *scheduler[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
+	for {
+		var victim *Worker[T]
+		most := 0
+		for _, v := range s.workers {
+			if l := v.queue.Len(); v != w && l > most {
+				victim, most = v, l
+			}
+		}
+		if victim == nil {
+			return delivery[T]{}, false
+		}
+		var d delivery[T]
+		if victim.handoff != nil {
+			if p := victim.handoff.StealParcel(s.cfg.Proportion); p != nil && p.Len() > 0 {
+				d.parcel, d.n = p, p.Len()
+				s.master.parcels++
+			}
+		} else {
+			d.items = victim.queue.StealBatch(w.recv[:0], s.cfg.Proportion)
+			d.n = len(d.items)
+		}
+		if d.n > 0 {
+			s.master.steals++
+			s.master.moved += int64(d.n)
+			return d, true
+		}
+		s.master.failed++ // the owner emptied its queue meanwhile; look again
+	}
+}
+
+// awaitWork waits until some queue holds an item. It reports false when the
+// run is complete or ctx is cancelled.
+func (s *scheduler[T]) awaitWork(ctx context.Context) bool {
+	for range s.cfg.Spin {
+		runtime.Gosched()
+		if s.anyWork() {
+			return true
+		}
+	}
+	// Announce, then look once more: a publisher pushes and then reads
+	// masterWaiting, so one of the two sees the other.
+	s.masterWaiting.Store(true)
+	if s.anyWork() {
+		s.masterWaiting.Store(false) // a token sent meanwhile only causes one extra look
+		return true
+	}
+	select {
+	case <-s.masterWake:
+		return true
+	case <-s.done:
+		return false
+	case <-ctx.Done():
+		return false
+	}
+}

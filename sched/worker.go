@@ -1,0 +1,357 @@
+package sched
+
+import (
+	"context"
+	"runtime"
+	"time"
+
+	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/pad"
+)
+
+// Worker is one worker goroutine of a running scheduler and the owner of its
+// queue. A handler receives the Worker that runs it and may call its methods
+// during the call only, from the goroutine it runs on. A Worker is created
+// by Run and must not be copied.
+type Worker[T any] struct {
+	// Set by newScheduler, read-only during the run; thieves and the master
+	// read queue and inbox.
+	s       *scheduler[T]
+	id      int
+	queue   wsq.Queue[T]
+	handoff wsq.Handoff[T] // queue, if it implements wsq.Handoff; else nil
+	inbox   chan delivery[T]
+	wake    chan struct{}
+
+	_ pad.Line
+	// Owner-private: only the worker goroutine touches these fields, except
+	// that the master fills recv while the worker waits for it (the idle
+	// and inbox channels order the two).
+
+	// credit is the number of items this worker handled but has not yet
+	// subtracted from s.pending. Spawn spends it before it adds to pending,
+	// and the worker settles the rest when it runs out of work. It lets
+	// most handled items and spawned batches leave the shared counter alone.
+	credit int64
+
+	// overflow holds the items a bounded queue refused, oldest at ovHead.
+	// All of them are newer than every item in the queue: the worker takes
+	// its next item from the end of overflow first, and refill moves the
+	// oldest of them into the queue as room appears, so thieves keep
+	// seeing a full queue.
+	overflow []T
+	ovHead   int
+
+	// carry is a stolen item the worker runs next without pushing it, so
+	// that a single stolen item is not put up for stealing again.
+	carry    T
+	hasCarry bool
+
+	idleSince time.Time // when the worker last ran out of work; read by the master
+	rng       uint64    // xorshift state for choosing victims
+	buf       []T       // scratch for StealBatch in Random mode
+	recv      []T       // buffer the master fills for this worker (Master mode)
+	failed    int64     // failed steals (Random mode)
+	stats     WorkerStats
+	_         pad.Line
+}
+
+// delivery is what the master hands an idle worker: a parcel (from a
+// wsq.Handoff queue) or a slice of items.
+type delivery[T any] struct {
+	parcel wsq.Parcel[T]
+	items  []T
+	n      int // number of items
+}
+
+// ID returns the worker's index, from 0 to Config.Workers-1. Handlers can use
+// it to index per-worker state without locking. Any goroutine may call it.
+func (w *Worker[T]) ID() int { return w.id }
+
+// Spawn pushes vs into the worker's own queue as one batch (vs[len(vs)-1]
+// becomes the newest item, the one the worker handles next), so that each
+// item is handled exactly once, by this worker or by whichever worker it is
+// moved to. If a bounded queue cannot take all of vs, the worker keeps the
+// rest aside and moves it into the queue as room appears. Spawn does not
+// retain vs. It must only be called by the handler running on this worker,
+// during its call.
+func (w *Worker[T]) Spawn(vs ...T) {
+	n := int64(len(vs))
+	if n == 0 {
+		return
+	}
+	// Count the new items before anyone can take them; see pending.
+	if w.credit >= n {
+		w.credit -= n
+	} else {
+		w.s.pending.Add(n - w.credit)
+		w.credit = 0
+	}
+	w.push(vs)
+}
+
+// push adds vs, which pending already counts, to the worker's items and
+// tells the scheduler that there is work to steal.
+func (w *Worker[T]) push(vs []T) {
+	if w.ovHead == len(w.overflow) {
+		k := w.queue.PushBatch(vs)
+		if k < len(vs) {
+			w.overflow = append(w.overflow, vs[k:]...)
+		}
+	} else {
+		// vs is newer than what waits in overflow, so it goes after it.
+		if w.ovHead > 0 && len(w.overflow)+len(vs) > cap(w.overflow) {
+			live := copy(w.overflow, w.overflow[w.ovHead:])
+			clear(w.overflow[live:])
+			w.overflow, w.ovHead = w.overflow[:live], 0
+		}
+		w.overflow = append(w.overflow, vs...)
+		w.refill()
+	}
+	if l := w.queue.Len() + len(w.overflow) - w.ovHead; l > w.stats.MaxLen {
+		w.stats.MaxLen = l
+	}
+	w.s.notify()
+}
+
+// refill moves the oldest items of overflow into the queue, as many as it
+// takes, and returns how many it moved.
+func (w *Worker[T]) refill() int {
+	k := w.queue.PushBatch(w.overflow[w.ovHead:])
+	clear(w.overflow[w.ovHead : w.ovHead+k])
+	w.ovHead += k
+	if w.ovHead == len(w.overflow) {
+		w.overflow, w.ovHead = w.overflow[:0], 0
+	}
+	return k
+}
+
+// next returns the item the worker handles next: a carried stolen item,
+// else the newest item it holds.
+func (w *Worker[T]) next() (T, bool) {
+	if w.hasCarry {
+		v := w.carry
+		var zero T
+		w.carry, w.hasCarry = zero, false
+		return v, true
+	}
+	if last := len(w.overflow) - 1; last >= w.ovHead {
+		v := w.overflow[last]
+		var zero T
+		w.overflow[last] = zero
+		w.overflow = w.overflow[:last]
+		if last == w.ovHead {
+			w.overflow, w.ovHead = w.overflow[:0], 0
+		} else if w.refill() > 0 {
+			// Thieves made room: the items just moved are stealable.
+			w.s.notify()
+		}
+		return v, true
+	}
+	return w.queue.Pop()
+}
+
+// run is the worker goroutine: handle items until the run is complete.
+func (w *Worker[T]) run(ctx context.Context) error {
+	cancelled := ctx.Done()
+	for {
+		v, ok := w.next()
+		if !ok {
+			if !w.findWork(ctx) {
+				return ctx.Err() // nil when the run is complete
+			}
+			continue
+		}
+		select {
+		case <-cancelled:
+			return ctx.Err()
+		default:
+		}
+		if err := w.s.handler(ctx, v, w); err != nil {
+			return err
+		}
+		w.credit++
+		w.stats.Processed++
+	}
+}
+
+// settle subtracts the worker's credit from pending and ends the run if that
+// brings it to zero.
+func (w *Worker[T]) settle() {
+	if w.credit == 0 {
+		return
+	}
+	if w.s.pending.Add(-w.credit) == 0 {
+		close(w.s.done)
+	}
+	w.credit = 0
+}
+
+// findWork is called when the worker holds no items. It returns true once
+// the worker holds work again, and false when the run is complete or ctx is
+// cancelled.
+func (w *Worker[T]) findWork(ctx context.Context) bool {
+	w.settle()
+	select {
+	case <-w.s.done:
+		return false
+	default:
+	}
+	w.stats.Idles++
+	start := time.Now()
+	w.idleSince = start
+	var ok bool
+	if w.s.cfg.Mode == Master {
+		ok = w.awaitMaster(ctx)
+	} else {
+		ok = w.search(ctx)
+	}
+	w.stats.IdleWait += time.Since(start)
+	return ok
+}
+
+// awaitMaster queues the worker for the master and waits for a delivery.
+func (w *Worker[T]) awaitMaster(ctx context.Context) bool {
+	w.s.idle <- w // never blocks; see scheduler.idle
+	select {
+	case d := <-w.inbox:
+		w.accept(d)
+		return true
+	case <-w.s.done:
+		return false
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// accept pushes a delivery from the master into the worker's queue, as its
+// owner. pending already counts the items.
+func (w *Worker[T]) accept(d delivery[T]) {
+	w.stats.Steals++
+	w.stats.Moved += int64(d.n)
+	if d.parcel != nil {
+		if w.handoff != nil {
+			w.handoff.PushParcel(d.parcel) // O(1) for a parcel of the same implementation
+			if l := w.queue.Len(); l > w.stats.MaxLen {
+				w.stats.MaxLen = l
+			}
+			w.s.notify()
+			return
+		}
+		d.items = d.parcel.AppendTo(w.recv[:0])
+	}
+	w.push(d.items)
+	clear(d.items) // let the GC have what they hold
+	w.recv = d.items[:0]
+}
+
+// search looks for work in other workers' queues (Random mode), parking
+// between rounds when there is none.
+func (w *Worker[T]) search(ctx context.Context) bool {
+	s := w.s
+	s.spinning.Add(1)
+	for {
+		for range s.cfg.Spin {
+			if victim := w.stealRandom(); victim != nil {
+				// Stop searching before publishing what was stolen, so that
+				// publishing wakes a parked worker if nobody else searches.
+				// If this was the last searcher and the victim has more,
+				// wake another to take it (the runtime's wakep rule).
+				if s.spinning.Add(-1) == 0 && s.sleepers.Load() > 0 && victim.queue.Len() > 0 {
+					s.wakeOne()
+				}
+				w.takeStolen()
+				return true
+			}
+			select {
+			case <-s.done:
+				s.spinning.Add(-1)
+				return false
+			case <-ctx.Done():
+				s.spinning.Add(-1)
+				return false
+			default:
+			}
+			runtime.Gosched()
+		}
+		if !w.park(ctx) {
+			return false
+		}
+	}
+}
+
+// park announces the worker as parked, looks for work once more, and sleeps
+// until a publisher wakes it or the run ends. On a true return the worker is
+// counted as searching again.
+func (w *Worker[T]) park(ctx context.Context) bool {
+	s := w.s
+	s.mu.Lock()
+	s.sleeping = append(s.sleeping, w)
+	s.sleepers.Add(1)
+	s.mu.Unlock()
+	s.spinning.Add(-1)
+	// A publisher pushes and then reads sleepers; we announced ourselves
+	// and now read the queues. One of us sees the other.
+	if s.anyWork() {
+		if s.unpark(w) {
+			s.spinning.Add(1)
+		} else {
+			<-w.wake // a waker chose us and counted us as searching
+		}
+		return true
+	}
+	select {
+	case <-w.wake:
+		return true
+	case <-s.done:
+		return false
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// stealRandom tries every other worker once, from a random starting point,
+// and returns the victim of a successful steal, with the items in w.buf.
+func (w *Worker[T]) stealRandom() *Worker[T] {
+	s := w.s
+	n := len(s.workers)
+	if n == 1 {
+		return nil
+	}
+	w.rng ^= w.rng << 13
+	w.rng ^= w.rng >> 7
+	w.rng ^= w.rng << 17
+	first := int(w.rng % uint64(n-1))
+	for i := range n - 1 {
+		// Skip w itself: victims are w.id+1 ... w.id+n-1 modulo n.
+		v := s.workers[(w.id+1+(first+i)%(n-1))%n]
+		if v.queue.Len() == 0 {
+			continue
+		}
+		if s.cfg.StealOne {
+			x, ok := v.queue.Steal()
+			if ok {
+				w.buf = append(w.buf[:0], x)
+			}
+		} else {
+			w.buf = v.queue.StealBatch(w.buf[:0], s.cfg.Proportion)
+		}
+		if len(w.buf) > 0 {
+			w.stats.Steals++
+			w.stats.Moved += int64(len(w.buf))
+			return v
+		}
+		w.failed++
+	}
+	return nil
+}
+
+// takeStolen keeps the newest stolen item to run next and pushes the others.
+func (w *Worker[T]) takeStolen() {
+	last := len(w.buf) - 1
+	w.carry, w.hasCarry = w.buf[last], true
+	if last > 0 {
+		w.push(w.buf[:last])
+	}
+	clear(w.buf)
+}
