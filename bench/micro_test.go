@@ -1,0 +1,162 @@
+package bench
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/worksteal/wsq/mutexq"
+)
+
+// The micro-benchmarks of the paper: push latency by batch size, steal
+// latency by proportion, pop latency. Each contender is a named function that
+// prepares a queue and its inputs outside the timer and returns the loop to
+// time, so that every figure is a whole timed loop divided by its operation
+// count and never a single timed call.
+//
+// Contenders are registered in the tables below, from this file for the
+// lock-based baseline and lfqueue and from micro_ring_test.go for the ring
+// buffers; names follow the queue=NAME convention of BENCHMARKS.md.
+
+// pushContender prepares a fresh queue and ops batches of batch items each,
+// and returns a function that pushes all of them: one op is one batch.
+type pushContender struct {
+	name    string
+	prepare func(batch, ops int) (run func())
+}
+
+// stealContender prepares a queue holding n items and returns a function
+// that performs one proportional steal of p and returns how many items it
+// took, and a function that restores the queue to n items (not timed).
+type stealContender struct {
+	name    string
+	prepare func(n int, p float64) (steal func() int, refill func())
+}
+
+// popContender prepares a queue holding ops items and returns a function
+// that pops all of them.
+type popContender struct {
+	name    string
+	prepare func(ops int) (run func())
+}
+
+var (
+	pushContenders  []pushContender
+	stealContenders []stealContender
+	popContenders   []popContender
+)
+
+func init() {
+	pushContenders = append(pushContenders, pushContender{"mutex", func(batch, ops int) func() {
+		q := mutexq.New[int]()
+		vs := values(batch)
+		return func() {
+			for range ops {
+				q.PushBatch(vs)
+			}
+		}
+	}})
+	stealContenders = append(stealContenders, stealContender{"mutex", func(n int, p float64) (func() int, func()) {
+		q := mutexq.New[int]()
+		q.PushBatch(values(n))
+		var buf []int
+		return func() int {
+				buf = q.StealBatch(buf[:0], p)
+				return len(buf)
+			}, func() {
+				q.PushBatch(buf)
+			}
+	}})
+	popContenders = append(popContenders, popContender{"mutex", func(ops int) func() {
+		q := mutexq.New[int]()
+		q.PushBatch(values(ops))
+		return func() {
+			for range ops {
+				q.Pop()
+			}
+		}
+	}})
+}
+
+// values returns 0, 1, ..., n-1.
+func values(n int) []int {
+	vs := make([]int, n)
+	for i := range vs {
+		vs[i] = i
+	}
+	return vs
+}
+
+var (
+	batchSizes  = []int{1, 4, 16, 64, 256, 1024}
+	stealSizes  = []int{10_000, 100_000}
+	stealShares = []int{10, 20, 30, 40, 50, 60, 90} // percent
+)
+
+// chunkItems bounds the items one timed chunk of pushes or pops holds, so a
+// queue never grows without bound; between chunks the queue is replaced
+// outside the timer.
+const chunkItems = 1 << 16
+
+// timeChunks runs b.N operations in chunks of at most chunk operations:
+// prepare (not timed) builds the chunk, run (timed) performs it.
+func timeChunks(b *testing.B, chunk int, prepare func(ops int) (run func())) {
+	b.ReportAllocs()
+	b.StopTimer()
+	for done := 0; done < b.N; {
+		ops := min(chunk, b.N-done)
+		run := prepare(ops)
+		b.StartTimer()
+		run()
+		b.StopTimer()
+		done += ops
+	}
+}
+
+// BenchmarkPush measures pushing one batch: ns/op is the time per batch.
+func BenchmarkPush(b *testing.B) {
+	for _, c := range pushContenders {
+		for _, batch := range batchSizes {
+			b.Run(fmt.Sprintf("queue=%s/batch=%d", c.name, batch), func(b *testing.B) {
+				timeChunks(b, max(1, chunkItems/batch), func(ops int) func() { return c.prepare(batch, ops) })
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(batch), "ns/item")
+			})
+		}
+	}
+}
+
+// BenchmarkSteal measures one proportional steal from a queue of n items,
+// with the owner idle: ns/op is the time per steal, and the queue is refilled
+// to n items outside the timer after each one.
+func BenchmarkSteal(b *testing.B) {
+	for _, c := range stealContenders {
+		for _, n := range stealSizes {
+			for _, pct := range stealShares {
+				b.Run(fmt.Sprintf("queue=%s/n=%d/p=%d", c.name, n, pct), func(b *testing.B) {
+					p := float64(pct) / 100
+					steal, refill := c.prepare(n, p)
+					want := n * pct / 100
+					b.ReportAllocs()
+					b.ResetTimer()
+					for range b.N {
+						got := steal()
+						b.StopTimer()
+						if got != want {
+							b.Fatalf("steal of p=%v from %d items took %d, want %d", p, n, got, want)
+						}
+						refill()
+						b.StartTimer()
+					}
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkPop measures one Pop from a filled queue.
+func BenchmarkPop(b *testing.B) {
+	for _, c := range popContenders {
+		b.Run("queue="+c.name, func(b *testing.B) {
+			timeChunks(b, chunkItems, c.prepare)
+		})
+	}
+}
