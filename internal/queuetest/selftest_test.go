@@ -38,12 +38,12 @@ func (r *recorder) Fatalf(format string, args ...any) {
 	r.Errorf(format, args...)
 	runtime.Goexit()
 }
-func (r *recorder) Fatal(args ...any) { r.Fatalf("%s", fmt.Sprint(args...)) }
-func (r *recorder) Fail()             { r.Errorf("failed") }
-func (r *recorder) FailNow()          { r.Fatalf("failed") }
-func (r *recorder) Failed() bool      { r.mu.Lock(); defer r.mu.Unlock(); return r.failed }
-func (r *recorder) Helper()           {}
-func (r *recorder) Log(args ...any)   {}
+func (r *recorder) Fatal(args ...any)   { r.Fatalf("%s", fmt.Sprint(args...)) }
+func (r *recorder) Fail()               { r.Errorf("failed") }
+func (r *recorder) FailNow()            { r.Fatalf("failed") }
+func (r *recorder) Failed() bool        { r.mu.Lock(); defer r.mu.Unlock(); return r.failed }
+func (r *recorder) Helper()             {}
+func (r *recorder) Log(args ...any)     {}
 func (r *recorder) Logf(string, ...any) {}
 
 // runCheck runs the named check against cfg and returns the recorder.
@@ -81,9 +81,9 @@ type broken[T any] struct {
 	batches  int
 	dupEvery int64 // every dupEvery-th Steal returns the item and leaves it in place
 	steals   atomic.Int64
-	splitSB  bool  // StealBatch is two separate steals of half each, not atomic
-	retain   []T   // removed items kept reachable
-	keep     bool  // keep removed items in retain
+	splitSB  bool // StealBatch is two separate steals of half each, not atomic
+	retain   []T  // removed items kept reachable
+	keep     bool // keep removed items in retain
 	tear     func(T) T
 }
 
