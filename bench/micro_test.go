@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/worksteal/wsq/lfqueue"
 	"github.com/worksteal/wsq/mutexq"
 )
 
@@ -46,6 +47,75 @@ var (
 )
 
 func init() {
+	// lf: the interface's PushBatch, which copies the values into a new
+	// block of nodes. lf-list: the native push of a List built in advance
+	// (outside the timer), which links it in constant time.
+	pushContenders = append(pushContenders,
+		pushContender{"lf", func(batch, ops int) func() {
+			q := lfqueue.New[int]()
+			vs := values(batch)
+			return func() {
+				for range ops {
+					q.PushBatch(vs)
+				}
+			}
+		}},
+		pushContender{"lf-list", func(batch, ops int) func() {
+			q := lfqueue.New[int]()
+			lists := make([]lfqueue.List[int], ops)
+			for i := range lists {
+				lists[i].Grow(batch)
+				for v := range batch {
+					lists[i].Append(v)
+				}
+			}
+			return func() {
+				for i := range lists {
+					q.PushList(&lists[i])
+				}
+			}
+		}},
+	)
+	// lf and lf-skip: the native steal that hands over the stolen sub-list,
+	// as the paper measures it (basic and skip-count variants); the refill
+	// pushes the stolen list back on top. lf-batch: the interface's
+	// StealBatch, which copies the stolen values into a slice.
+	for _, v := range []struct {
+		name string
+		opts []lfqueue.Option
+	}{{"lf", nil}, {"lf-skip", []lfqueue.Option{lfqueue.WithSkipCount()}}} {
+		stealContenders = append(stealContenders, stealContender{v.name, func(n int, p float64) (func() int, func()) {
+			q := lfqueue.New[int](v.opts...)
+			q.PushBatch(values(n))
+			var l lfqueue.List[int]
+			return func() int {
+					return q.StealList(&l, p)
+				}, func() {
+					q.PushList(&l)
+				}
+		}})
+	}
+	stealContenders = append(stealContenders, stealContender{"lf-batch", func(n int, p float64) (func() int, func()) {
+		q := lfqueue.New[int]()
+		q.PushBatch(values(n))
+		var buf []int
+		return func() int {
+				buf = q.StealBatch(buf[:0], p)
+				return len(buf)
+			}, func() {
+				q.PushBatch(buf)
+			}
+	}})
+	popContenders = append(popContenders, popContender{"lf", func(ops int) func() {
+		q := lfqueue.New[int]()
+		q.PushBatch(values(ops))
+		return func() {
+			for range ops {
+				q.Pop()
+			}
+		}
+	}})
+
 	pushContenders = append(pushContenders, pushContender{"mutex", func(batch, ops int) func() {
 		q := mutexq.New[int]()
 		vs := values(batch)

@@ -120,7 +120,7 @@ func exactlyOnce[T any](t testing.TB, cfg Config, newQ func() wsq.Queue[T], c co
 		ledgers[i] = newLedger(n)
 	}
 	var done atomic.Bool
-	var steals, stolen atomic.Int64
+	var steals, stolen, attempts atomic.Int64
 	var wg sync.WaitGroup
 	for th := 1; th <= thieves; th++ {
 		wg.Add(1)
@@ -137,6 +137,7 @@ func exactlyOnce[T any](t testing.TB, cfg Config, newQ func() wsq.Queue[T], c co
 			}
 			for {
 				got := 0
+				attempts.Add(1)
 				switch r := rng.IntN(10); {
 				case r < 3:
 					if v, ok := q.Steal(); ok {
@@ -188,10 +189,13 @@ func exactlyOnce[T any](t testing.TB, cfg Config, newQ func() wsq.Queue[T], c co
 		}
 		return ok
 	}
-	limit := 256 // the queue length above which the owner pops
+	limit := 64 // the queue length above which the owner pops
 	for next := 1; next <= n; {
-		if rng.IntN(4096) == 0 {
-			limit = 256 << rng.IntN(8) // sometimes let the queue grow to 32 Ki items
+		if rng.IntN(1024) == 0 {
+			limit = 4 + rng.IntN(64)
+			if rng.IntN(8) == 0 {
+				limit = 64 << rng.IntN(10) // now and then let the queue grow to 32 Ki items
+			}
 		}
 		r := rng.IntN(100)
 		switch {
@@ -204,9 +208,9 @@ func exactlyOnce[T any](t testing.TB, cfg Config, newQ func() wsq.Queue[T], c co
 				pop() // a full bounded queue
 			}
 		default:
-			size := 1 + rng.IntN(64)
+			size := 1 + rng.IntN(8)
 			if rng.IntN(16) == 0 {
-				size = 1 + rng.IntN(1024)
+				size = 1 + rng.IntN(512)
 			}
 			items = items[:0]
 			for id := next; id < next+size && id <= n; id++ {
@@ -223,8 +227,8 @@ func exactlyOnce[T any](t testing.TB, cfg Config, newQ func() wsq.Queue[T], c co
 				pop()
 			}
 		}
-		if rng.IntN(64) == 0 {
-			runtime.Gosched()
+		if rng.IntN(8) == 0 {
+			runtime.Gosched() // let thieves in often, even on few cores
 		}
 	}
 	for pop() {
@@ -232,5 +236,6 @@ func exactlyOnce[T any](t testing.TB, cfg Config, newQ func() wsq.Queue[T], c co
 	done.Store(true)
 	wg.Wait()
 	settle(t, n, ledgers)
-	t.Logf("%d items: owner popped %d; %d thieves stole %d in %d steals", n, owner.count, thieves, stolen.Load(), steals.Load())
+	t.Logf("%d items: owner popped %d; %d thieves stole %d in %d steals (%d attempts)",
+		n, owner.count, thieves, stolen.Load(), steals.Load(), attempts.Load())
 }

@@ -1,0 +1,55 @@
+// Package lfqueue implements the bulk lock-free work-stealing queue of
+// Kataru, Davarnia and Jannesari, "A Lock-Free Work-Stealing Algorithm for
+// Bulk Operations" (arXiv:2603.05766, 2026): a linked list whose owner pushes
+// whole batches in constant time and whose thief takes a proportion of the
+// queue in one operation.
+//
+// # When to use it
+//
+// Use lfqueue when work arrives in batches (a node of a search expands into
+// hundreds of children) and is balanced in bulk (a master moves half of a
+// busy worker's queue to an idle one). The owner's push of a pre-linked List
+// costs the same for one item as for a million, and a thief hands the stolen
+// part to another queue as a linked sub-list, again in constant time, with
+// StealList and PushList. The queue is unbounded and never copies its items.
+//
+// Use a ring buffer (package chaselev) when items come and go one at a time
+// and thieves take single items: every lfqueue steal walks the list from the
+// newest item to the cut point, so a steal costs time proportional to the
+// number of items that stay in the queue.
+//
+// # Owner and thieves
+//
+// A Queue has one owner goroutine, which alone may call Push, PushBatch,
+// PushList, PushParcel and Pop; these never block and never wait for a thief.
+// Any goroutine may steal (Steal, StealBatch, StealList, StealParcel). The
+// paper's algorithm admits one thief at a time; this implementation lets any
+// number of goroutines call the steal methods and serializes them with a
+// thief-side lock, so a second thief waits for the first but the owner stays
+// lock-free and no item is ever lost or duplicated.
+//
+// # The steal variants
+//
+// New accepts WithSkipCount to select the paper's skip-count steal. Both
+// variants reserve the oldest items with one compare-and-swap on the size
+// word, walk from the newest item to the cut point and detach the stolen
+// part there. The basic steal then walks the stolen part to its end,
+// counting it (the paper's "cut, then count"), to find its oldest node. The
+// skip-count steal skips that walk whenever the thief can prove that the
+// oldest node is the one it detached last time: the owner has not refilled
+// the queue from empty since that steal. When it cannot prove it, it falls
+// back to the basic walk. Only StealList, which hands over the linked
+// sub-list, needs the oldest node; StealBatch and Steal copy the stolen items
+// and walk them anyway.
+//
+// # Memory
+//
+// A Push allocates one node, a PushBatch one block of nodes for the whole
+// batch, and every push a small header. Removed items are cleared from their
+// nodes at once, so the queue never keeps a popped or stolen value
+// reachable. Nodes are freed by the garbage collector, a block when none of
+// its nodes is reachable. The queue itself keeps few removed nodes
+// reachable, and none for long: the nodes popped since the owner's last push
+// (until the next push), and with the skip-count steal the node the last
+// steal cut at (until the next steal).
+package lfqueue

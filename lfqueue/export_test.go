@@ -1,0 +1,76 @@
+package lfqueue
+
+import (
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Test-only access to internals.
+
+// SkipReady reports whether the next StealList could use the skip-count path,
+// given the epoch of the header the owner published last.
+func (q *Queue[T]) SkipReady() bool {
+	h := q.head.Load()
+	return q.thief.skipCount && q.thief.lastOK && h != nil && q.thief.lastEpoch == h.epoch
+}
+
+// Layout returns the offsets of the owner's private state, the published
+// head, the control word and the thief state.
+func Layout[T any]() (own, head, ctl, thief uintptr) {
+	var q Queue[T]
+	return unsafe.Offsetof(q.own), unsafe.Offsetof(q.head), unsafe.Offsetof(q.ctl), unsafe.Offsetof(q.thief)
+}
+
+// Sizes returns the sizes of the owner's and the thief's state.
+func Sizes[T any]() (own, thief uintptr) {
+	var q Queue[T]
+	return unsafe.Sizeof(q.own), unsafe.Sizeof(q.thief)
+}
+
+// CheckInvariants walks the list from the last published header and checks
+// the invariants of a queue that no goroutine is using: the unreserved items
+// are the nodes with indices bottom..next-1, linked in order, and the oldest
+// one's next is nil. It returns a description of the first violation, or "".
+func (q *Queue[T]) CheckInvariants() string {
+	c := q.ctl.Load()
+	n := ctlSize(c)
+	if int64(n) != q.own.next-q.thief.bottom {
+		return "size does not match next-bottom"
+	}
+	if n == 0 {
+		return ""
+	}
+	h := q.head.Load()
+	if h.seq != ctlSeq(c) {
+		return "last header not counted"
+	}
+	if h.prev.Load() != nil {
+		return "counted header keeps its predecessor"
+	}
+	nd := h.top
+	for i := h.idx; i > q.own.next-1; i-- { // popped nodes above the newest item
+		nd = nd.next.Load()
+	}
+	if nd != q.own.head {
+		return "owner head is not the node at index next-1"
+	}
+	for i := q.own.next - 1; i > q.thief.bottom; i-- {
+		nd = nd.next.Load()
+		if nd == nil {
+			return "chain ends above bottom"
+		}
+	}
+	if nd.next.Load() != nil {
+		return "oldest node links further down"
+	}
+	return ""
+}
+
+// TrackNodes attaches a cleanup to every node of l that counts into freed
+// when the node's memory is unreachable.
+func (l *List[T]) TrackNodes(freed *atomic.Int64) {
+	for nd := l.top; nd != nil; nd = nd.next.Plain() {
+		runtime.AddCleanup(nd, func(c *atomic.Int64) { c.Add(1) }, freed)
+	}
+}

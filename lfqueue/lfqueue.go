@@ -1,0 +1,491 @@
+package lfqueue
+
+import (
+	"fmt"
+
+	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/atomicx"
+	"github.com/worksteal/wsq/internal/pad"
+)
+
+// The protocol in brief. Items are nodes of a singly linked list that runs
+// from the newest node down to the oldest. Every item has an index: the
+// oldest item has index bottom, the newest index next-1, and the queue holds
+// next-bottom items. The owner moves next (a push adds m indices above it, a
+// pop gives the top one back, so indices are reused); thieves move bottom.
+// Indices count from the old end, where only thieves work, so the index of a
+// node that stays in the queue never changes while the owner pushes and pops.
+//
+// One 64-bit word, ctl, arbitrates: its low 32 bits are the number of items
+// neither popped nor reserved by a thief, its high 32 bits the sequence number
+// of the last counted push. Every operation that removes or adds items is a
+// compare-and-swap on ctl, and that is its linearization point:
+//
+//   - Push and PushBatch publish a header for the new nodes, then count them
+//     in ctl (seq+1, size+m): the push takes effect at the count.
+//   - Pop claims the newest item with a CAS of size-1.
+//   - A steal reserves the k oldest items with a CAS of size-k; the items it
+//     will detach are those with indices bottom .. bottom+k-1, which no later
+//     pop can reach.
+//
+// After reserving, a thief finds its items by walking from the top of the
+// header that matches the ctl value it reserved against: the header's top node
+// has a known index, so the node with index bottom+k (the cut) is a known
+// number of steps below it. The thief detaches everything below the cut.
+//
+// Hazards and why they cannot happen (see DESIGN.md §4):
+//
+//  1. A node owned by both sides: the owner claims only items counted in ctl
+//     and the thief only items it reserved in ctl, and each CAS sees the
+//     other's. The owner never follows a node's next when its claim left
+//     nothing unreserved (the next node is the thief's).
+//  2. A push in flight (published but not counted): a thief that sees a
+//     header newer than ctl's sequence number uses the header before it (prev),
+//     whose chain matches the ctl value it will validate with its CAS.
+//  3. ABA on the size: the thief computes k from the same ctl value its CAS
+//     validates and then locates items by index from the old end, which is
+//     stable; it never acts on a size it read before an owner operation. A
+//     header is matched to ctl by its sequence number, and two loads of head
+//     around the ctl load exclude a wrap of that number between them.
+//  4. The owner writing into a stolen node: the owner writes only into nodes
+//     it has not published yet, with one exception, the unlinking of its own
+//     new batch from a node a thief reserved while the push was in flight,
+//     which happens before the push is counted, when no thief can be walking
+//     that batch.
+//  5. Several thieves: they take a thief-side lock; the owner never does.
+//  6. Garbage: removed values are cleared at once; a steal clears the link
+//     from the cut to the stolen part; popped nodes stay reachable only from
+//     the last published header, until the next push.
+
+// maxLen is the largest number of items a queue can hold: the size field of
+// ctl has 32 bits.
+const maxLen = 1<<32 - 1
+
+// node is one item. next points to the next older node.
+//
+// Invariant: the next field of the oldest unreserved node is nil, and the
+// next field of every other node that is in the queue points to the node
+// one index below it. A node's next is written while the node is unpublished
+// (plain stores), when a thief detaches the part below a cut (the cut's next
+// is swapped to nil), and when the owner unlinks an in-flight batch; it is
+// read by thieves walking down from a header and by the owner after a pop.
+type node[T any] struct {
+	next atomicx.Pointer[node[T]]
+	val  T // written before publication; cleared by whoever removes the item
+}
+
+// header describes one published push: which node was then the newest and
+// which index it has. Thieves walk from the header whose push ctl has
+// counted last.
+type header[T any] struct {
+	top *node[T] // newest node of the push; immutable after publication
+	idx int64    // index of top; immutable after publication
+	seq uint32   // sequence number the push's count puts in ctl; immutable
+
+	// epoch counts the pushes onto an empty queue up to and including this
+	// one. The owner writes it before publication, and rewrites it before
+	// the count when a thief emptied the queue under an in-flight push;
+	// thieves read it only after they have seen the count in ctl.
+	epoch uint64
+
+	// prev is the header published before this one. Thieves need it while
+	// this push is published but not counted; the owner clears it right
+	// after the count, so that headers do not keep each other reachable.
+	prev atomicx.Pointer[header[T]]
+}
+
+// single is a header and a node allocated together, for Push.
+type single[T any] struct {
+	h header[T]
+	n node[T]
+}
+
+func ctlSize(c uint64) int                { return int(uint32(c)) }
+func ctlSeq(c uint64) uint32              { return uint32(c >> 32) }
+func ctlPack(seq uint32, size int) uint64 { return uint64(seq)<<32 | uint64(uint32(size)) }
+
+// Queue is an unbounded bulk lock-free work-stealing queue. One goroutine,
+// the owner, may push and pop; any goroutine may steal. Owner methods never
+// block. Steal methods take a thief-side lock, so a thief may wait for
+// another thief, never for the owner. In the terms of the Go memory model,
+// the push of an item synchronizes before the Pop or steal that returns it.
+//
+// The zero value is an empty queue that uses the basic steal, ready to use.
+// A Queue must not be copied after first use.
+type Queue[T any] struct {
+	_ pad.Line
+
+	// own is the owner's private state: only the owner reads or writes it.
+	own struct {
+		// head is the newest node the owner may pop next: the node with
+		// index next-1 when ctl's size is positive. When the owner saw
+		// the size reach zero it is nil or stale, and it is not used
+		// until a push replaces it.
+		head *node[T]
+		// next is one above the index of the newest item.
+		next int64
+		// epoch counts the owner's pushes onto an empty queue.
+		epoch uint64
+		// cur is the header the owner published last.
+		cur *header[T]
+	}
+	_ pad.Line
+
+	// head is the last published header (nil before the first push).
+	// Written by the owner with an atomic store, which publishes the new
+	// nodes; loaded by thieves.
+	head atomicx.Pointer[header[T]]
+	_    pad.Line
+
+	// ctl packs the number of unreserved items (low 32 bits) with the
+	// sequence number of the last counted push (high 32 bits). Only the
+	// owner increases the size and changes the sequence number; thieves
+	// only decrease the size. Every change is a CAS and is the
+	// linearization point of the operation that makes it.
+	ctl atomicx.Uint64
+	_   pad.Line
+
+	// thief is the state of the steal side, guarded by mu.
+	thief struct {
+		mu atomicx.Mutex
+		// bottom is the index of the oldest item not yet reserved by a
+		// thief.
+		bottom int64
+		// last is the node the previous steal cut at, which became the
+		// oldest node, and lastEpoch the epoch of the header that steal
+		// walked. While the header a steal walks has the same epoch, the
+		// owner has not refilled the queue from empty since, so last is
+		// still the oldest node. lastOK is false when there was no cut or
+		// the skip-count steal is off. Only the skip-count steal keeps last,
+		// and a steal that finds the queue empty drops it, so that a node
+		// the owner popped since is not kept reachable for long.
+		last      *node[T]
+		lastEpoch uint64
+		lastOK    bool
+		// skipCount selects the skip-count steal; set by New.
+		skipCount bool
+	}
+	_ pad.Line
+}
+
+var (
+	_ wsq.Queue[int]   = (*Queue[int])(nil)
+	_ wsq.Handoff[int] = (*Queue[int])(nil)
+)
+
+// Option configures a Queue made by New.
+type Option func(*options)
+
+type options struct {
+	skipCount bool
+}
+
+// WithSkipCount selects the paper's skip-count steal: StealList does not
+// walk the stolen part to find its oldest node when it can prove that node
+// unchanged since the previous steal. See the package documentation.
+func WithSkipCount() Option { return func(o *options) { o.skipCount = true } }
+
+// New returns an empty queue configured by opts.
+func New[T any](opts ...Option) *Queue[T] {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	q := new(Queue[T])
+	q.thief.skipCount = o.skipCount
+	return q
+}
+
+// Len returns the number of items in the queue, not counting items a thief
+// has reserved and is detaching. It may be called by any goroutine.
+func (q *Queue[T]) Len() int { return ctlSize(q.ctl.Load()) }
+
+// Push adds v as the newest item. It always reports true: the queue is
+// unbounded. It panics if the queue would hold more than 2³²-1 items. Only
+// the owner may call it.
+func (q *Queue[T]) Push(v T) bool {
+	s := &single[T]{}
+	s.n.val = v
+	q.publish(&s.h, &s.n, &s.n, 1)
+	return true
+}
+
+// PushBatch adds the items of vs, vs[len(vs)-1] being the newest, as one
+// operation, and returns len(vs). It copies vs into one new block of nodes,
+// so its cost grows with len(vs); PushList pushes a List built in advance in
+// constant time. It panics if the queue would hold more than 2³²-1 items.
+// Only the owner may call it.
+func (q *Queue[T]) PushBatch(vs []T) int {
+	m := len(vs)
+	if m == 0 {
+		return 0
+	}
+	nodes := make([]node[T], m)
+	nodes[0].val = vs[0]
+	for i := 1; i < m; i++ {
+		nodes[i].val = vs[i]
+		nodes[i].next.SetPlain(&nodes[i-1])
+	}
+	q.publish(new(header[T]), &nodes[m-1], &nodes[0], m)
+	return m
+}
+
+// PushList moves all items of l into the queue as one operation, in
+// constant time whatever their number: the oldest item of l becomes the
+// oldest of the new items, the newest of l the newest of the queue. It
+// leaves l empty and returns how many items it moved. It panics if the
+// queue would hold more than 2³²-1 items. Only the owner may call it.
+func (q *Queue[T]) PushList(l *List[T]) int {
+	if l == nil || l.n == 0 {
+		return 0
+	}
+	m := l.n
+	q.publish(new(header[T]), l.top, l.bottom, m)
+	l.top, l.bottom, l.n = nil, nil, 0
+	return m
+}
+
+// PushParcel adds the items of p as one operation and empties p. A *List,
+// as StealParcel returns, is moved in constant time; any other parcel is
+// copied. Only the owner may call it.
+func (q *Queue[T]) PushParcel(p wsq.Parcel[T]) int {
+	if p == nil {
+		return 0
+	}
+	if l, ok := p.(*List[T]); ok {
+		return q.PushList(l)
+	}
+	return q.PushBatch(p.AppendTo(nil))
+}
+
+// publish links the unpublished chain top..bottom of m nodes above the
+// owner's newest item, publishes it under header h and counts it.
+func (q *Queue[T]) publish(h *header[T], top, bottom *node[T], m int) {
+	c := q.ctl.Load()
+	if uint64(ctlSize(c))+uint64(m) > maxLen {
+		panic(fmt.Sprintf("lfqueue: pushing %d items would make the queue hold more than %d", m, maxLen))
+	}
+	o := &q.own
+	// Link onto the newest item, unless the queue is empty: then own.head
+	// may be a node a thief has taken, and the new chain must end here.
+	linked := ctlSize(c) > 0
+	if linked {
+		bottom.next.SetPlain(o.head)
+	} else {
+		bottom.next.SetPlain(nil)
+		o.epoch++
+	}
+	h.top, h.idx, h.seq, h.epoch = top, o.next+int64(m)-1, ctlSeq(c)+1, o.epoch
+	h.prev.SetPlain(o.cur)
+	// Publish: thieves may now see h, but they pair it with ctl only once
+	// the count below lands; until then they walk h.prev.
+	q.head.Store(h)
+	for !q.ctl.CompareAndSwap(c, ctlPack(ctlSeq(c)+1, ctlSize(c)+m)) {
+		// Only a thief changes ctl while the owner is here, and only by
+		// reserving items. If it reserved all of them, o.head is among
+		// them: unlink the new chain from it before counting. No thief
+		// walks the new chain before the count, so this is safe.
+		c = q.ctl.Load()
+		if linked && ctlSize(c) == 0 {
+			bottom.next.Store(nil)
+			linked = false
+			o.epoch++
+			h.epoch = o.epoch
+		}
+	}
+	// Counted: no thief needs h.prev any more (one that still reads it has
+	// a stale ctl value and will retry).
+	h.prev.Store(nil)
+	o.cur = h
+	o.head = top
+	o.next += int64(m)
+}
+
+// Pop removes and returns the newest item, reporting false if the queue is
+// empty. Only the owner may call it.
+func (q *Queue[T]) Pop() (T, bool) {
+	var zero T
+	for {
+		c := q.ctl.Load()
+		s := ctlSize(c)
+		if s == 0 {
+			return zero, false // linearizes at the load
+		}
+		if !q.ctl.CompareAndSwap(c, c-1) {
+			continue // a thief reserved items meanwhile
+		}
+		// Claimed the item with index next-1, which is own.head.
+		o := &q.own
+		n := o.head
+		if s == 1 {
+			// Nothing unreserved is left: n.next, if any, leads to a
+			// thief's items.
+			o.head = nil
+		} else {
+			// n is not the oldest unreserved node, so no thief cuts at
+			// it and its next is intact... unless a thief reserves all
+			// the rest right now, in which case the value read here is
+			// never used (the size is zero until the next push).
+			o.head = n.next.Load()
+		}
+		o.next--
+		v := n.val
+		n.val = zero
+		return v, true
+	}
+}
+
+// Steal removes and returns the oldest item, reporting false if the queue is
+// empty. It walks the list from the newest item, so it takes time
+// proportional to the queue's length. Any goroutine may call it; thieves
+// take turns.
+func (q *Queue[T]) Steal() (T, bool) {
+	var zero T
+	q.thief.mu.Lock()
+	first, _, k := q.steal(func(int) int { return 1 }, false)
+	q.thief.mu.Unlock()
+	if k == 0 {
+		return zero, false
+	}
+	v := first.val
+	first.val = zero
+	return v, true
+}
+
+// StealBatch removes wsq.StealCount(Len(), p) of the oldest items in one
+// operation and appends them to dst, oldest first. It walks the list from
+// the newest item to the cut point and then the stolen part, so it takes
+// time proportional to the queue's length. It panics, before touching the
+// queue, unless 0 < p <= 1. Any goroutine may call it; thieves take turns.
+func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
+	wsq.MustProportion(p)
+	q.thief.mu.Lock()
+	first, _, k := q.steal(func(n int) int { return wsq.StealCount(n, p) }, false)
+	q.thief.mu.Unlock()
+	if k == 0 {
+		return dst
+	}
+	// The stolen chain runs newest to oldest; dst wants oldest first.
+	base := len(dst)
+	dst = append(dst, make([]T, k)...)
+	var zero T
+	n := first
+	for i := base + k - 1; i >= base; i-- {
+		dst[i] = n.val
+		n.val = zero
+		n = n.next.Plain()
+	}
+	return dst
+}
+
+// StealList removes wsq.StealCount(Len(), p) of the oldest items in one
+// operation and adds them to dst, above any items dst already holds, without
+// copying them: the stolen nodes become dst's nodes. It returns how many
+// items it took. It walks the list from the newest item to the cut point
+// and, with the basic steal, the stolen part too; the skip-count steal
+// usually skips the second walk. It panics, before touching the queue,
+// unless 0 < p <= 1. Any goroutine may call it; thieves take turns. dst must
+// not be in use by another goroutine.
+func (q *Queue[T]) StealList(dst *List[T], p float64) int {
+	wsq.MustProportion(p)
+	q.thief.mu.Lock()
+	first, last, k := q.steal(func(n int) int { return wsq.StealCount(n, p) }, true)
+	q.thief.mu.Unlock()
+	if k == 0 {
+		return 0
+	}
+	dst.pushChain(first, last, k)
+	return k
+}
+
+// StealParcel is StealList into a new List, returned as a wsq.Parcel, or nil
+// when it takes nothing. Any goroutine may call it.
+func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
+	l := new(List[T])
+	if q.StealList(l, p) == 0 {
+		return nil
+	}
+	return l
+}
+
+// steal reserves want(n) of the n unreserved items, oldest first, and
+// detaches them. It returns the newest and, if needLast, the oldest of the
+// detached nodes and their number k, or k == 0 if the queue was empty. The
+// caller holds q.thief.mu. The detached chain runs from first down to last,
+// whose next is nil.
+func (q *Queue[T]) steal(want func(n int) int, needLast bool) (first, last *node[T], k int) {
+	th := &q.thief
+	var h *header[T]
+	for {
+		h = q.head.Load()
+		c := q.ctl.Load()
+		n := ctlSize(c)
+		if n == 0 {
+			th.last, th.lastOK = nil, false // keep no dead node reachable
+			return nil, nil, 0              // linearizes at the load
+		}
+		// Between the two loads of head no push was published, so at
+		// most h's own count happened between them: ctl's sequence
+		// number is h.seq, or h.seq-1 while h is still in flight.
+		if q.head.Load() != h {
+			continue
+		}
+		if ctlSeq(c) != h.seq {
+			// h is published but not counted: the state c describes is
+			// the one of the header before it.
+			if h = h.prev.Load(); h == nil {
+				continue // counted meanwhile; c is stale
+			}
+		}
+		k = want(n)
+		if q.ctl.CompareAndSwap(c, c-uint64(k)) {
+			break // reserved indices bottom .. bottom+k-1
+		}
+	}
+
+	// The CAS succeeded, so ctl still held c: no owner operation took
+	// effect between the loads and the CAS, and h's chain holds every
+	// unreserved item at its index. Nodes above the owner's newest item
+	// in that chain may be popped ones; their links are intact, since the
+	// owner never writes into a published node.
+	cutIdx := th.bottom + int64(k)
+	var cut *node[T]
+	if h.idx >= cutIdx {
+		cut = h.top
+		for i := h.idx; i > cutIdx; i-- {
+			cut = cut.next.Load()
+		}
+		// Detach: the cut becomes the oldest node. The owner never reads
+		// the next of the oldest unreserved node (hazard 1), so the swap
+		// races with nobody.
+		first = cut.next.Swap(nil)
+	} else {
+		// The reserved items reach up to h's top: nothing stays.
+		first = h.top
+	}
+
+	if needLast {
+		if th.skipCount && th.lastOK && th.lastEpoch == h.epoch {
+			// Skip-count: no refill from empty since the previous steal
+			// cut at th.last, so th.last is still the oldest node.
+			last = th.last
+		} else {
+			// Basic: walk the stolen part to its end, counting it.
+			last = first
+			count := 1
+			for nx := last.next.Load(); nx != nil; nx = last.next.Load() {
+				last = nx
+				count++
+			}
+			if count != k {
+				panic(fmt.Sprintf("lfqueue: internal error: steal reserved %d items but detached %d", k, count))
+			}
+		}
+	}
+	th.bottom = cutIdx
+	th.last, th.lastEpoch, th.lastOK = nil, h.epoch, false
+	if th.skipCount && cut != nil {
+		th.last, th.lastOK = cut, true
+	}
+	return first, last, k
+}

@@ -1,0 +1,97 @@
+package lfqueue
+
+import wsq "github.com/worksteal/wsq"
+
+// List is a linked run of items outside any queue: a batch an owner builds
+// with Append and pushes with Queue.PushList in constant time, or the part
+// of a queue a thief took with Queue.StealList, ready to be pushed into
+// another queue whole.
+//
+// A List belongs to one goroutine at a time; hand it to another with a
+// channel or another synchronizing operation. The zero value is an empty
+// list ready to use. A List is a handle to its nodes: do not copy a
+// non-empty List, move it with PushList, or pass a pointer.
+type List[T any] struct {
+	top    *node[T] // newest node; its chain runs down to bottom
+	bottom *node[T] // oldest node; its next is nil
+	n      int
+	spare  []node[T] // nodes allocated for future Appends
+}
+
+var _ wsq.Parcel[int] = (*List[int])(nil)
+
+// minChunk is the size of the first block of nodes Append allocates when
+// Grow was not called.
+const minChunk = 16
+
+// Len returns the number of items in the list.
+func (l *List[T]) Len() int { return l.n }
+
+// Grow makes room for n more Appends without further allocation: it
+// allocates their nodes in one block.
+func (l *List[T]) Grow(n int) {
+	if n > len(l.spare) {
+		l.spare = make([]node[T], n)
+	}
+}
+
+// Append adds v as the newest item of the list.
+func (l *List[T]) Append(v T) {
+	if len(l.spare) == 0 {
+		l.Grow(max(minChunk, l.n))
+	}
+	nd := &l.spare[0]
+	l.spare = l.spare[1:]
+	nd.val = v
+	nd.next.SetPlain(l.top)
+	l.top = nd
+	if l.bottom == nil {
+		l.bottom = nd
+	}
+	l.n++
+}
+
+// Pop removes and returns the newest item of the list.
+func (l *List[T]) Pop() (T, bool) {
+	var zero T
+	if l.n == 0 {
+		return zero, false
+	}
+	nd := l.top
+	v := nd.val
+	nd.val = zero
+	l.top = nd.next.Plain()
+	nd.next.SetPlain(nil)
+	l.n--
+	if l.n == 0 {
+		l.top, l.bottom = nil, nil
+	}
+	return v, true
+}
+
+// AppendTo appends the items of the list to dst, oldest first, empties the
+// list and returns the extended slice.
+func (l *List[T]) AppendTo(dst []T) []T {
+	base := len(dst)
+	dst = append(dst, make([]T, l.n)...)
+	var zero T
+	nd := l.top
+	for i := base + l.n - 1; i >= base; i-- {
+		dst[i] = nd.val
+		nd.val = zero
+		nd = nd.next.Plain()
+	}
+	l.top, l.bottom, l.n = nil, nil, 0
+	return dst
+}
+
+// pushChain puts the chain first..last of k nodes, whose last.next is nil,
+// above the items of l.
+func (l *List[T]) pushChain(first, last *node[T], k int) {
+	last.next.SetPlain(l.top)
+	if l.bottom == nil {
+		l.bottom = last
+	}
+	l.top = first
+	l.n += k
+}

@@ -1,0 +1,162 @@
+package lfqueue_test
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/worksteal/wsq/lfqueue"
+)
+
+// TestInvariantsAfterRaces runs many short races between the owner and one
+// or two thieves on tiny queues, where pops, in-flight pushes and
+// reservations of the last items meet, and checks the list invariants and
+// the accounting each time all goroutines have stopped.
+func TestInvariantsAfterRaces(t *testing.T) {
+	rounds := 3000
+	if testing.Short() {
+		rounds = 300
+	}
+	for _, opts := range [][]lfqueue.Option{nil, {lfqueue.WithSkipCount()}} {
+		q := lfqueue.New[int](opts...)
+		rng := rand.New(rand.NewPCG(7, 7))
+		next, got := 1, 0
+		var sum, want int
+		for round := 0; round < rounds; round++ {
+			thieves := 1 + rng.IntN(2)
+			var wg sync.WaitGroup
+			var stolen, stolenSum atomic.Int64
+			for th := 0; th < thieves; th++ {
+				wg.Add(1)
+				go func(seed uint64) {
+					defer wg.Done()
+					r := rand.New(rand.NewPCG(seed, 1))
+					var l lfqueue.List[int]
+					for i := 0; i < 4; i++ {
+						var vs []int
+						switch r.IntN(3) {
+						case 0:
+							if v, ok := q.Steal(); ok {
+								vs = append(vs, v)
+							}
+						case 1:
+							vs = q.StealBatch(nil, []float64{0.3, 0.5, 1}[r.IntN(3)])
+						default:
+							q.StealList(&l, []float64{0.3, 0.5, 1}[r.IntN(3)])
+							vs = l.AppendTo(nil)
+						}
+						for _, v := range vs {
+							stolen.Add(1)
+							stolenSum.Add(int64(v))
+						}
+					}
+				}(uint64(round*3 + th))
+			}
+			for i := 0; i < 6; i++ {
+				switch rng.IntN(4) {
+				case 0:
+					q.Push(next)
+					want += next
+					next++
+				case 1, 2:
+					m := 1 + rng.IntN(3)
+					vs := make([]int, m)
+					for j := range vs {
+						vs[j] = next
+						want += next
+						next++
+					}
+					if rng.IntN(2) == 0 {
+						q.PushBatch(vs)
+					} else {
+						var l lfqueue.List[int]
+						for _, v := range vs {
+							l.Append(v)
+						}
+						q.PushList(&l)
+					}
+				default:
+					if v, ok := q.Pop(); ok {
+						got++
+						sum += v
+					}
+				}
+			}
+			wg.Wait()
+			got += int(stolen.Load())
+			sum += int(stolenSum.Load())
+			require.Equal(t, "", q.CheckInvariants(), "round %d", round)
+			require.Equal(t, next-1-got, q.Len(), "round %d: items in the queue", round)
+		}
+		for {
+			v, ok := q.Pop()
+			if !ok {
+				break
+			}
+			got++
+			sum += v
+		}
+		require.Equal(t, next-1, got)
+		require.Equal(t, want, sum)
+	}
+}
+
+// TestNodesReleased checks that the queue keeps no chain of removed nodes
+// reachable: after items have been pushed, stolen into a second queue as
+// sub-lists, popped and stolen there, and each queue has seen one more push
+// and one more steal, every node of the first batches is collectable.
+func TestNodesReleased(t *testing.T) {
+	for _, opts := range [][]lfqueue.Option{nil, {lfqueue.WithSkipCount()}} {
+		a, b := lfqueue.New[int](opts...), lfqueue.New[int](opts...)
+		var freed atomic.Int64
+		const batches, size = 50, 200
+		for i := 0; i < batches; i++ {
+			var l lfqueue.List[int]
+			l.Grow(size)
+			for j := 0; j < size; j++ {
+				l.Append(i*size + j)
+			}
+			l.TrackNodes(&freed)
+			a.PushList(&l)
+			if i%3 == 0 {
+				a.Pop()
+			}
+			if i%4 == 0 {
+				var s lfqueue.List[int]
+				a.StealList(&s, 0.4)
+				b.PushList(&s)
+				b.Pop()
+			}
+		}
+		var s lfqueue.List[int]
+		a.StealList(&s, 0.5)
+		b.PushList(&s)
+		for _, q := range []*lfqueue.Queue[int]{a, b} {
+			q.StealBatch(nil, 0.3)
+			for {
+				if _, ok := q.Pop(); !ok {
+					break
+				}
+			}
+			q.Push(-1) // replaces the header that still leads to popped nodes
+			v, ok := q.Steal()
+			require.True(t, ok)
+			require.Equal(t, -1, v)
+			_, ok = q.Steal() // an empty steal drops the remembered cut node
+			require.False(t, ok)
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for freed.Load() < batches*size {
+			require.True(t, time.Now().Before(deadline), "only %d of %d removed nodes were freed", freed.Load(), batches*size)
+			runtime.GC()
+			time.Sleep(time.Millisecond)
+		}
+		runtime.KeepAlive(a)
+		runtime.KeepAlive(b)
+	}
+}
