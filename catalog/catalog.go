@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/lfqueue"
 	"github.com/worksteal/wsq/mutexq"
 )
 
@@ -28,6 +29,8 @@ type Entry struct {
 // entries lists the implementations in the order reports show them. Every
 // name here must have a case in New; TestCatalog checks both ways.
 var entries = []Entry{
+	{Name: "lf", Description: "bulk lock-free linked list (lfqueue), basic steal"},
+	{Name: "lf-skip", Description: "bulk lock-free linked list (lfqueue), skip-count steal"},
 	{Name: "mutex", Description: "slice behind a sync.Mutex (mutexq), the baseline"},
 }
 
@@ -57,6 +60,10 @@ func Lookup(name string) (Entry, bool) {
 // that lists the known names.
 func New[T any](name string) (wsq.Queue[T], error) {
 	switch name {
+	case "lf":
+		return lfqueue.New[T](), nil
+	case "lf-skip":
+		return lfqueue.New[T](lfqueue.WithSkipCount()), nil
 	case "mutex":
 		return mutexq.New[T](), nil
 	}
