@@ -29,7 +29,8 @@ func TestStealCount(t *testing.T) {
 		{100_000, 0.6, 60_000},
 		{100_000, 0.9, 90_000},
 		{7, 0.25, 2},
-		{1 << 40, 1, 1 << 40},
+		{1 << 30, 1, 1 << 30},
+		{1<<31 - 1, 0.5, 1 << 30},
 	}
 	for _, c := range cases {
 		assert.Equal(t, c.want, wsq.StealCount(c.n, c.p), "StealCount(%d, %v)", c.n, c.p)

@@ -74,3 +74,10 @@ func (l *List[T]) TrackNodes(freed *atomic.Int64) {
 		runtime.AddCleanup(nd, func(c *atomic.Int64) { c.Add(1) }, freed)
 	}
 }
+
+// FakeLen sets the size the control word records, without nodes behind it,
+// so that tests can reach the size limit. The queue is unusable afterwards.
+func (q *Queue[T]) FakeLen(n int) { q.ctl.Store(ctlPack(ctlSeq(q.ctl.Load()), n)) }
+
+// MaxLen is the size limit.
+const MaxLen = maxLen

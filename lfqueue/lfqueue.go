@@ -2,6 +2,7 @@ package lfqueue
 
 import (
 	"fmt"
+	"math"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/atomicx"
@@ -58,8 +59,8 @@ import (
 //     the last published header, until the next push.
 
 // maxLen is the largest number of items a queue can hold: the size field of
-// ctl has 32 bits.
-const maxLen = 1<<32 - 1
+// ctl has 32 bits, and Len returns an int (31 bits on 32-bit platforms).
+const maxLen = min(1<<32-1, math.MaxInt)
 
 // node is one item. next points to the next older node.
 //
@@ -201,8 +202,8 @@ func New[T any](opts ...Option) *Queue[T] {
 func (q *Queue[T]) Len() int { return ctlSize(q.ctl.Load()) }
 
 // Push adds v as the newest item. It always reports true: the queue is
-// unbounded. It panics if the queue would hold more than 2³²-1 items. Only
-// the owner may call it.
+// unbounded. It panics if the queue would hold more than 2³²-1 items (2³¹-1
+// on 32-bit platforms). Only the owner may call it.
 func (q *Queue[T]) Push(v T) bool {
 	s := &single[T]{}
 	s.n.val = v
@@ -213,8 +214,8 @@ func (q *Queue[T]) Push(v T) bool {
 // PushBatch adds the items of vs, vs[len(vs)-1] being the newest, as one
 // operation, and returns len(vs). It copies vs into one new block of nodes,
 // so its cost grows with len(vs); PushList pushes a List built in advance in
-// constant time. It panics if the queue would hold more than 2³²-1 items.
-// Only the owner may call it.
+// constant time. It panics if the queue would hold more than 2³²-1 items
+// (2³¹-1 on 32-bit platforms). Only the owner may call it.
 func (q *Queue[T]) PushBatch(vs []T) int {
 	m := len(vs)
 	if m == 0 {
@@ -234,7 +235,8 @@ func (q *Queue[T]) PushBatch(vs []T) int {
 // constant time whatever their number: the oldest item of l becomes the
 // oldest of the new items, the newest of l the newest of the queue. It
 // leaves l empty and returns how many items it moved. It panics if the
-// queue would hold more than 2³²-1 items. Only the owner may call it.
+// queue would hold more than 2³²-1 items (2³¹-1 on 32-bit platforms). Only
+// the owner may call it.
 func (q *Queue[T]) PushList(l *List[T]) int {
 	if l == nil || l.n == 0 {
 		return 0
@@ -263,7 +265,7 @@ func (q *Queue[T]) PushParcel(p wsq.Parcel[T]) int {
 func (q *Queue[T]) publish(h *header[T], top, bottom *node[T], m int) {
 	c := q.ctl.Load()
 	if uint64(ctlSize(c))+uint64(m) > maxLen {
-		panic(fmt.Sprintf("lfqueue: pushing %d items would make the queue hold more than %d", m, maxLen))
+		panic(fmt.Sprintf("lfqueue: pushing %d items would make the queue hold more than %d", m, uint64(maxLen)))
 	}
 	o := &q.own
 	// Link onto the newest item, unless the queue is empty: then own.head

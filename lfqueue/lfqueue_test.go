@@ -1,6 +1,7 @@
 package lfqueue_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -134,4 +135,18 @@ func seq(from, n int) []int {
 		vs[i] = from + i
 	}
 	return vs
+}
+
+func TestSizeLimit(t *testing.T) {
+	q := lfqueue.New[int]()
+	q.FakeLen(lfqueue.MaxLen - 1)
+	assert.True(t, q.Push(1), "the last item that fits")
+	msg := "lfqueue: pushing 1 items would make the queue hold more than " + strconv.FormatUint(lfqueue.MaxLen, 10)
+	assert.PanicsWithValue(t, msg, func() { q.Push(2) })
+	assert.Panics(t, func() { q.PushBatch([]int{1, 2}) })
+	var l lfqueue.List[int]
+	l.Append(3)
+	assert.Panics(t, func() { q.PushList(&l) })
+	assert.Equal(t, 1, l.Len(), "a refused list keeps its items")
+	assert.Equal(t, lfqueue.MaxLen, q.Len(), "refused pushes change nothing")
 }
