@@ -49,7 +49,7 @@ func TestStealCount(t *testing.T) {
 }
 
 func TestInvalidProportion(t *testing.T) {
-	for _, p := range []float64{0, -0.5, 1.0000001, 2, math.NaN(), math.Inf(1), math.Inf(-1), -0.0} {
+	for _, p := range []float64{0, -0.5, 1.0000001, 2, math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1)} {
 		assert.False(t, wsq.ValidProportion(p), "%v", p)
 		assert.Panics(t, func() { wsq.StealCount(10, p) }, "%v", p)
 		assert.Panics(t, func() { wsq.StealCount(0, p) }, "empty queue, %v", p)

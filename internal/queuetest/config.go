@@ -117,8 +117,8 @@ func (w Wide) Valid() bool { return w == MakeWide(int(w.ID)) }
 // get its own allocation, so a cleanup attached to it runs as soon as it is
 // unreachable.
 type Payload struct {
-	ID  int
-	pad [120]byte
+	ID int
+	_  [120]byte
 }
 
 // checks is the suite, in the order Run runs it.

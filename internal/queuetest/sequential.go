@@ -116,7 +116,7 @@ func testRounding(t testing.TB, cfg Config) {
 	}
 }
 
-var invalidProportions = []float64{0, -0.0, -0.5, -1, 1.0000001, 1.5, 2, math.NaN(), math.Inf(1), math.Inf(-1)}
+var invalidProportions = []float64{0, math.Copysign(0, -1), -0.5, -1, 1.0000001, 1.5, 2, math.NaN(), math.Inf(1), math.Inf(-1)}
 
 func testBadInput(t testing.TB, cfg Config) {
 	q := cfg.New()
