@@ -1,0 +1,400 @@
+package interleave
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime/debug"
+	"strings"
+)
+
+// Program builds one fresh instance of the code under exploration. It is
+// called before every execution, outside the scheduler, so it may prepare
+// state with atomicx (for example, fill a queue) without scheduling points.
+type Program func() Instance
+
+// Instance is what one execution runs and checks.
+type Instance struct {
+	// Threads run cooperatively, exactly one at a time; each atomicx
+	// operation is a point where the scheduler may switch. At most
+	// MaxThreads.
+	Threads []Thread
+	// Check, if set, runs after every thread has finished, outside the
+	// scheduler, and returns the violated property, or nil.
+	Check func() error
+	// Names makes the trace of a failing execution readable.
+	Names Names
+}
+
+// DefaultMaxSteps bounds the scheduling points of one execution when Options
+// does not say otherwise. An execution that exceeds it fails with a
+// progress violation.
+const DefaultMaxSteps = 2000
+
+// Options controls an exploration.
+type Options struct {
+	// PreemptionBound limits an exhaustive exploration to schedules with at
+	// most this many preemptions (switching away from a thread that could
+	// continue). Negative means unbounded.
+	PreemptionBound int
+	// MaxExecutions stops the exploration after this many executions; 0
+	// means no limit for an exhaustive exploration and 1000 for a random
+	// one. An exhaustive exploration that stops early reports
+	// Complete false.
+	MaxExecutions int
+	// Seed is the first seed of a random exploration: execution i uses
+	// Seed+i, so any one of them replays with Seed set to its seed and
+	// MaxExecutions 1.
+	Seed uint64
+	// Depth is the bug depth d of the PCT strategy: each random execution
+	// has d-1 priority change points. 0 means 3.
+	Depth int
+	// MaxSteps bounds the scheduling points of one execution; 0 means
+	// DefaultMaxSteps.
+	MaxSteps int
+}
+
+// Report is the outcome of an exploration.
+type Report struct {
+	// Executions is the number of executions run (including a failing
+	// one, not including the traced replay of a failure).
+	Executions int
+	// Complete reports that an exhaustive exploration ran every schedule
+	// within the preemption bound.
+	Complete bool
+	// MaxSteps is the largest number of scheduling points of one execution.
+	MaxSteps int
+	// Failure is the first failing execution, or nil.
+	Failure *Failure
+}
+
+// Failure is an execution that violated a property, with what is needed to
+// understand and replay it.
+type Failure struct {
+	// Err is the violated property.
+	Err error
+	// Execution is the 1-based number of the failing execution.
+	Execution int
+	// Schedule is the thread chosen at each scheduling point: a string
+	// for Replay.
+	Schedule string
+	// Seed is the seed of a failing random execution (Random only).
+	Seed    uint64
+	HasSeed bool
+	// Trace is the failing execution replayed step by step: every
+	// operation of every thread, with its operands, and the calls and
+	// returns of the operations the threads report with Begin and End.
+	Trace string
+	// Replayed says whether the traced replay failed the same way; false
+	// means the program is not deterministic under the scheduler.
+	Replayed bool
+}
+
+func (f *Failure) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "violation: %v\n", f.Err)
+	fmt.Fprintf(&b, "execution %d, schedule %s", f.Execution, f.Schedule)
+	if f.HasSeed {
+		fmt.Fprintf(&b, ", seed %d", f.Seed)
+	}
+	b.WriteString("\n")
+	if !f.Replayed {
+		b.WriteString("WARNING: the traced replay did not fail the same way; the program is not deterministic under the scheduler\n")
+	}
+	b.WriteString(" tick  thread   operation\n")
+	b.WriteString(f.Trace)
+	fmt.Fprintf(&b, "violation: %v\n", firstLine(f.Err))
+	return b.String()
+}
+
+func firstLine(err error) string {
+	s := err.Error()
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// Exhaustive explores the schedules of p depth-first, every one of them up
+// to opt.PreemptionBound preemptions, and stops at the first failure.
+func Exhaustive(p Program, opt Options) Report {
+	exploring.Lock()
+	defer exploring.Unlock()
+	d := &dfs{bound: opt.PreemptionBound}
+	var r Report
+	for {
+		d.start()
+		e := execute(p, d, opt.MaxSteps, false)
+		r.Executions++
+		r.MaxSteps = max(r.MaxSteps, e.steps)
+		if e.err != nil {
+			r.Failure = failure(p, opt, e, r.Executions)
+			return r
+		}
+		if !d.next() {
+			r.Complete = true
+			return r
+		}
+		if opt.MaxExecutions > 0 && r.Executions >= opt.MaxExecutions {
+			return r
+		}
+	}
+}
+
+// Random runs p under the PCT strategy (Burckhardt et al., ASPLOS 2010):
+// random thread priorities, the highest runnable thread runs, and at
+// Depth-1 random steps the running thread drops below all others. A first
+// execution without preemptions measures the length k of an execution,
+// over which the change points of every later one are spread; then come
+// opt.MaxExecutions executions with seeds opt.Seed, opt.Seed+1, and so on.
+// Each is determined by its seed and k, so Seed set to a failing seed and
+// MaxExecutions 1 replays it. It stops at the first failure.
+func Random(p Program, opt Options) Report {
+	exploring.Lock()
+	defer exploring.Unlock()
+	n := opt.MaxExecutions
+	if n <= 0 {
+		n = 1000
+	}
+	depth := opt.Depth
+	if depth <= 0 {
+		depth = 3
+	}
+	e := execute(p, &replay{}, opt.MaxSteps, false)
+	r := Report{Executions: 1, MaxSteps: e.steps}
+	if e.err != nil {
+		r.Failure = failure(p, opt, e, r.Executions)
+		return r
+	}
+	k := max(e.steps, 1)
+	for i := 0; i < n; i++ {
+		seed := opt.Seed + uint64(i)
+		e := execute(p, newPCT(seed, depth, k), opt.MaxSteps, false)
+		r.Executions++
+		r.MaxSteps = max(r.MaxSteps, e.steps)
+		if e.err != nil {
+			f := failure(p, opt, e, r.Executions)
+			f.Seed, f.HasSeed = seed, true
+			r.Failure = f
+			return r
+		}
+	}
+	r.Complete = true
+	return r
+}
+
+// Replay runs p once under schedule (as a Failure reports it; after its end
+// the running thread continues while it can) and returns the outcome, with
+// the trace of the execution.
+func Replay(p Program, schedule string, opt Options) Report {
+	exploring.Lock()
+	defer exploring.Unlock()
+	ids, err := parseSchedule(schedule)
+	if err != nil {
+		return Report{Failure: &Failure{Err: err, Schedule: schedule}}
+	}
+	e := execute(p, &replay{ids: ids}, opt.MaxSteps, true)
+	r := Report{Executions: 1, Complete: true, MaxSteps: e.steps}
+	if e.err != nil {
+		r.Failure = &Failure{Err: e.err, Execution: 1, Schedule: string(e.schedule), Trace: e.trace.String(), Replayed: true}
+	}
+	return r
+}
+
+// TraceSchedule runs p once under schedule and returns its trace, whether it
+// fails or not.
+func TraceSchedule(p Program, schedule string, opt Options) (string, error) {
+	exploring.Lock()
+	defer exploring.Unlock()
+	ids, err := parseSchedule(schedule)
+	if err != nil {
+		return "", err
+	}
+	e := execute(p, &replay{ids: ids}, opt.MaxSteps, true)
+	return e.trace.String(), e.err
+}
+
+// failure describes the failing execution e and replays it with tracing.
+func failure(p Program, opt Options, e *execution, n int) *Failure {
+	f := &Failure{Err: e.err, Execution: n, Schedule: string(e.schedule)}
+	ids, _ := parseSchedule(f.Schedule)
+	re := execute(p, &replay{ids: ids}, opt.MaxSteps, true)
+	f.Trace = re.trace.String()
+	f.Replayed = re.err != nil && firstLine(re.err) == firstLine(e.err)
+	return f
+}
+
+// execute runs one execution of p. The caller holds exploring.
+func execute(p Program, s strategy, maxSteps int, trace bool) *execution {
+	if maxSteps <= 0 {
+		maxSteps = DefaultMaxSteps
+	}
+	inst := p()
+	if len(inst.Threads) > MaxThreads {
+		panic(fmt.Sprintf("interleave: %d threads, at most %d", len(inst.Threads), MaxThreads))
+	}
+	e := &execution{strategy: s, names: inst.Names, maxSteps: maxSteps}
+	if trace {
+		e.trace = new(strings.Builder)
+	}
+	e.run(inst.Threads)
+	if e.err == nil && inst.Check != nil {
+		e.err = check(inst.Check)
+	}
+	return e
+}
+
+func check(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("check panicked: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return f()
+}
+
+// strategy decides each scheduling point: given the runnable threads (the
+// one that ran last first, if it is runnable: curOK) it returns the index of
+// the one to run.
+type strategy interface {
+	choose(ids []int, curOK bool) (int, error)
+}
+
+// dfs enumerates schedules depth-first. A schedule is identified by its
+// decisions; each execution follows the prefix chosen by next and then
+// lets the running thread continue (no preemption) as long as it can.
+type dfs struct {
+	bound  int
+	prefix []int // thread ids to choose at the first decisions
+	trail  []decision
+}
+
+type decision struct {
+	ids      []int // the alternatives, in the order choose saw them
+	i        int   // the one taken
+	curOK    bool
+	preempts int // preemptions before this decision
+}
+
+func (d *dfs) start() { d.trail = d.trail[:0] }
+
+func (d *dfs) choose(ids []int, curOK bool) (int, error) {
+	n := len(d.trail)
+	preempts := 0
+	if n > 0 {
+		last := d.trail[n-1]
+		preempts = last.preempts
+		if last.i > 0 && last.curOK {
+			preempts++
+		}
+	}
+	i := 0
+	if n < len(d.prefix) {
+		i = index(ids, d.prefix[n])
+		if i < 0 {
+			return 0, fmt.Errorf("interleave: the program is not deterministic: at decision %d thread %d cannot run (runnable: %v)", n+1, d.prefix[n], ids)
+		}
+	}
+	d.trail = append(d.trail, decision{ids: append([]int(nil), ids...), i: i, curOK: curOK, preempts: preempts})
+	return i, nil
+}
+
+// next sets the prefix of the next schedule: the deepest decision with an
+// untried alternative within the preemption bound, changed to it. It
+// reports false when there is none.
+func (d *dfs) next() bool {
+	for n := len(d.trail) - 1; n >= 0; n-- {
+		dec := d.trail[n]
+		for j := dec.i + 1; j < len(dec.ids); j++ {
+			p := dec.preempts
+			if dec.curOK {
+				p++ // j > 0: switching away from a thread that could continue
+			}
+			if d.bound >= 0 && p > d.bound {
+				continue
+			}
+			d.prefix = d.prefix[:0]
+			for _, t := range d.trail[:n] {
+				d.prefix = append(d.prefix, t.ids[t.i])
+			}
+			d.prefix = append(d.prefix, dec.ids[j])
+			return true
+		}
+	}
+	return false
+}
+
+func index(ids []int, id int) int {
+	for i, x := range ids {
+		if x == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// replay follows a fixed schedule, then lets the running thread continue.
+type replay struct {
+	ids []int
+	n   int
+}
+
+func (r *replay) choose(ids []int, curOK bool) (int, error) {
+	if r.n >= len(r.ids) {
+		return 0, nil
+	}
+	id := r.ids[r.n]
+	r.n++
+	i := index(ids, id)
+	if i < 0 {
+		return 0, fmt.Errorf("interleave: the schedule does not fit the program: at decision %d thread %d cannot run (runnable: %v)", r.n, id, ids)
+	}
+	return i, nil
+}
+
+// pct is the PCT strategy for one execution.
+type pct struct {
+	rng    *rand.Rand
+	depth  int
+	prio   map[int]int
+	change map[int]int // step -> the priority the running thread drops to
+	step   int
+}
+
+func newPCT(seed uint64, depth, k int) *pct {
+	rng := rand.New(rand.NewPCG(seed, 0x5eed_1e7e))
+	s := &pct{rng: rng, depth: depth, prio: make(map[int]int), change: make(map[int]int)}
+	for j := 1; j < depth; j++ {
+		s.change[1+rng.IntN(k)] = depth - j // later change points drop lower
+	}
+	return s
+}
+
+func (s *pct) priority(id int) int {
+	p, ok := s.prio[id]
+	if !ok {
+		// Initial priorities are at least depth, above every change
+		// point's, and random among the threads.
+		p = s.depth + s.rng.IntN(1<<20)
+		s.prio[id] = p
+	}
+	return p
+}
+
+func (s *pct) choose(ids []int, curOK bool) (int, error) {
+	s.step++
+	best := func() int {
+		b := 0
+		for i, id := range ids {
+			if s.priority(id) > s.priority(ids[b]) {
+				b = i
+			}
+		}
+		return b
+	}
+	i := best()
+	if low, ok := s.change[s.step]; ok {
+		s.prio[ids[i]] = low
+		i = best()
+	}
+	return i, nil
+}

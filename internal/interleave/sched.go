@@ -1,0 +1,395 @@
+package interleave
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Kind says what a thread is about to do at a scheduling point.
+type Kind uint8
+
+// The kinds of scheduling point. Each is an operation of internal/atomicx.
+const (
+	Load Kind = iota + 1
+	Store
+	Swap
+	CompareAndSwap
+	Add
+	Lock
+	TryLock
+	Unlock
+	// Yield is a scheduling point that performs nothing, for tests of this
+	// package and for code that wants an explicit preemption point.
+	Yield
+)
+
+var kindNames = [...]string{
+	Load: "Load", Store: "Store", Swap: "Swap", CompareAndSwap: "CompareAndSwap", Add: "Add",
+	Lock: "Lock", TryLock: "TryLock", Unlock: "Unlock", Yield: "Yield",
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", k)
+}
+
+// active is the execution in progress, or nil. It is set by the goroutine
+// that runs Explore while every thread of the execution is parked, and read
+// by every atomicx operation; the atomic load is what a normal (unchecked)
+// operation pays in the check build.
+var active atomic.Pointer[execution]
+
+// exploring serializes explorations: there is one scheduler per process.
+var exploring sync.Mutex
+
+// Point is the scheduling point that atomicx calls before each operation on
+// obj (the atomic variable or mutex, a pointer). Outside an execution it
+// does nothing and returns false. Inside one, the calling thread parks, the
+// scheduler chooses which thread performs its operation next, and Point
+// returns when that is the caller, reporting whether the execution is being
+// traced (then the caller reports the operation's operands with Result).
+//
+// Point must only be called by the threads of the running execution; other
+// goroutines must not use atomicx while an exploration runs.
+func Point(k Kind, obj any) bool {
+	e := active.Load()
+	if e == nil {
+		return false
+	}
+	return e.point(k, obj)
+}
+
+// Result records the operands and result of the operation just performed
+// after the Point that reported tracing. By kind: Load(v); Store(v);
+// Swap(new, old); CompareAndSwap(old, new, swapped); Add(delta, new);
+// TryLock(ok); none for Lock and Unlock.
+func Result(vals ...any) {
+	if e := active.Load(); e != nil && e.trace != nil {
+		e.result(vals)
+	}
+}
+
+// Acquired tells the scheduler that the running thread holds the mutex obj.
+// atomicx calls it after a Lock, or a TryLock that succeeded.
+func Acquired(obj any) {
+	if e := active.Load(); e != nil {
+		e.held[obj] = e.cur
+	}
+}
+
+// Released tells the scheduler that the running thread released the mutex
+// obj, so threads waiting to lock it are runnable again.
+func Released(obj any) {
+	if e := active.Load(); e != nil {
+		delete(e.held, obj)
+	}
+}
+
+// Op marks a call of an operation of the code under test in a recorded
+// history. The call point is the tick of the thread's next scheduling point
+// (its first atomic operation), the return point the tick of End: the
+// tightest interval that contains every effect of the operation.
+type Op struct {
+	e *execution
+	t *thread
+}
+
+// Begin starts an operation of the running thread. Outside an execution it
+// returns an Op whose End reports zeros.
+func Begin(format string, args ...any) Op {
+	e := active.Load()
+	if e == nil {
+		return Op{}
+	}
+	t := e.cur
+	t.callTick = 0
+	t.inOp = true
+	if e.trace != nil {
+		e.note(t, "call "+fmt.Sprintf(format, args...))
+	}
+	return Op{e, t}
+}
+
+// End ends the operation and returns its call and return ticks. The format
+// and args describe the result for the trace.
+func (o Op) End(format string, args ...any) (call, ret int64) {
+	e, t := o.e, o.t
+	if e == nil {
+		return 0, 0
+	}
+	if t.callTick == 0 { // no scheduling point inside the operation
+		e.clock++
+		t.callTick = e.clock
+	}
+	t.inOp = false
+	e.clock++
+	if e.trace != nil {
+		e.note(t, "return "+fmt.Sprintf(format, args...))
+	}
+	return t.callTick, e.clock
+}
+
+// Thread is one thread of an execution: a name for traces and the code it
+// runs.
+type Thread struct {
+	Name string
+	Run  func()
+}
+
+type thread struct {
+	id       int
+	name     string
+	run      func()
+	wake     chan struct{}
+	done     bool
+	pending  Kind // the operation it is parked before
+	obj      any  // and the object of that operation
+	callTick int64
+	inOp     bool
+}
+
+// execution is one run of a program under one schedule. Exactly one of its
+// threads runs at a time; the others are parked on their wake channel. Its
+// fields are touched only by the running thread (or, before the first and
+// after the last thread runs, by the exploring goroutine), each hand-over
+// going through a channel, so they need no further synchronization.
+type execution struct {
+	threads  []*thread
+	cur      *thread
+	strategy strategy
+	names    Names
+	maxSteps int
+
+	clock    int64 // ticks: one per operation performed, plus one per End
+	steps    int   // scheduling decisions
+	schedule []byte
+	held     map[any]*thread
+	preempts int
+
+	starting chan struct{} // a starting thread reached its first point
+	wg       sync.WaitGroup
+
+	aborted bool
+	err     error
+
+	trace   *strings.Builder // nil unless traced
+	line    traceLine        // the operation being traced
+	enabled []*thread
+}
+
+// fail ends the execution with err; every parked thread exits when woken.
+func (e *execution) fail(err error) {
+	if e.err == nil {
+		e.err = err
+	}
+	e.aborted = true
+}
+
+func (e *execution) runnable(t *thread) bool {
+	if t.done {
+		return false
+	}
+	if t.pending == Lock {
+		if _, held := e.held[t.obj]; held {
+			return false // a lock is not reentrant: relocking deadlocks
+		}
+	}
+	return true
+}
+
+// choose picks the thread that performs the next operation, given that t
+// (nil at the start) ran last. It returns nil when every thread is done or
+// the execution failed.
+func (e *execution) choose(t *thread) *thread {
+	alts := e.enabled[:0]
+	curOK := t != nil && e.runnable(t)
+	if curOK {
+		alts = append(alts, t)
+	}
+	live := 0
+	for _, u := range e.threads {
+		if !u.done {
+			live++
+		}
+		if u != t && e.runnable(u) {
+			alts = append(alts, u)
+		}
+	}
+	e.enabled = alts
+	if live == 0 {
+		return nil
+	}
+	if len(alts) == 0 {
+		var b strings.Builder
+		for _, u := range e.threads {
+			if !u.done {
+				fmt.Fprintf(&b, "; %s waits to %s %s", u.name, u.pending, e.objName(u.obj))
+			}
+		}
+		e.fail(fmt.Errorf("deadlock: no thread can run%s", b.String()))
+		return nil
+	}
+	e.steps++
+	if e.steps > e.maxSteps {
+		e.fail(fmt.Errorf("no progress: the execution exceeded %d scheduling points; "+
+			"some thread cannot finish while another is preempted (not lock-free), or loops forever", e.maxSteps))
+		return nil
+	}
+	ids := make([]int, len(alts))
+	for i, u := range alts {
+		ids[i] = u.id
+	}
+	i, err := e.strategy.choose(ids, curOK)
+	if err != nil {
+		e.fail(err)
+		return nil
+	}
+	if i > 0 && curOK {
+		e.preempts++
+	}
+	next := alts[i]
+	e.schedule = append(e.schedule, scheduleDigit(next.id))
+	return next
+}
+
+// hand passes control from t (nil for the exploring goroutine) to the thread
+// the scheduler chooses. It returns when t runs again; a parked thread of
+// an aborted execution exits instead.
+func (e *execution) hand(t *thread) {
+	var next *thread
+	if !e.aborted {
+		next = e.choose(t)
+	}
+	if e.aborted {
+		e.wakeAll(t)
+		if t != nil && !t.done {
+			runtime.Goexit()
+		}
+		return
+	}
+	if next == t || next == nil {
+		return
+	}
+	e.cur = next
+	next.wake <- struct{}{}
+	if t == nil || t.done {
+		return
+	}
+	<-t.wake
+	if e.aborted {
+		runtime.Goexit()
+	}
+}
+
+// wakeAll wakes every parked thread of an aborted execution so that it exits.
+func (e *execution) wakeAll(except *thread) {
+	for _, u := range e.threads {
+		if u != except && !u.done {
+			u.done = true
+			u.wake <- struct{}{}
+		}
+	}
+}
+
+func (e *execution) point(k Kind, obj any) bool {
+	t := e.cur
+	t.pending, t.obj = k, obj
+	if e.starting != nil {
+		// Start-up: park at the first point and let the next thread start.
+		e.starting <- struct{}{}
+		<-t.wake
+		if e.aborted {
+			runtime.Goexit()
+		}
+	} else {
+		e.hand(t)
+	}
+	// t performs its operation now.
+	e.clock++
+	if t.inOp && t.callTick == 0 {
+		t.callTick = e.clock
+	}
+	t.pending, t.obj = 0, nil
+	if e.trace != nil {
+		e.startLine(t, k, obj)
+		return true
+	}
+	return false
+}
+
+// run executes the threads under e's strategy and returns the first failure.
+func (e *execution) run(threads []Thread) {
+	e.held = make(map[any]*thread)
+	e.threads = make([]*thread, len(threads))
+	for i, th := range threads {
+		e.threads[i] = &thread{id: i, name: th.Name, run: th.Run, wake: make(chan struct{}, 1)}
+	}
+	e.starting = make(chan struct{})
+	active.Store(e)
+	// Start the threads one at a time, each up to its first scheduling
+	// point: what a thread does before its first atomic operation is
+	// invisible to the others.
+	for _, t := range e.threads {
+		e.cur = t
+		e.wg.Add(1)
+		go e.body(t)
+		<-e.starting
+	}
+	e.starting = nil
+	e.cur = nil
+	e.hand(nil)
+	e.wg.Wait()
+	active.Store(nil)
+	e.flushLine()
+}
+
+// body is the goroutine of thread t.
+func (e *execution) body(t *thread) {
+	defer e.wg.Done()
+	finished := false
+	defer func() {
+		if finished {
+			return
+		}
+		if r := recover(); r != nil {
+			e.fail(fmt.Errorf("%s panicked: %v\n%s", t.name, r, debug.Stack()))
+			if e.trace != nil {
+				e.flushLine()
+				e.note(t, fmt.Sprintf("panic: %v", r))
+			}
+			t.done = true
+			if e.starting != nil {
+				e.starting <- struct{}{}
+				return
+			}
+			e.wakeAll(t)
+		}
+		// Otherwise the thread exited with runtime.Goexit because the
+		// execution was aborted; nothing is left to do.
+	}()
+	if e.aborted {
+		finished = true
+		t.done = true
+		if e.starting != nil {
+			e.starting <- struct{}{}
+		}
+		return
+	}
+	t.run()
+	finished = true
+	t.done = true
+	if e.trace != nil {
+		e.flushLine()
+	}
+	if e.starting != nil {
+		e.starting <- struct{}{} // finished without a scheduling point
+		return
+	}
+	e.hand(t)
+}
