@@ -32,6 +32,23 @@ func (x *Uint64) Add(delta uint64) uint64 { return x.v.Add(delta) }
 // CompareAndSwap executes the compare-and-swap operation for the value.
 func (x *Uint64) CompareAndSwap(old, new uint64) bool { return x.v.CompareAndSwap(old, new) }
 
+// Uint32 is an atomic uint32.
+type Uint32 struct {
+	v atomic.Uint32
+}
+
+// Load atomically loads and returns the value.
+func (x *Uint32) Load() uint32 { return x.v.Load() }
+
+// Store atomically stores v.
+func (x *Uint32) Store(v uint32) { x.v.Store(v) }
+
+// Add atomically adds delta and returns the new value.
+func (x *Uint32) Add(delta uint32) uint32 { return x.v.Add(delta) }
+
+// CompareAndSwap executes the compare-and-swap operation for the value.
+func (x *Uint32) CompareAndSwap(old, new uint32) bool { return x.v.CompareAndSwap(old, new) }
+
 // Int64 is an atomic int64, 64-bit aligned on every platform.
 type Int64 struct {
 	v atomic.Int64

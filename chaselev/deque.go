@@ -1,0 +1,573 @@
+package chaselev
+
+import (
+	"fmt"
+	"math/bits"
+
+	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/atomicx"
+	"github.com/worksteal/wsq/internal/pad"
+)
+
+// MaxCapacity is the largest capacity of a Deque: 2^30 slots.
+//
+// Positions are 32-bit counters that wrap around. Keeping the capacity at a
+// quarter of their range keeps every difference between two positions that
+// are live at the same time a valid int32, so comparisons survive the
+// wrap-around.
+const MaxCapacity = 1 << 30
+
+// The two special values of real-s in head (see Deque.head). No claim can
+// have them, because claims are at most MaxCapacity long.
+const (
+	pendingLen   = ^uint32(0)     // real = s-1: a batch steal is announced at s
+	cancelledLen = ^uint32(0) - 1 // real = s-2: the owner cancelled that announcement
+)
+
+// Deque is a Chase-Lev work-stealing deque of items of type T, bounded or
+// unbounded.
+//
+// A Deque has one owner, the goroutine that calls Push, PushBatch, Pop and
+// Reserve; they must never be called by two goroutines at once. Steal,
+// TrySteal and StealBatch may be called by any number of goroutines,
+// concurrently with the owner and with each other: thieves take turns (one
+// thief copies items out at a time), and a thief that finds another at work
+// takes nothing rather than wait. Len and Cap may be called by any
+// goroutine. No method blocks: the owner never waits for a thief, and a thief
+// never waits for anyone.
+//
+// Items are stored by value and never torn. In the terms of the Go memory
+// model, the Push or PushBatch that adds an item x synchronizes before the
+// Pop, Steal, TrySteal or StealBatch that returns x, and no item is returned
+// twice.
+//
+// Use NewBounded or NewUnbounded to create a Deque; the zero value is not
+// usable. A Deque must not be copied after first use.
+type Deque[T any] struct {
+	_ pad.Line
+
+	// head is the thieves' word: the release frontier s in the high 32 bits
+	// and the claim frontier real in the low 32 bits. Positions count items
+	// ever added; item i lives in slot i&mask of the current ring.
+	//
+	// Invariants (mod 2^32, as int32 differences):
+	//   - s <= real <= tail whenever the owner is not inside Pop;
+	//   - the items in the deque are those at positions real..tail-1;
+	//   - positions s..real-1 are claimed by the one thief at work, which is
+	//     copying them out; no other goroutine reads or writes those slots
+	//     until the thief stores head = (real, real), releasing them;
+	//   - slots below s are free: the owner may clear and reuse them.
+	// States: idle (s == real); claim (real-s in 1..MaxCapacity); pending
+	// (real-s == pendingLen): a thief has announced a batch steal at s and
+	// has not yet said how many items it takes; and cancelled (real-s ==
+	// cancelledLen): the owner cancelled that announcement, and the
+	// announcing thief has yet to notice. In the last two the items are still
+	// s..tail-1 and no claim is in progress.
+	//
+	// Who writes it: a thief that finds it idle, with a CAS (to claim one
+	// item, or to announce); the thief that announced, with a CAS (to commit
+	// its count, withdraw, or clear the cancelled state back to idle, which
+	// only it may do, so that no other thief's announcement at the same s can
+	// be mistaken for its own); the thief holding a claim, with an atomic
+	// store (to release it, since nobody else may change head then); the
+	// owner, with a CAS, only to take the last item or to cancel a pending
+	// announcement.
+	head atomicx.Uint64
+
+	_ pad.Line
+
+	// tail is one past the newest item. Only the owner writes it, with an
+	// atomic store that publishes the slots written before it (Push,
+	// PushBatch) or announces the slot it is about to take (Pop); thieves
+	// load it after head. It equals bottom except inside Pop.
+	tail atomicx.Uint32
+
+	// buf is the current ring. Only the owner writes it, when it grows;
+	// thieves load it after tail, so the ring they read holds every position
+	// below the tail they loaded (the owner stores a new ring before any
+	// later tail). Old rings are never written again and are left to the
+	// garbage collector once no thief holds them.
+	buf atomicx.Pointer[ring[T]]
+
+	// The rest is the owner's private state.
+
+	bottom  uint32   // the owner's copy of tail
+	seen    uint32   // the release frontier s the owner has last seen; slots from seen up are not yet cleared
+	r       *ring[T] // the owner's copy of buf
+	bounded bool     // Push refuses when full instead of growing
+
+	_ pad.Line
+}
+
+// ring is a power-of-two array of slots.
+type ring[T any] struct {
+	mask  uint32
+	slots []T
+}
+
+func newRing[T any](capacity int) *ring[T] {
+	return &ring[T]{mask: uint32(capacity - 1), slots: make([]T, capacity)}
+}
+
+func pack(s, real uint32) uint64 { return uint64(s)<<32 | uint64(real) }
+
+func unpack(h uint64) (s, real uint32) { return uint32(h >> 32), uint32(h) }
+
+// claimEnd returns real, or s when head is pending or cancelled: the oldest
+// item still in the deque.
+func claimEnd(s, real uint32) uint32 {
+	if real-s > MaxCapacity {
+		return s
+	}
+	return real
+}
+
+var _ wsq.Queue[int] = (*Deque[int])(nil)
+
+// NewBounded returns an empty deque that holds at most capacity items. Push
+// reports false and PushBatch takes a prefix when it is full. It panics
+// unless capacity is a power of two between 1 and MaxCapacity.
+func NewBounded[T any](capacity int) *Deque[T] {
+	checkCapacity(capacity)
+	return newDeque[T](capacity, true)
+}
+
+// NewUnbounded returns an empty deque with room for capacity items that
+// grows, by doubling (or to the next power of two that fits a batch), when
+// the owner pushes into a full one. It panics unless capacity is a power of
+// two between 1 and MaxCapacity; growing beyond MaxCapacity panics too.
+func NewUnbounded[T any](capacity int) *Deque[T] {
+	checkCapacity(capacity)
+	return newDeque[T](capacity, false)
+}
+
+func newDeque[T any](capacity int, bounded bool) *Deque[T] {
+	q := &Deque[T]{bounded: bounded, r: newRing[T](capacity)}
+	q.buf.Store(q.r)
+	return q
+}
+
+func checkCapacity(capacity int) {
+	switch {
+	case capacity < 1:
+		panic(fmt.Sprintf("chaselev: capacity %d is not positive", capacity))
+	case capacity&(capacity-1) != 0:
+		panic(fmt.Sprintf("chaselev: capacity %d is not a power of two", capacity))
+	case capacity > MaxCapacity:
+		panic(fmt.Sprintf("chaselev: capacity %d exceeds MaxCapacity (%d)", capacity, MaxCapacity))
+	}
+}
+
+// Bounded reports whether the deque was made by NewBounded. Any goroutine
+// may call it.
+func (q *Deque[T]) Bounded() bool { return q.bounded }
+
+// Cap returns the number of items the deque can hold before Push refuses
+// (bounded) or grows (unbounded). Any goroutine may call it.
+func (q *Deque[T]) Cap() int { return len(q.buf.Load().slots) }
+
+// Len returns the number of items in the deque. Under concurrency it is a
+// snapshot that may be stale as soon as it returns. Any goroutine may call
+// it.
+func (q *Deque[T]) Len() int {
+	real := claimEnd(unpack(q.head.Load()))
+	if n := int32(q.tail.Load() - real); n > 0 {
+		return int(n)
+	}
+	return 0
+}
+
+// Push adds v as the newest item. It reports false, and leaves the deque
+// unchanged, only when a bounded deque is full. One atomic store publishes
+// the item. Push must only be called by the owner; it does not block.
+func (q *Deque[T]) Push(v T) bool {
+	b := q.bottom
+	r := q.r
+	if b-q.seen > r.mask { // b-seen == capacity: full, unless thieves freed slots since
+		if q.room(1) == 0 {
+			return false
+		}
+		r = q.r
+	}
+	r.slots[b&r.mask] = v
+	q.bottom = b + 1
+	q.tail.Store(b + 1) // publishes the slot write to thieves that load tail
+	return true
+}
+
+// PushBatch adds the items of vs as if by Push(vs[0]), Push(vs[1]), and so
+// on, but writes all the slots first and publishes them with one atomic
+// store, so a thief sees none or all of them. It returns how many items it
+// took: len(vs), unless a bounded deque fills up, in which case it takes the
+// longest prefix that fits. An unbounded deque grows at most once per call.
+// PushBatch does not retain vs. It must only be called by the owner; it does
+// not block.
+func (q *Deque[T]) PushBatch(vs []T) int {
+	n := len(vs)
+	if n == 0 {
+		return 0
+	}
+	b := q.bottom
+	r := q.r
+	if free := len(r.slots) - int(b-q.seen); n > free {
+		if n = q.room(n); n == 0 {
+			return 0
+		}
+		r = q.r
+	}
+	i := int(b & r.mask)
+	c := copy(r.slots[i:], vs[:n])
+	copy(r.slots, vs[c:n])
+	b += uint32(n)
+	q.bottom = b
+	q.tail.Store(b) // one publication for the whole batch
+	return n
+}
+
+// room makes the owner's view of the release frontier current and, in an
+// unbounded deque, grows the ring so that n more items fit. It returns how
+// many of the n items fit: n, unless the deque is bounded.
+func (q *Deque[T]) room(n int) int {
+	s, _ := unpack(q.head.Load()) // in every state, slots below s are free
+	used := int(q.bottom - s)
+	if free := len(q.r.slots) - used; free >= n || q.bounded {
+		q.observe(s)
+		return max(0, min(n, free))
+	}
+	if used+n > MaxCapacity {
+		panic(fmt.Sprintf("chaselev: %d items exceed MaxCapacity (%d)", used+n, MaxCapacity))
+	}
+	q.grow(s, max(2*len(q.r.slots), ceilPow2(used+n)))
+	return n
+}
+
+// Reserve grows an unbounded deque, if necessary, so that its capacity is at
+// least capacity, rounded up to a power of two; it never shrinks. It panics
+// on a bounded deque and when capacity exceeds MaxCapacity. Reserve must only
+// be called by the owner; it does not block.
+func (q *Deque[T]) Reserve(capacity int) {
+	if q.bounded {
+		panic("chaselev: Reserve on a bounded deque")
+	}
+	if capacity > MaxCapacity {
+		panic(fmt.Sprintf("chaselev: capacity %d exceeds MaxCapacity (%d)", capacity, MaxCapacity))
+	}
+	if capacity <= len(q.r.slots) {
+		return
+	}
+	s, _ := unpack(q.head.Load())
+	q.grow(s, ceilPow2(capacity))
+}
+
+// grow replaces the ring with a new one of the given capacity holding the
+// positions s..bottom-1. The owner only reads the old ring here, as thieves
+// may, and never writes it again; slots below s are free and not copied, so
+// the items the old ring still holds die with it.
+func (q *Deque[T]) grow(s uint32, capacity int) {
+	old, nr := q.r, newRing[T](capacity)
+	for i := s; i != q.bottom; i++ {
+		nr.slots[i&nr.mask] = old.slots[i&old.mask]
+	}
+	q.r = nr
+	q.seen = s
+	q.buf.Store(nr) // thieves that load a tail stored after this see nr
+}
+
+// observe clears the slots that thieves have released since the owner last
+// looked (positions seen..s-1), so the deque does not keep stolen items
+// reachable, and records s as the owner's view of the release frontier.
+// Clearing is safe: a thief releases its claim with an atomic store after it
+// has read the slots, and the owner learnt s from an atomic load of head.
+func (q *Deque[T]) observe(s uint32) {
+	if s == q.seen {
+		return
+	}
+	clearRange(q.r, q.seen, s)
+	q.seen = s
+}
+
+// clearRange zeroes the slots of positions from..to-1.
+func clearRange[T any](r *ring[T], from, to uint32) {
+	n := int(to - from)
+	i := int(from & r.mask)
+	if i+n <= len(r.slots) {
+		clear(r.slots[i : i+n])
+		return
+	}
+	clear(r.slots[i:])
+	clear(r.slots[:i+n-len(r.slots)])
+}
+
+// Pop removes and returns the newest item (last in, first out). It reports
+// false when the deque is empty, or when the only items left are claimed by
+// a thief that is copying them out. It must only be called by the owner; it
+// does not block.
+//
+// Pop is the Chase-Lev pop of Lê et al.: announce the slot by lowering tail,
+// then load head; a thief that claims after that store sees the lower tail.
+// Only the last item is raced for with a CAS, and a pending batch steal is
+// settled with one. Popping from an empty deque needs no atomic store.
+func (q *Deque[T]) Pop() (T, bool) {
+	var zero T
+	b := q.bottom
+	// head only moves forward, so once the oldest item's position has
+	// reached bottom there is nothing to take, whatever the thieves do next.
+	if s, real := unpack(q.head.Load()); int32(b-claimEnd(s, real)) <= 0 {
+		q.observe(s)
+		return zero, false
+	}
+	b--
+	q.tail.Store(b) // from here a thief that loads tail will not claim b
+	h := q.head.Load()
+	for {
+		s, real := unpack(h)
+		if l := real - s; l == pendingLen || l == cancelledLen {
+			// No claim is in progress, but a thief announced a batch steal
+			// at s and may have loaded tail before our store.
+			if int32(b-s) < 0 {
+				break // empty
+			}
+			if b == s {
+				// The last item: take it through head, which also makes the
+				// announcing thief's commit fail.
+				if q.head.CompareAndSwap(h, pack(b+1, b+1)) {
+					return q.popLast(b)
+				}
+				h = q.head.Load()
+				continue
+			}
+			// Cancel the announcement, so its commit fails and the thief
+			// starts again with a tail loaded after our store. Once it is
+			// cancelled, no thief can claim b.
+			if l == pendingLen && !q.head.CompareAndSwap(h, pack(s, s-2)) {
+				h = q.head.Load()
+				continue
+			}
+			return q.popTake(b, s)
+		}
+		d := int32(b - real)
+		if d > 0 || (d == 0 && s != real) {
+			// b is above every claim. When d == 0 a thief holds a claim just
+			// below b: no other thief can claim until it releases, and any
+			// that does will load a tail no higher than b.
+			return q.popTake(b, s)
+		}
+		if d == 0 {
+			// b is the last item and no thief is at work: race them for it.
+			if q.head.CompareAndSwap(h, pack(b+1, b+1)) {
+				return q.popLast(b)
+			}
+			h = q.head.Load()
+			continue
+		}
+		// d < 0: empty, or a thief's claim covers b (a claim committed after
+		// our store cannot, so it was made from a tail that included b).
+		q.observe(s)
+		break
+	}
+	q.tail.Store(b + 1)
+	return zero, false
+}
+
+// popTake returns the item at b, taken without moving head.
+func (q *Deque[T]) popTake(b, s uint32) (T, bool) {
+	var zero T
+	r := q.r
+	v := r.slots[b&r.mask]
+	r.slots[b&r.mask] = zero
+	q.bottom = b
+	q.observe(s)
+	return v, true
+}
+
+// popLast returns the item at b, taken by moving head past it; head is now
+// (b+1, b+1), so tail goes back to b+1.
+func (q *Deque[T]) popLast(b uint32) (T, bool) {
+	q.tail.Store(b + 1)
+	r := q.r
+	v := r.slots[b&r.mask]
+	q.bottom = b + 1
+	q.observe(b + 1) // clears b too
+	return v, true
+}
+
+// Steal removes and returns the oldest item (first in, first out). It
+// reports false when the deque is empty or another thief is copying items
+// out; when it loses a CAS it tries again. Any goroutine may call it; it
+// does not block.
+//
+// A Steal claims the item with one CAS on head, reads the slot, and releases
+// it with one atomic store.
+func (q *Deque[T]) Steal() (T, bool) {
+	for {
+		h := q.head.Load()
+		s, real := unpack(h)
+		if s != real {
+			var zero T
+			return zero, false // another thief is at work
+		}
+		if v, ok, lost := q.stealOne(h, s, q.tail.Load()); !lost {
+			return v, ok
+		}
+	}
+}
+
+// TrySteal is Steal without the retry: it also reports false when it loses
+// the CAS to another goroutine, as Taskflow's steal does. Any goroutine may
+// call it; it does not block.
+func (q *Deque[T]) TrySteal() (T, bool) {
+	h := q.head.Load()
+	s, real := unpack(h)
+	if s != real {
+		var zero T
+		return zero, false
+	}
+	v, ok, _ := q.stealOne(h, s, q.tail.Load())
+	return v, ok
+}
+
+// stealOne steals the item at s, given head h = (s, s) and then tail t as
+// loaded. It reports lost when its CAS failed.
+//
+// One CAS suffices for one item, as in Chase-Lev: the owner takes the item
+// at s only with a CAS from the same idle head (the last item) or after
+// seeing our claim, and we claim s only from a tail loaded after h that
+// included s. The steal takes effect at that tail load.
+func (q *Deque[T]) stealOne(h uint64, s, t uint32) (v T, ok, lost bool) {
+	if int32(t-s) <= 0 {
+		return v, false, false
+	}
+	r := q.buf.Load() // after tail: this ring holds position s
+	if !q.head.CompareAndSwap(h, pack(s, s+1)) {
+		return v, false, true
+	}
+	v = r.slots[s&r.mask]        // the claim keeps the owner off this slot
+	q.head.Store(pack(s+1, s+1)) // release: the owner may clear and reuse it
+	return v, true, false
+}
+
+// StealBatch removes wsq.StealCount(n, p) of the n items in the deque, the
+// oldest ones, in one operation, and appends them to dst, oldest first. It
+// takes nothing and returns dst unchanged when the deque is empty or another
+// thief is at work. It panics, before it touches the deque, unless
+// 0 < p <= 1. Any goroutine may call it; it does not block.
+//
+// A batch steal announces itself with a CAS on head, loads tail, commits its
+// count with a second CAS, copies the items and releases them with an atomic
+// store. When its count is one it claims the item as Steal does.
+func (q *Deque[T]) StealBatch(dst []T, p float64) []T {
+	wsq.MustProportion(p)
+	for {
+		h := q.head.Load()
+		s, real := unpack(h)
+		if s != real {
+			return dst // another thief is at work
+		}
+		t := q.tail.Load()
+		n := int32(t - s)
+		if n <= 0 {
+			return dst
+		}
+		if wsq.StealCount(int(n), p) == 1 {
+			v, ok, lost := q.stealOne(h, s, t)
+			if lost {
+				continue
+			}
+			if ok {
+				dst = append(dst, v)
+			}
+			return dst
+		}
+		if !q.announce(h, s) {
+			continue
+		}
+		k := q.count(s, p)
+		if k == 0 {
+			return dst
+		}
+		if !q.commit(s, k) {
+			continue // the owner settled the announcement: start again
+		}
+		return q.take(dst, s, k)
+	}
+}
+
+// The steps of a batch steal, in order. They are separate so that tests can
+// interleave them with the owner's operations.
+//
+// Why the announcement. A multi-item claim made with one CAS on head, as the
+// Go runtime and Tokio make it, is unsafe against a Chase-Lev owner: the
+// owner pops without a CAS whenever it sees head below the slot it pops, so
+// between a thief's load of tail and its CAS the owner may pop items inside
+// the range the thief is about to claim, and both would return them. (The
+// runtime and Tokio are safe because their owners also take from head with
+// a CAS; one item is safe here because the owner CASes for the last one.)
+// Announcing first turns the race into a store-load handshake under Go's
+// sequentially consistent atomics: the owner stores tail and then loads
+// head; the thief CASes head and then loads tail. Either the thief's tail
+// load sees the owner's store, so its count leaves the popped item out, or
+// the owner's head load sees the announcement and cancels it with a CAS,
+// which makes the thief's commit CAS fail.
+
+// announce turns head from idle h = (s, s) into pending. It reports whether
+// its CAS succeeded.
+func (q *Deque[T]) announce(h uint64, s uint32) bool {
+	return q.head.CompareAndSwap(h, pack(s, s-1))
+}
+
+// count loads tail after the announcement and returns how many items to
+// take. When there is nothing to take it withdraws the announcement and
+// returns 0.
+func (q *Deque[T]) count(s uint32, p float64) uint32 {
+	n := int32(q.tail.Load() - s)
+	if n <= 0 {
+		if !q.head.CompareAndSwap(pack(s, s-1), pack(s, s)) {
+			q.uncancel(s)
+		}
+		return 0
+	}
+	return uint32(wsq.StealCount(int(n), p))
+}
+
+// commit turns the announcement into a claim of positions s..s+k-1. It
+// reports false if the owner settled the announcement first, by cancelling
+// it or by taking the last item through head; either way head is idle again
+// when commit returns.
+//
+
+// The batch steal takes effect at the tail load in count: every item of the
+// claim was in the deque then (a pop that took one would have stored tail
+// before our load, or seen the announcement and cancelled it), and no item
+// the claim leaves out can have been taken before it.
+func (q *Deque[T]) commit(s, k uint32) bool {
+	if q.head.CompareAndSwap(pack(s, s-1), pack(s, s+k)) {
+		return true
+	}
+	q.uncancel(s)
+	return false
+}
+
+// uncancel returns head from cancelled to idle after the owner settled our
+// announcement at s. The CAS fails, harmlessly, when the owner took the last
+// item instead, which left head idle at s+1.
+func (q *Deque[T]) uncancel(s uint32) {
+	q.head.CompareAndSwap(pack(s, s-2), pack(s, s))
+}
+
+// take copies the claimed items out, oldest first, and releases the claim.
+func (q *Deque[T]) take(dst []T, s, k uint32) []T {
+	r := q.buf.Load() // after the tail load in count: it holds s..s+k-1
+	i := int(s & r.mask)
+	n := int(k)
+	if i+n <= len(r.slots) {
+		dst = append(dst, r.slots[i:i+n]...)
+	} else {
+		dst = append(dst, r.slots[i:]...)
+		dst = append(dst, r.slots[:i+n-len(r.slots)]...)
+	}
+	q.head.Store(pack(s+k, s+k)) // release; nobody else writes head during a claim
+	return dst
+}
+
+// ceilPow2 returns the smallest power of two >= n, for 1 <= n <= MaxCapacity.
+func ceilPow2(n int) int { return 1 << bits.Len(uint(n-1)) }

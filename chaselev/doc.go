@@ -1,0 +1,91 @@
+// Package chaselev provides Chase-Lev work-stealing deques on a ring buffer,
+// bounded and unbounded, with a batch push that publishes once and a
+// proportional batch steal that claims its items in one step.
+//
+// Use it when one goroutine produces and consumes its own work depth-first
+// (Push and Pop at the newest end, last in first out) and other goroutines
+// occasionally take the oldest work (Steal, StealBatch). A Deque is the
+// classic choice of work-stealing schedulers: the owner's operations cost
+// one atomic store each and meet the thieves only on the last item. Choose
+// NewBounded for a fixed ring that refuses pushes when full (as the Go
+// runtime's run queue does) and NewUnbounded for a ring that doubles when
+// full. Package tfdeque builds C++ Taskflow's queues, the baselines of the
+// module's benchmarks, on this one.
+//
+// # The algorithm
+//
+// The owner's Push and Pop are those of Lê, Pop, Cohen and Zappa Nardelli,
+// "Correct and Efficient Work-Stealing for Weak Memory Models" (PPoPP 2013),
+// the algorithm Taskflow implements. Go's sync/atomic operations are all
+// sequentially consistent, so the fences of the C11 version disappear into
+// the atomic operations themselves, and on amd64 an atomic store is an XCHG:
+// it costs as much as a CAS. The package is built to spend as few of them as
+// it can; see Costs below.
+//
+// Three things differ from the textbook deque, all forced by Go.
+//
+// Tear-free slots. A Chase-Lev thief reads its slot before the CAS that
+// claims it and throws the value away if the CAS fails. In Go that
+// speculative read is a data race that the race detector reports, and for a
+// multi-word T (a struct, an interface, a string) it can observe a torn value
+// while the owner overwrites the slot after wrapping around. Here a thief
+// claims first and reads after, as Tokio's queue and sync.Pool's poolDequeue
+// do: head packs two positions, the release frontier s and the claim
+// frontier real, and the thief at work owns the slots between them until it
+// stores head = (real, real) again. The owner computes free space from s, so
+// it never writes a slot that a thief may still be reading, and all slot
+// accesses are plain, typed reads and writes of T (no boxing, no per-slot
+// atomics). The price is one atomic store per steal, to release, and turn
+// taking among thieves: while one thief copies its items out, others take
+// nothing (Steal reports false) rather than wait. The owner never waits.
+//
+// A batch steal against a LIFO owner. The Go runtime and Tokio let a thief
+// claim half of a queue with one CAS on head. That is safe only because
+// their owners also take items from head with a CAS. A Chase-Lev owner pops
+// from the other end without one whenever it sees head below the slot it
+// pops, so between a thief's load of tail and its CAS the owner may pop
+// items inside the range the thief is about to claim: both would return
+// them. (For one item the textbook argument holds: the owner CASes for the
+// last item, so Steal claims with one CAS.) StealBatch therefore announces
+// itself first with a CAS on head, then loads tail, then commits its count
+// with a second CAS. The owner's Pop stores tail and then loads head, so with
+// sequentially consistent atomics either the thief's tail load sees the pop
+// and counts without the popped item, or the pop sees the announcement and
+// cancels it with a CAS, which makes the commit fail and the thief start
+// again. A cancelled announcement is a state of its own that only the
+// announcing thief clears, so a second thief's announcement at the same
+// position cannot be mistaken for the first. The steal takes effect at its
+// tail load and takes exactly wsq.StealCount of the items there.
+//
+// Garbage. Popped slots are cleared at once. Stolen slots are cleared by the
+// owner, not by the thief, the next time it looks at head (every Pop, and a
+// Push that finds the ring full): a thief clearing a slot would race with the
+// owner copying the ring when it grows. A stolen item therefore stays
+// reachable from the deque until the owner's next Pop. When an unbounded
+// deque grows, it copies the live positions into a new ring and leaves the
+// old one to the garbage collector; a thief still reading it keeps it alive
+// until it is done, and nobody writes it again.
+//
+// Positions are 32-bit counters that wrap around, as in the Go runtime and
+// Tokio, which bounds the capacity to MaxCapacity (2^30). A single-item
+// steal validates its claim with a CAS on head only, so in principle a thief
+// stalled between two of its instructions while exactly a multiple of 2^32
+// items pass through the deque could claim a stale position (ABA); a batch
+// steal re-reads tail after its announcement and is immune.
+//
+// # Costs
+//
+// Atomic read-modify-write operations (each an XCHG or LOCK CMPXCHG on
+// amd64; plain atomic loads are ordinary MOVs and not counted):
+//
+//	Push                    1 (the tail store)
+//	PushBatch               1 per batch
+//	Pop                     1 (the tail store); 2 more for the last item
+//	                        (CAS, tail store); 0 on an empty deque
+//	Steal, TrySteal         2 (claim CAS, release store)
+//	StealBatch of k >= 2    3 per batch (announce, commit, release)
+//
+// Taskflow's C++ steal costs one CAS; the release store is what claim-then-
+// read costs here, measured in BENCHMARKS.md and in the package's
+// benchmarks against a Taskflow-literal plain-slot steal.
+package chaselev
