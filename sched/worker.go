@@ -328,10 +328,10 @@ func (w *Worker[T]) stealRandom() *Worker[T] {
 		if v.queue.Len() == 0 {
 			continue
 		}
+		w.buf = w.buf[:0]
 		if s.cfg.StealOne {
-			x, ok := v.queue.Steal()
-			if ok {
-				w.buf = append(w.buf[:0], x)
+			if x, ok := v.queue.Steal(); ok {
+				w.buf = append(w.buf, x)
 			}
 		} else {
 			w.buf = v.queue.StealBatch(w.buf[:0], s.cfg.Proportion)
@@ -353,5 +353,6 @@ func (w *Worker[T]) takeStolen() {
 	if last > 0 {
 		w.push(w.buf[:last])
 	}
-	clear(w.buf)
+	clear(w.buf) // let the GC have what they hold
+	w.buf = w.buf[:0]
 }
