@@ -1,0 +1,213 @@
+package tfdeque
+
+import (
+	"fmt"
+
+	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/chaselev"
+)
+
+// Taskflow v4's default capacities (TF_DEFAULT_UNBOUNDED_TASK_QUEUE_LOG_SIZE
+// and TF_DEFAULT_BOUNDED_TASK_QUEUE_LOG_SIZE in taskflow/core/wsq.hpp).
+const (
+	// DefaultUnboundedCapacity is the initial capacity of NewUnbounded: 2^10.
+	DefaultUnboundedCapacity = 1 << 10
+	// DefaultBoundedCapacity is the capacity of NewBounded: 2^8.
+	DefaultBoundedCapacity = 1 << 8
+)
+
+// PushStyle selects how PushBatch pushes a batch.
+type PushStyle int
+
+const (
+	// PushLoop pushes a batch one item at a time, each item published with
+	// its own atomic store, as the paper's Taskflow baseline did (it predates
+	// bulk_push). It is the default.
+	PushLoop PushStyle = iota
+	// PushBulk pushes a batch as Taskflow v4's bulk_push (unbounded) and
+	// try_bulk_push (bounded) do: all the slot stores, then one publication.
+	PushBulk
+)
+
+// String returns "loop" or "bulk".
+func (s PushStyle) String() string {
+	switch s {
+	case PushLoop:
+		return "loop"
+	case PushBulk:
+		return "bulk"
+	}
+	return fmt.Sprintf("PushStyle(%d)", int(s))
+}
+
+// An Option configures a Deque at construction.
+type Option func(*options)
+
+type options struct {
+	capacity int
+	style    PushStyle
+}
+
+// WithCapacity sets the capacity of a bounded deque, or the initial capacity
+// of an unbounded one (Taskflow's LogSize, as a number of slots). It must be
+// a power of two of at least 2, as Taskflow requires, and at most
+// chaselev.MaxCapacity.
+func WithCapacity(n int) Option { return func(o *options) { o.capacity = n } }
+
+// WithPushStyle selects how PushBatch pushes a batch: PushLoop (the
+// default) or PushBulk.
+func WithPushStyle(s PushStyle) Option { return func(o *options) { o.style = s } }
+
+// Deque is a work-stealing deque with the semantics and defaults of C++
+// Taskflow's UnboundedWSQ or BoundedWSQ (taskflow/core/wsq.hpp, v4).
+//
+// A Deque has one owner, the goroutine that calls Push, PushBatch,
+// PushLoop, BulkPush and Pop; they must never be called by two goroutines at
+// once. Steal and StealBatch may be called by any goroutine, concurrently
+// with the owner and with each other; a thief that loses a race takes
+// nothing, as in Taskflow. Len and Cap may be called by any goroutine. No
+// method blocks.
+//
+// Items are stored by value and never torn. In the terms of the Go memory
+// model, the push that adds an item x synchronizes before the Pop, Steal or
+// StealBatch that returns x, and no item is returned twice.
+//
+// Use NewUnbounded or NewBounded to create a Deque; the zero value is not
+// usable. A Deque must not be copied after first use.
+type Deque[T any] struct {
+	d     *chaselev.Deque[T]
+	style PushStyle
+}
+
+var _ wsq.Queue[int] = (*Deque[int])(nil)
+
+// NewUnbounded returns an empty deque modelled on Taskflow's UnboundedWSQ:
+// it starts with DefaultUnboundedCapacity slots (or WithCapacity's) and
+// grows by doubling when a Push finds it full, or, for a bulk push of N
+// items that does not fit, to the next power of two of at least C+N, where
+// C is its capacity. Its PushBatch is PushLoop unless WithPushStyle says
+// otherwise. It panics on an invalid capacity.
+func NewUnbounded[T any](opts ...Option) *Deque[T] {
+	o := apply(DefaultUnboundedCapacity, opts)
+	return &Deque[T]{d: chaselev.NewUnbounded[T](o.capacity), style: o.style}
+}
+
+// NewBounded returns an empty deque modelled on Taskflow's BoundedWSQ: it
+// holds DefaultBoundedCapacity items (or WithCapacity's) and refuses what
+// does not fit: Push reports false, and PushBatch and BulkPush take the
+// longest prefix that fits, like try_push and try_bulk_push. Its PushBatch
+// is PushLoop unless WithPushStyle says otherwise. It panics on an invalid
+// capacity.
+func NewBounded[T any](opts ...Option) *Deque[T] {
+	o := apply(DefaultBoundedCapacity, opts)
+	return &Deque[T]{d: chaselev.NewBounded[T](o.capacity), style: o.style}
+}
+
+func apply(capacity int, opts []Option) options {
+	o := options{capacity: capacity}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if c := o.capacity; c < 2 || c&(c-1) != 0 || c > chaselev.MaxCapacity {
+		panic(fmt.Sprintf("tfdeque: capacity %d is not a power of two between 2 and %d", c, chaselev.MaxCapacity))
+	}
+	if o.style != PushLoop && o.style != PushBulk {
+		panic(fmt.Sprintf("tfdeque: unknown %v", o.style))
+	}
+	return o
+}
+
+// PushStyle returns how PushBatch pushes a batch. Any goroutine may call it.
+func (q *Deque[T]) PushStyle() PushStyle { return q.style }
+
+// Bounded reports whether the deque was made by NewBounded. Any goroutine
+// may call it.
+func (q *Deque[T]) Bounded() bool { return q.d.Bounded() }
+
+// Cap returns the capacity: Taskflow's capacity(). Any goroutine may call
+// it.
+func (q *Deque[T]) Cap() int { return q.d.Cap() }
+
+// Len returns the number of items: Taskflow's size(). Under concurrency it
+// is a snapshot that may be stale as soon as it returns. Any goroutine may
+// call it.
+func (q *Deque[T]) Len() int { return q.d.Len() }
+
+// Push adds v as the newest item, with one atomic store: Taskflow's push
+// (unbounded, which doubles the capacity when full) or try_push (bounded,
+// which reports false when full and leaves the deque unchanged). It must
+// only be called by the owner; it does not block.
+func (q *Deque[T]) Push(v T) bool { return q.d.Push(v) }
+
+// PushBatch adds the items of vs, vs[len(vs)-1] becoming the newest, by
+// PushLoop or BulkPush as the deque's PushStyle says, and returns how many
+// it took: len(vs), unless a bounded deque fills up, in which case it takes
+// the longest prefix that fits. With PushLoop a thief may see part of the
+// batch before the rest is pushed. PushBatch does not retain vs. It must
+// only be called by the owner; it does not block.
+func (q *Deque[T]) PushBatch(vs []T) int {
+	if q.style == PushBulk {
+		return q.BulkPush(vs)
+	}
+	return q.PushLoop(vs)
+}
+
+// PushLoop pushes the items of vs one at a time with Push, stopping at the
+// first that does not fit, and returns how many it took. It is how the
+// paper's Taskflow baseline pushed a batch. It must only be called by the
+// owner; it does not block.
+func (q *Deque[T]) PushLoop(vs []T) int {
+	for i, v := range vs {
+		if !q.d.Push(v) {
+			return i
+		}
+	}
+	return len(vs)
+}
+
+// BulkPush pushes the items of vs as Taskflow v4's bulk_push (unbounded)
+// and try_bulk_push (bounded) do: it writes the slots and publishes them
+// with one atomic store, so a thief sees none or all of them, and returns
+// how many it took (the longest prefix that fits, for a bounded deque). An
+// unbounded deque that cannot hold the batch first grows to the next power
+// of two of at least C+N. It must only be called by the owner; it does not
+// block.
+func (q *Deque[T]) BulkPush(vs []T) int {
+	if n := len(vs); n > 0 && !q.d.Bounded() {
+		if c := q.d.Cap(); q.d.Len()+n > c {
+			q.d.Reserve(c + n) // Taskflow's std::bit_ceil(C + N)
+		}
+	}
+	return q.d.PushBatch(vs)
+}
+
+// Pop removes and returns the newest item: Taskflow's pop. It reports false
+// when the deque is empty. It must only be called by the owner; it does not
+// block.
+func (q *Deque[T]) Pop() (T, bool) { return q.d.Pop() }
+
+// Steal removes and returns the oldest item with one claiming CAS:
+// Taskflow's steal. It reports false when the deque is empty or when it
+// loses a race with another goroutine (a lost CAS, or another thief copying
+// an item out), without retrying. Any goroutine may call it; it does not
+// block.
+func (q *Deque[T]) Steal() (T, bool) { return q.d.TrySteal() }
+
+// StealBatch takes wsq.StealCount(Len(), p) items from the old end with a
+// loop of Steal calls, appending them to dst oldest first, and stops early at
+// the first Steal that takes nothing. Taskflow has no bulk steal; this loop
+// is how the paper's Taskflow baseline stole a proportion. Under concurrency
+// the batch is not one operation: other operations may interleave with its
+// steals. It panics, before it touches the deque, unless 0 < p <= 1. Any
+// goroutine may call it; it does not block.
+func (q *Deque[T]) StealBatch(dst []T, p float64) []T {
+	wsq.MustProportion(p)
+	for k := wsq.StealCount(q.d.Len(), p); k > 0; k-- {
+		v, ok := q.d.TrySteal()
+		if !ok {
+			break
+		}
+		dst = append(dst, v)
+	}
+	return dst
+}

@@ -1,0 +1,180 @@
+package tfdeque_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/queuetest"
+	"github.com/worksteal/wsq/tfdeque"
+)
+
+// variant is one way to construct a deque for the conformance suite.
+type variant struct {
+	bounded bool
+	style   tfdeque.PushStyle
+	start   uint32 // first position, to run across the 32-bit wrap-around
+}
+
+func newDeque[T any](v variant) *tfdeque.Deque[T] {
+	var q *tfdeque.Deque[T]
+	if v.bounded {
+		q = tfdeque.NewBounded[T](tfdeque.WithPushStyle(v.style))
+	} else {
+		q = tfdeque.NewUnbounded[T](tfdeque.WithPushStyle(v.style))
+	}
+	q.SetStart(v.start)
+	return q
+}
+
+func config(v variant) queuetest.Config {
+	cfg := queuetest.Config{
+		New:     func() wsq.Queue[int] { return newDeque[int](v) },
+		NewWide: func() wsq.Queue[queuetest.Wide] { return newDeque[queuetest.Wide](v) },
+		NewPtr:  func() wsq.Queue[*queuetest.Payload] { return newDeque[*queuetest.Payload](v) },
+		// The batch push of the other style, mixed in by the suite.
+		PushNative: func(q wsq.Queue[int], vs []int) int {
+			if v.style == tfdeque.PushBulk {
+				return q.(*tfdeque.Deque[int]).PushLoop(vs)
+			}
+			return q.(*tfdeque.Deque[int]).BulkPush(vs)
+		},
+		StealMayFail:      true, // a lost CAS reads as empty, as in Taskflow
+		StealBatchIsLoop:  true, // Taskflow has no bulk steal
+		StealBatchInexact: true,
+		Thieves:           8,
+		Items:             2_000_000,
+	}
+	if v.bounded {
+		cfg.Capacity = tfdeque.DefaultBoundedCapacity
+	}
+	return cfg
+}
+
+const nearWrap = math.MaxUint32 - 300
+
+func TestUnbounded(t *testing.T)     { queuetest.Run(t, config(variant{})) }
+func TestUnboundedBulk(t *testing.T) { queuetest.Run(t, config(variant{style: tfdeque.PushBulk})) }
+func TestBounded(t *testing.T)       { queuetest.Run(t, config(variant{bounded: true})) }
+func TestBoundedBulk(t *testing.T) {
+	queuetest.Run(t, config(variant{bounded: true, style: tfdeque.PushBulk}))
+}
+
+// The suite again, with positions that cross the 32-bit wrap-around.
+func TestUnboundedWrap(t *testing.T) { queuetest.Run(t, config(variant{start: nearWrap})) }
+func TestBoundedBulkWrap(t *testing.T) {
+	queuetest.Run(t, config(variant{bounded: true, style: tfdeque.PushBulk, start: nearWrap}))
+}
+
+func FuzzUnbounded(f *testing.F) { queuetest.Fuzz(f, config(variant{start: nearWrap})) }
+func FuzzBounded(f *testing.F) {
+	queuetest.Fuzz(f, config(variant{bounded: true, style: tfdeque.PushBulk, start: nearWrap}))
+}
+
+func TestDefaults(t *testing.T) {
+	u := tfdeque.NewUnbounded[int]()
+	assert.Equal(t, 1024, u.Cap())
+	assert.False(t, u.Bounded())
+	assert.Equal(t, tfdeque.PushLoop, u.PushStyle())
+	b := tfdeque.NewBounded[int]()
+	assert.Equal(t, 256, b.Cap())
+	assert.True(t, b.Bounded())
+	assert.Equal(t, tfdeque.PushLoop, b.PushStyle())
+	assert.Equal(t, 64, tfdeque.NewBounded[int](tfdeque.WithCapacity(64)).Cap())
+	assert.Equal(t, 2, tfdeque.NewUnbounded[int](tfdeque.WithCapacity(2)).Cap())
+	bulk := tfdeque.NewBounded[int](tfdeque.WithPushStyle(tfdeque.PushBulk))
+	assert.Equal(t, tfdeque.PushBulk, bulk.PushStyle())
+	assert.Equal(t, "loop", tfdeque.PushLoop.String())
+	assert.Equal(t, "bulk", tfdeque.PushBulk.String())
+	assert.Equal(t, "PushStyle(7)", tfdeque.PushStyle(7).String())
+}
+
+func TestBadOptions(t *testing.T) {
+	for _, c := range []int{0, 1, 3, -2, 1000, 1 << 31} {
+		msg := fmt.Sprintf("tfdeque: capacity %d is not a power of two between 2 and %d", c, 1<<30)
+		assert.PanicsWithValue(t, msg, func() { tfdeque.NewBounded[int](tfdeque.WithCapacity(c)) })
+		assert.PanicsWithValue(t, msg, func() { tfdeque.NewUnbounded[int](tfdeque.WithCapacity(c)) })
+	}
+	assert.PanicsWithValue(t, "tfdeque: unknown PushStyle(7)", func() {
+		tfdeque.NewBounded[int](tfdeque.WithPushStyle(7))
+	})
+}
+
+// Taskflow's growth rules: a push doubles the capacity; a bulk push of N
+// items into a deque of capacity C that cannot hold them grows it to
+// bit_ceil(C+N).
+func TestGrowth(t *testing.T) {
+	q := tfdeque.NewUnbounded[int]()
+	require.Equal(t, 1024, q.PushLoop(seq(0, 1024)))
+	assert.Equal(t, 1024, q.Cap())
+	require.True(t, q.Push(1024))
+	assert.Equal(t, 2048, q.Cap(), "push doubles")
+
+	q = tfdeque.NewUnbounded[int]()
+	require.Equal(t, 100, q.BulkPush(seq(0, 100)))
+	require.Equal(t, 1500, q.BulkPush(seq(100, 1500)))
+	assert.Equal(t, 4096, q.Cap(), "bulk push grows to bit_ceil(1024+1500)")
+	assert.Equal(t, seq(0, 1600), q.StealBatch(nil, 1))
+
+	q = tfdeque.NewUnbounded[int](tfdeque.WithPushStyle(tfdeque.PushBulk))
+	require.Equal(t, 924, q.PushBatch(seq(0, 924)))
+	require.Equal(t, 100, q.PushBatch(seq(924, 100)))
+	assert.Equal(t, 1024, q.Cap(), "a batch that fits does not grow the deque")
+	require.Equal(t, 1, q.PushBatch([]int{1024}))
+	assert.Equal(t, 2048, q.Cap(), "bit_ceil(1024+1)")
+
+	q = tfdeque.NewUnbounded[int]()
+	require.Equal(t, 100, q.PushBatch(seq(0, 100)))
+	require.Equal(t, 1500, q.PushBatch(seq(100, 1500)))
+	assert.Equal(t, 2048, q.Cap(), "the loop doubles item by item")
+}
+
+// A full bounded deque takes nothing and loses nothing, in both push
+// styles, wherever its positions are.
+func TestBoundedFull(t *testing.T) {
+	for _, start := range []uint32{0, math.MaxUint32 - 100, math.MaxUint32 - 255, math.MaxUint32} {
+		for _, style := range []tfdeque.PushStyle{tfdeque.PushLoop, tfdeque.PushBulk} {
+			q := newDeque[int](variant{bounded: true, style: style, start: start})
+			c := q.Cap()
+			require.Equal(t, 200, q.PushBatch(seq(0, 200)))
+			require.Equal(t, c-200, q.PushBatch(seq(200, 100)), "the prefix that fits")
+			for range 3 {
+				assert.False(t, q.Push(-1))
+				assert.Equal(t, 0, q.PushBatch([]int{-1, -2}))
+				assert.Equal(t, 0, q.PushLoop([]int{-1}))
+				assert.Equal(t, 0, q.BulkPush([]int{-1}))
+				assert.Equal(t, c, q.Len())
+			}
+			v, ok := q.Steal()
+			require.True(t, ok)
+			require.Equal(t, 0, v)
+			v, ok = q.Pop()
+			require.True(t, ok)
+			require.Equal(t, c-1, v)
+			assert.Equal(t, 2, q.PushBatch([]int{c - 1, c, -3}))
+			assert.Equal(t, seq(1, c), q.StealBatch(nil, 1), "nothing lost or reordered")
+			assert.Equal(t, start+uint32(c)+1, q.Tail(), "c pushes, a pop, two pushes")
+		}
+	}
+}
+
+// SetStart really moves the positions: they wrap around.
+func TestSetStart(t *testing.T) {
+	q := newDeque[int](variant{start: math.MaxUint32 - 1})
+	require.Equal(t, 4, q.PushBatch(seq(0, 4)))
+	assert.Equal(t, uint32(2), q.Tail(), "tail wrapped around")
+	assert.Equal(t, 4, q.Len())
+	assert.Equal(t, seq(0, 4), q.StealBatch(nil, 1))
+}
+
+func seq(from, n int) []int {
+	vs := make([]int, n)
+	for i := range vs {
+		vs[i] = from + i
+	}
+	return vs
+}

@@ -1,0 +1,48 @@
+// Package tfdeque provides Go models of C++ Taskflow's work-stealing queues,
+// UnboundedWSQ and BoundedWSQ (taskflow/core/wsq.hpp, v4), the baselines the
+// paper "A Lock-Free Work-Stealing Algorithm for Bulk Operations" measures
+// its bulk queue against.
+//
+// Use it to reproduce that comparison, or wherever you want Taskflow's
+// policies in Go. For new code, package chaselev offers the same deque with
+// a one-step proportional steal, which Taskflow lacks.
+//
+// # Taskflow's policies
+//
+// The algorithm is Chase-Lev after Lê et al. (PPoPP 2013), as in Taskflow;
+// the ring buffer and its protocol are package chaselev's, so there is one
+// copy of the algorithm in the module. This package adds Taskflow's
+// policies on top:
+//
+//   - NewUnbounded starts with 1024 slots and grows by doubling when a Push
+//     finds it full; a bulk push of N items that does not fit grows it to
+//     the next power of two of at least C+N (Taskflow's std::bit_ceil(C+N)),
+//     C being the capacity. It never shrinks.
+//   - NewBounded holds 256 items (WithCapacity changes either figure) and
+//     refuses what does not fit: Push reports false (try_push), and a batch
+//     push returns how many it took (try_bulk_push).
+//   - Both of Taskflow's ways to push a batch, chosen at construction with
+//     WithPushStyle: PushLoop, one Push per item, each published with its
+//     own atomic store, as the paper measured (its baseline predates
+//     bulk_push); and PushBulk, v4's bulk_push: the slot stores, then one
+//     publication. PushLoop and BulkPush are also methods, whatever the
+//     style.
+//   - Steal takes one item with one claiming CAS, and a lost race reads as
+//     empty: no retry, as in Taskflow.
+//   - StealBatch is a loop of Steal calls, stopping at the first that takes
+//     nothing. Taskflow has no bulk steal; this is how the paper stole a
+//     proportion.
+//
+// # Where the Go model differs
+//
+// Taskflow's thief reads its slot before the CAS that claims it. In Go that
+// read is a data race, and for a multi-word T it can observe a torn value,
+// so chaselev's thief claims first, reads after, and releases the slot with
+// one more atomic store (see package chaselev for the protocol and its
+// cost). A thief that finds another thief copying an item out takes nothing,
+// which Taskflow's callers already handle as a lost CAS. Stolen items are
+// cleared from their slots by the owner's next Pop, popped ones at once, so
+// the deque does not keep removed items reachable. Go's atomic stores are
+// sequentially consistent (an XCHG on amd64) where Taskflow's release stores
+// are plain moves, which is what a per-item Push costs beyond C++.
+package tfdeque
