@@ -11,8 +11,10 @@ import (
 	"strings"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/chaselev"
 	"github.com/worksteal/wsq/lfqueue"
 	"github.com/worksteal/wsq/mutexq"
+	"github.com/worksteal/wsq/tfdeque"
 )
 
 // Entry describes one queue implementation.
@@ -31,8 +33,21 @@ type Entry struct {
 var entries = []Entry{
 	{Name: "lf", Description: "bulk lock-free linked list (lfqueue), basic steal"},
 	{Name: "lf-skip", Description: "bulk lock-free linked list (lfqueue), skip-count steal"},
+	{Name: "tf-ub", Description: "Taskflow UnboundedWSQ (tfdeque), per-item push loop, loop of single steals"},
+	{Name: "tf-bd", Description: "Taskflow BoundedWSQ (tfdeque), per-item push loop, loop of single steals", Capacity: tfdeque.DefaultBoundedCapacity},
+	{Name: "tf-ub-bulk", Description: "Taskflow UnboundedWSQ (tfdeque), v4 bulk push, loop of single steals"},
+	{Name: "tf-bd-bulk", Description: "Taskflow BoundedWSQ (tfdeque), v4 bulk push, loop of single steals", Capacity: tfdeque.DefaultBoundedCapacity},
+	{Name: "cl-ub", Description: "unbounded Chase-Lev ring (chaselev), batch push and one-step batch steal"},
+	{Name: "cl-bd", Description: "bounded Chase-Lev ring (chaselev), batch push and one-step batch steal", Capacity: clBoundedCapacity},
 	{Name: "mutex", Description: "slice behind a sync.Mutex (mutexq), the baseline"},
 }
+
+// The chaselev entries use Taskflow's capacities, so that they compare like
+// for like with the tf entries.
+const (
+	clUnboundedCapacity = tfdeque.DefaultUnboundedCapacity
+	clBoundedCapacity   = tfdeque.DefaultBoundedCapacity
+)
 
 // Entries returns a description of every implementation, in report order.
 func Entries() []Entry { return append([]Entry(nil), entries...) }
@@ -64,6 +79,18 @@ func New[T any](name string) (wsq.Queue[T], error) {
 		return lfqueue.New[T](), nil
 	case "lf-skip":
 		return lfqueue.New[T](lfqueue.WithSkipCount()), nil
+	case "tf-ub":
+		return tfdeque.NewUnbounded[T](), nil
+	case "tf-bd":
+		return tfdeque.NewBounded[T](), nil
+	case "tf-ub-bulk":
+		return tfdeque.NewUnbounded[T](tfdeque.WithPushStyle(tfdeque.PushBulk)), nil
+	case "tf-bd-bulk":
+		return tfdeque.NewBounded[T](tfdeque.WithPushStyle(tfdeque.PushBulk)), nil
+	case "cl-ub":
+		return chaselev.NewUnbounded[T](clUnboundedCapacity), nil
+	case "cl-bd":
+		return chaselev.NewBounded[T](clBoundedCapacity), nil
 	case "mutex":
 		return mutexq.New[T](), nil
 	}
