@@ -1,0 +1,96 @@
+// Command quickstart is the smallest correct owner/thief program: the owner
+// pushes a batch of work and pops it newest first while a thief steals the
+// oldest part in bulk; together they process every item exactly once.
+//
+// Usage:
+//
+//	go run ./examples/quickstart [-queue lf] [-n 100000]
+//
+// It prints who processed how many items and checks the total.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"sync"
+
+	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/catalog"
+)
+
+func main() {
+	name := flag.String("queue", "lf", "queue implementation: one of "+fmt.Sprint(catalog.Names()))
+	n := flag.Int("n", 100_000, "number of items to process")
+	flag.Parse()
+	if *n < 0 {
+		fmt.Fprintln(os.Stderr, "quickstart: -n must not be negative")
+		os.Exit(2)
+	}
+	q, err := catalog.New[int](*name)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "quickstart:", err)
+		os.Exit(2)
+	}
+	owned, stolen, sum := run(q, *n)
+	want := *n * (*n + 1) / 2
+	fmt.Printf("queue %s: owner processed %d items, thief stole %d\n", *name, owned, stolen)
+	if owned+stolen != *n || sum != want {
+		fmt.Printf("FAILED: %d items with sum %d, want %d with sum %d\n", owned+stolen, sum, *n, want)
+		os.Exit(1)
+	}
+	fmt.Printf("verified: all %d items processed exactly once (sum %d)\n", *n, sum)
+}
+
+// run is the whole pattern: the owner pushes and pops at one end, a thief
+// steals from the other, and no item is lost or processed twice.
+func run(q wsq.Queue[int], n int) (owned, stolen, sum int) {
+	items := make([]int, n)
+	for i := range items {
+		items[i] = i + 1
+	}
+	q.PushBatch(items) // the owner publishes all n items at once
+
+	var wg sync.WaitGroup
+	var thiefSum int
+	wg.Add(1)
+	go func() { // the thief: take half of what is left, oldest first
+		defer wg.Done()
+		var buf []int
+		for {
+			buf = q.StealBatch(buf[:0], 0.5)
+			if len(buf) == 0 {
+				return // nothing left to take: the owner pops the rest
+			}
+			for _, v := range buf {
+				thiefSum += process(v)
+			}
+			stolen += len(buf)
+		}
+	}()
+	for { // the owner: newest first
+		v, ok := q.Pop()
+		if !ok {
+			break
+		}
+		sum += process(v)
+		owned++
+	}
+	wg.Wait()
+	return owned, stolen, sum + thiefSum
+}
+
+// process stands for the real work an item needs (about a microsecond) and
+// returns the item.
+func process(v int) int {
+	x := uint64(v)
+	for range 200 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+	}
+	if x == 0 { // never true for v > 0: keeps the loop from being optimized away
+		return 0
+	}
+	return v
+}
