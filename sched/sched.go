@@ -203,8 +203,9 @@ type scheduler[T any] struct {
 	pending atomic.Int64
 	_       pad.Line
 
-	// done is closed when the run is complete.
-	done chan struct{}
+	// done is closed, once, when the run is complete.
+	done     chan struct{}
+	doneOnce sync.Once
 
 	// Random mode. spinning counts the workers looking for work (not
 	// parked, not working); publishers read it on every push, so it sits
@@ -301,7 +302,7 @@ func (s *scheduler[T]) run(ctx context.Context, roots []T) (Stats, error) {
 	}
 	s.pending.Store(int64(len(roots)))
 	if len(roots) == 0 {
-		close(s.done)
+		s.finish()
 	}
 
 	start := time.Now()
@@ -325,6 +326,14 @@ func (s *scheduler[T]) run(ctx context.Context, roots []T) (Stats, error) {
 	}
 	return s.stats(elapsed), err
 }
+
+// finish marks the run complete.
+func (s *scheduler[T]) finish() { s.doneOnce.Do(func() { close(s.done) }) }
+
+// ErrDuplicate is returned by Run when more items were handled than were
+// given to Run or spawned: a queue returned an item twice. A correct queue
+// never causes it.
+var ErrDuplicate = errors.New("sched: more items handled than spawned; a queue returned an item twice")
 
 func (s *scheduler[T]) stats(elapsed time.Duration) Stats {
 	st := Stats{

@@ -413,3 +413,25 @@ func (q *handoffQueue) PushParcel(p wsq.Parcel[int]) int {
 }
 
 var _ wsq.Handoff[int] = (*handoffQueue)(nil)
+
+// dupQueue returns every tenth popped item twice, as a broken queue might.
+type dupQueue struct {
+	*mutexq.Queue[int]
+	pops int
+}
+
+func (q *dupQueue) Pop() (int, bool) {
+	v, ok := q.Queue.Pop()
+	if q.pops++; ok && q.pops%10 == 0 {
+		q.Queue.Push(v)
+	}
+	return v, ok
+}
+
+func TestDuplicateDetected(t *testing.T) {
+	roots := make([]int, 1000)
+	cfg := sched.Config[int]{Workers: 1, NewQueue: func() wsq.Queue[int] { return &dupQueue{Queue: mutexq.New[int]()} }}
+	st, err := sched.Run(context.Background(), cfg, roots, func(context.Context, int, *sched.Worker[int]) error { return nil })
+	require.ErrorIs(t, err, sched.ErrDuplicate)
+	assert.Greater(t, st.Processed, int64(1000))
+}

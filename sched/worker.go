@@ -157,8 +157,11 @@ func (w *Worker[T]) run(ctx context.Context) error {
 	for {
 		v, ok := w.next()
 		if !ok {
-			if !w.findWork(ctx) {
-				return ctx.Err() // nil when the run is complete
+			if more, err := w.findWork(ctx); err != nil || !more {
+				if err == nil {
+					err = ctx.Err() // nil when the run is complete
+				}
+				return err
 			}
 			continue
 		}
@@ -176,25 +179,33 @@ func (w *Worker[T]) run(ctx context.Context) error {
 }
 
 // settle subtracts the worker's credit from pending and ends the run if that
-// brings it to zero.
-func (w *Worker[T]) settle() {
+// brings it to zero. A negative result means that a queue returned an item
+// twice; settle reports it.
+func (w *Worker[T]) settle() error {
 	if w.credit == 0 {
-		return
+		return nil
 	}
-	if w.s.pending.Add(-w.credit) == 0 {
-		close(w.s.done)
-	}
+	p := w.s.pending.Add(-w.credit)
 	w.credit = 0
+	if p < 0 {
+		return ErrDuplicate
+	}
+	if p == 0 {
+		w.s.finish()
+	}
+	return nil
 }
 
 // findWork is called when the worker holds no items. It returns true once
 // the worker holds work again, and false when the run is complete or ctx is
 // cancelled.
-func (w *Worker[T]) findWork(ctx context.Context) bool {
-	w.settle()
+func (w *Worker[T]) findWork(ctx context.Context) (bool, error) {
+	if err := w.settle(); err != nil {
+		return false, err
+	}
 	select {
 	case <-w.s.done:
-		return false
+		return false, nil
 	default:
 	}
 	w.stats.Idles++
@@ -207,7 +218,7 @@ func (w *Worker[T]) findWork(ctx context.Context) bool {
 		ok = w.search(ctx)
 	}
 	w.stats.IdleWait += time.Since(start)
-	return ok
+	return ok, nil
 }
 
 // awaitMaster queues the worker for the master and waits for a delivery.
