@@ -1,0 +1,196 @@
+package bench
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/catalog"
+	"github.com/worksteal/wsq/dag"
+	"github.com/worksteal/wsq/sched"
+)
+
+// The DAG exploration of the paper: the scheduler of package sched explores
+// the implicit graph of package dag with every queue of the catalog, in both
+// balancing modes, with uniform and irregular node costs, at 1 to
+// GOMAXPROCS workers. Every run checks that each node was handled exactly
+// once (dag.Explore fails otherwise) and the benchmark stops at the first
+// failure.
+//
+// Sizes come from flags or, for runs over several packages such as CI's,
+// from environment variables:
+//
+//	go test -run '^$' -bench DAG ./bench -dag.nodes 2500000
+//	WSQ_DAG_NODES=2000 go test -run '^$' -bench DAG -benchtime 1x ./...
+var (
+	dagNodes   = flag.Int64("dag.nodes", int64(envInt("WSQ_DAG_NODES", dag.SmallNodes)), "nodes in the graph of BenchmarkDAG (the paper: 2500000 and 300000000); env WSQ_DAG_NODES")
+	dagCost    = flag.Int("dag.cost", envInt("WSQ_DAG_COST", dag.DefaultCost), "mean spin iterations per node; env WSQ_DAG_COST")
+	dagFanout  = flag.Int("dag.fanout", envInt("WSQ_DAG_FANOUT", dag.DefaultFanout), "mean children per inner node; env WSQ_DAG_FANOUT")
+	dagP       = flag.Float64("dag.p", envFloat("WSQ_DAG_P", sched.DefaultProportion), "steal proportion; env WSQ_DAG_P")
+	dagWorkers = flag.String("dag.workers", os.Getenv("WSQ_DAG_WORKERS"), "comma-separated worker counts (default 1, the powers of two below GOMAXPROCS, and GOMAXPROCS); env WSQ_DAG_WORKERS")
+)
+
+func envInt(name string, def int) int {
+	if s := os.Getenv(name); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			panic(fmt.Sprintf("bench: %s=%q is not an integer", name, s))
+		}
+		return v
+	}
+	return def
+}
+
+func envFloat(name string, def float64) float64 {
+	if s := os.Getenv(name); s != "" {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			panic(fmt.Sprintf("bench: %s=%q is not a number", name, s))
+		}
+		return v
+	}
+	return def
+}
+
+// workerCounts returns the worker counts of the DAG benchmarks: the
+// -dag.workers list, or 1, 2, 4, ... below GOMAXPROCS, and GOMAXPROCS.
+func workerCounts(b *testing.B) []int {
+	if *dagWorkers != "" {
+		var ks []int
+		for _, f := range strings.Split(*dagWorkers, ",") {
+			k, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || k < 1 {
+				b.Fatalf("bad -dag.workers entry %q", f)
+			}
+			ks = append(ks, k)
+		}
+		return ks
+	}
+	procs := runtime.GOMAXPROCS(0)
+	var ks []int
+	for k := 1; k < procs; k *= 2 {
+		ks = append(ks, k)
+	}
+	return append(ks, procs)
+}
+
+func dagQueue(name string) func() wsq.Queue[dag.Node] {
+	return func() wsq.Queue[dag.Node] {
+		q, err := catalog.New[dag.Node](name)
+		if err != nil {
+			panic(err) // the name comes from catalog.Names
+		}
+		return q
+	}
+}
+
+// dagTotals adds up the runs of one sub-benchmark.
+type dagTotals struct {
+	runs, nodes, steals, moved int64
+	elapsed, idle, busy, wait  time.Duration
+	workers                    int
+}
+
+func (t *dagTotals) add(r dag.Result) {
+	t.runs++
+	t.nodes += r.Nodes
+	t.steals += r.Stats.Steals
+	t.moved += r.Stats.Moved
+	t.elapsed += r.Stats.Elapsed
+	t.idle += r.Stats.IdleWait
+	t.busy += r.Stats.MasterBusy
+	t.wait += r.Stats.MasterWait
+	t.workers = r.Stats.Workers
+}
+
+func perSteal(d time.Duration, steals int64) float64 {
+	if steals == 0 {
+		return 0
+	}
+	return float64(d.Nanoseconds()) / float64(steals)
+}
+
+func percent(part, whole time.Duration) float64 {
+	if whole <= 0 {
+		return 0
+	}
+	return 100 * part.Seconds() / whole.Seconds()
+}
+
+// explore runs the graph with cfg b.N times (the sub-benchmark's loop) and
+// returns the totals; it fails the benchmark at the first run that is not
+// exactly-once.
+func explore(b *testing.B, g dag.Graph, cfg sched.Config[dag.Node]) dagTotals {
+	b.ReportAllocs()
+	var t dagTotals
+	for b.Loop() {
+		r, err := dag.Explore(context.Background(), g, cfg, dag.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		t.add(r)
+	}
+	b.ReportMetric(float64(t.nodes)/b.Elapsed().Seconds(), "nodes/s")
+	b.ReportMetric(float64(t.steals)/float64(t.runs), "steals/run")
+	b.ReportMetric(float64(t.moved)/float64(t.runs), "moved/run")
+	b.ReportMetric(percent(t.idle, time.Duration(t.workers)*t.elapsed), "idle-%")
+	return t
+}
+
+// BenchmarkDAG explores a graph of -dag.nodes nodes; one op is one whole
+// exploration. Metrics: nodes/s, steals and items moved per exploration, and
+// the share of worker time spent idle; in master mode also the master's time
+// per hand-off and the share of the run it was busy.
+func BenchmarkDAG(b *testing.B) {
+	for _, q := range catalog.Names() {
+		for _, mode := range sched.Modes {
+			for _, work := range dag.Works {
+				for _, k := range workerCounts(b) {
+					name := fmt.Sprintf("queue=%s/mode=%v/work=%v/workers=%d", q, mode, work, k)
+					b.Run(name, func(b *testing.B) {
+						g := dag.Graph{Nodes: *dagNodes, Seed: 1, Fanout: *dagFanout, Work: work, Cost: *dagCost}
+						cfg := sched.Config[dag.Node]{NewQueue: dagQueue(q), Mode: mode, Workers: k, Proportion: *dagP}
+						t := explore(b, g, cfg)
+						if mode == sched.Master {
+							b.ReportMetric(perSteal(t.busy, t.steals), "master-ns/steal")
+							b.ReportMetric(percent(t.busy, t.elapsed), "master-busy-%")
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkMasterCapacity measures what one master can serve: it explores
+// the graph with nodes that cost nothing beyond producing their children, so
+// that workers run dry as fast as they can and wait for the master. Metrics:
+// steals/s of wall-clock time (what the master delivered), capacity-steals/s
+// (hand-offs per second of the master's busy time, what it could deliver if
+// always busy), master-ns/steal (its time per hand-off), wait-ns/steal (how
+// long an idle worker waited for its hand-off) and master-busy-%.
+func BenchmarkMasterCapacity(b *testing.B) {
+	for _, q := range catalog.Names() {
+		for _, k := range workerCounts(b) {
+			b.Run(fmt.Sprintf("queue=%s/workers=%d", q, k), func(b *testing.B) {
+				g := dag.Graph{Nodes: *dagNodes, Seed: 1, Fanout: *dagFanout, Cost: -1}
+				cfg := sched.Config[dag.Node]{NewQueue: dagQueue(q), Mode: sched.Master, Workers: k, Proportion: *dagP}
+				t := explore(b, g, cfg)
+				b.ReportMetric(float64(t.steals)/t.elapsed.Seconds(), "steals/s")
+				if t.busy > 0 {
+					b.ReportMetric(float64(t.steals)/t.busy.Seconds(), "capacity-steals/s")
+				}
+				b.ReportMetric(perSteal(t.busy, t.steals), "master-ns/steal")
+				b.ReportMetric(perSteal(t.wait, t.steals), "wait-ns/steal")
+				b.ReportMetric(percent(t.busy, t.elapsed), "master-busy-%")
+			})
+		}
+	}
+}
