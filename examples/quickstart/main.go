@@ -49,7 +49,9 @@ func run(q wsq.Queue[int], n int) (owned, stolen, sum int) {
 	for i := range items {
 		items[i] = i + 1
 	}
-	q.PushBatch(items) // the owner publishes all n items at once
+	// The owner publishes all n items at once; a bounded queue may take only
+	// a prefix, and the owner pushes the rest when it has room again.
+	rest := items[q.PushBatch(items):]
 
 	var wg sync.WaitGroup
 	var thiefSum int
@@ -71,7 +73,11 @@ func run(q wsq.Queue[int], n int) (owned, stolen, sum int) {
 	for { // the owner: newest first
 		v, ok := q.Pop()
 		if !ok {
-			break
+			if len(rest) == 0 {
+				break
+			}
+			rest = rest[q.PushBatch(rest):]
+			continue
 		}
 		sum += process(v)
 		owned++
