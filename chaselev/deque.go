@@ -319,6 +319,28 @@ func (q *Deque[T]) Pop() (T, bool) {
 	b--
 	q.tail.Store(b) // from here a thief that loads tail will not claim b
 	h := q.head.Load()
+	if s, real := unpack(h); real-s <= MaxCapacity {
+		if d := int32(b - real); d > 0 || (d == 0 && s != real) {
+			// The common case, inline: b is above every claim. When d == 0
+			// a thief holds a claim just below b: no other thief can claim
+			// until it releases, and any that does will load a tail no
+			// higher than b.
+			r := q.r
+			v := r.slots[b&r.mask]
+			r.slots[b&r.mask] = zero
+			q.bottom = b
+			q.observe(s)
+			return v, true
+		}
+	}
+	return q.popSlow(b, h)
+}
+
+// popSlow finishes a Pop of the item at b, given head h as loaded after the
+// tail store, when b is the last item, a batch steal is announced, or a
+// claim covers b.
+func (q *Deque[T]) popSlow(b uint32, h uint64) (T, bool) {
+	var zero T
 	for {
 		s, real := unpack(h)
 		if l := real - s; l == pendingLen || l == cancelledLen {
@@ -347,10 +369,7 @@ func (q *Deque[T]) Pop() (T, bool) {
 		}
 		d := int32(b - real)
 		if d > 0 || (d == 0 && s != real) {
-			// b is above every claim. When d == 0 a thief holds a claim just
-			// below b: no other thief can claim until it releases, and any
-			// that does will load a tail no higher than b.
-			return q.popTake(b, s)
+			return q.popTake(b, s) // as in Pop
 		}
 		if d == 0 {
 			// b is the last item and no thief is at work: race them for it.

@@ -1,0 +1,297 @@
+package bench
+
+import (
+	"fmt"
+
+	"github.com/worksteal/wsq/chaselev"
+	"github.com/worksteal/wsq/tfdeque"
+)
+
+// The ring-buffer contenders: Taskflow's queues (tfdeque) and the Chase-Lev
+// deques they are built on (chaselev).
+//
+//	push   tf-ub, tf-bd            per-item loop of Push, as the paper measured
+//	       tf-ub-bulk, tf-bd-bulk  Taskflow v4's bulk push: slot stores, one publication
+//	       cl-ub, cl-bd            chaselev's PushBatch (the same one publication)
+//	steal  tf-ub                   loop of single steals, as the paper measured
+//	       cl-ub                   chaselev's one-step batch steal
+//	pop    tf-ub, tf-bd, cl-ub, cl-bd
+//
+// Every timed loop calls the concrete type, as the other contenders do (a
+// call through a generic helper's dictionary costs about 1 ns, a tenth of a
+// pop), and checks that it did what its name says: each push took its whole batch
+// into a queue of the expected capacity and push style without growing it,
+// each pop found an item, each steal took the oldest items in order.
+//
+// What is timed. Unbounded queues are created with room for the whole chunk
+// (as a long-running queue would have grown to), so the timed loop measures
+// pushes, not the copying of a growing ring. Bounded queues hold 256 items
+// (Taskflow's default), fewer than a chunk of the harness: their prepare
+// step creates as many fresh queues as the chunk needs, outside the timer,
+// and the timed loop fills them one after another, so that every timed push
+// goes into a queue with room for it and nothing is drained inside the
+// timer. A batch larger than the capacity (1024) cannot go into one bounded
+// queue at all; it is pushed as capacity-sized pieces into consecutive
+// queues, so the figure is the cost of pushing that many items through
+// bounded queues. Pops from bounded queues likewise empty a series of full
+// queues filled outside the timer.
+
+// boundedCapacity is the capacity of the bounded contenders.
+const boundedCapacity = tfdeque.DefaultBoundedCapacity
+
+func init() {
+	for _, c := range []struct {
+		name    string
+		bounded bool
+		style   tfdeque.PushStyle
+	}{
+		{"tf-ub", false, tfdeque.PushLoop},
+		{"tf-bd", true, tfdeque.PushLoop},
+		{"tf-ub-bulk", false, tfdeque.PushBulk},
+		{"tf-bd-bulk", true, tfdeque.PushBulk},
+	} {
+		newQ := func(capacity int) *tfdeque.Deque[int] {
+			var q *tfdeque.Deque[int]
+			if c.bounded {
+				q = tfdeque.NewBounded[int](tfdeque.WithPushStyle(c.style))
+			} else {
+				q = tfdeque.NewUnbounded[int](tfdeque.WithPushStyle(c.style), tfdeque.WithCapacity(capacity))
+			}
+			if q.PushStyle() != c.style || q.Cap() != capacity {
+				panic(fmt.Sprintf("bench: %s: push style %v, capacity %d; want %v, %d", c.name, q.PushStyle(), q.Cap(), c.style, capacity))
+			}
+			return q
+		}
+		pushContenders = append(pushContenders, pushContender{c.name, func(batch, ops int) func() {
+			if !c.bounded {
+				q := newQ(roomFor(batch * ops))
+				vs, check := values(batch), pushCheck(c.name, q, batch*ops)
+				return func() {
+					for range ops {
+						if q.PushBatch(vs) != batch {
+							panic("bench: " + c.name + ": a push did not take its whole batch")
+						}
+					}
+					check()
+				}
+			}
+			plan := newBoundedPlan(batch, ops)
+			queues := make([]*tfdeque.Deque[int], len(plan.fill))
+			for i := range queues {
+				queues[i] = newQ(boundedCapacity)
+			}
+			return func() {
+				next := 0
+				for i, q := range queues {
+					for range plan.fill[i] {
+						if vs := plan.pieces[next]; q.PushBatch(vs) != len(vs) {
+							panic("bench: " + c.name + ": a bounded queue refused items it had room for")
+						}
+						if next++; next == len(plan.pieces) {
+							next = 0
+						}
+					}
+				}
+				plan.check(c.name, next)
+			}
+		}})
+	}
+	pushContenders = append(pushContenders,
+		pushContender{"cl-ub", func(batch, ops int) func() {
+			q := chaselev.NewUnbounded[int](roomFor(batch * ops))
+			vs, check := values(batch), pushCheck("cl-ub", q, batch*ops)
+			return func() {
+				for range ops {
+					if q.PushBatch(vs) != batch {
+						panic("bench: cl-ub: a push did not take its whole batch")
+					}
+				}
+				check()
+			}
+		}},
+		pushContender{"cl-bd", func(batch, ops int) func() {
+			plan := newBoundedPlan(batch, ops)
+			queues := make([]*chaselev.Deque[int], len(plan.fill))
+			for i := range queues {
+				queues[i] = chaselev.NewBounded[int](boundedCapacity)
+			}
+			return func() {
+				next := 0
+				for i, q := range queues {
+					for range plan.fill[i] {
+						if vs := plan.pieces[next]; q.PushBatch(vs) != len(vs) {
+							panic("bench: cl-bd: a bounded queue refused items it had room for")
+						}
+						if next++; next == len(plan.pieces) {
+							next = 0
+						}
+					}
+				}
+				plan.check("cl-bd", next)
+			}
+		}},
+	)
+
+	stealContenders = append(stealContenders,
+		stealContender{"tf-ub", func(n int, p float64) (func() int, func()) {
+			q := tfdeque.NewUnbounded[int]()
+			var buf []int
+			return func() int {
+				buf = q.StealBatch(buf[:0], p)
+				return len(buf)
+			}, stealRefill("tf-ub", q, n, &buf)
+		}},
+		stealContender{"cl-ub", func(n int, p float64) (func() int, func()) {
+			q := chaselev.NewUnbounded[int](tfdeque.DefaultUnboundedCapacity)
+			var buf []int
+			return func() int {
+				buf = q.StealBatch(buf[:0], p)
+				return len(buf)
+			}, stealRefill("cl-ub", q, n, &buf)
+		}},
+	)
+
+	popContenders = append(popContenders,
+		popContender{"tf-ub", func(ops int) func() {
+			q := tfdeque.NewUnbounded[int]()
+			q.PushBatch(values(ops))
+			return func() {
+				for range ops {
+					if _, ok := q.Pop(); !ok {
+						panic("bench: tf-ub: Pop found the queue empty")
+					}
+				}
+			}
+		}},
+		popContender{"tf-bd", func(ops int) func() {
+			queues := make([]*tfdeque.Deque[int], boundedQueues(ops))
+			for i := range queues {
+				queues[i] = tfdeque.NewBounded[int]()
+				boundedFill("tf-bd", queues[i], i, ops)
+			}
+			return func() {
+				for _, q := range queues {
+					for range q.Len() {
+						if _, ok := q.Pop(); !ok {
+							panic("bench: tf-bd: Pop found the queue empty")
+						}
+					}
+				}
+			}
+		}},
+		popContender{"cl-ub", func(ops int) func() {
+			q := chaselev.NewUnbounded[int](tfdeque.DefaultUnboundedCapacity)
+			q.PushBatch(values(ops))
+			return func() {
+				for range ops {
+					if _, ok := q.Pop(); !ok {
+						panic("bench: cl-ub: Pop found the queue empty")
+					}
+				}
+			}
+		}},
+		popContender{"cl-bd", func(ops int) func() {
+			queues := make([]*chaselev.Deque[int], boundedQueues(ops))
+			for i := range queues {
+				queues[i] = chaselev.NewBounded[int](boundedCapacity)
+				boundedFill("cl-bd", queues[i], i, ops)
+			}
+			return func() {
+				for _, q := range queues {
+					for range q.Len() {
+						if _, ok := q.Pop(); !ok {
+							panic("bench: cl-bd: Pop found the queue empty")
+						}
+					}
+				}
+			}
+		}},
+	)
+}
+
+// ring is what the setup and checks use of tfdeque.Deque and
+// chaselev.Deque; the timed loops call the concrete types.
+type ring interface {
+	PushBatch(vs []int) int
+	Len() int
+	Cap() int
+}
+
+// roomFor returns the capacity an unbounded contender starts with: Taskflow's
+// default, or the next power of two that holds a whole chunk.
+func roomFor(items int) int {
+	c := tfdeque.DefaultUnboundedCapacity
+	for c < items {
+		c *= 2
+	}
+	return c
+}
+
+// pushCheck returns a check, run once at the end of a timed loop, that the
+// unbounded queue q received want items and did not grow.
+func pushCheck(name string, q ring, want int) func() {
+	capacity := q.Cap()
+	return func() {
+		if q.Len() != want || q.Cap() != capacity {
+			panic(fmt.Sprintf("bench: %s: %d items, capacity %d after the timed loop; want %d, %d", name, q.Len(), q.Cap(), want, capacity))
+		}
+	}
+}
+
+// boundedPlan says how a chunk of ops batches of batch items goes into
+// bounded queues: each batch, cut into pieces no larger than the capacity,
+// and fill[i] pieces into the i-th queue, in order.
+type boundedPlan struct {
+	pieces [][]int // one batch, cut to fit a queue
+	fill   []int   // pieces per queue
+}
+
+func newBoundedPlan(batch, ops int) boundedPlan {
+	var plan boundedPlan
+	piece := min(batch, boundedCapacity)
+	for vs := values(batch); len(vs) > 0; vs = vs[min(piece, len(vs)):] {
+		plan.pieces = append(plan.pieces, vs[:min(piece, len(vs))])
+	}
+	perQueue := boundedCapacity / piece
+	for left := ops * len(plan.pieces); left > 0; left -= perQueue {
+		plan.fill = append(plan.fill, min(perQueue, left))
+	}
+	return plan
+}
+
+// check panics unless the timed loop ended on a batch boundary.
+func (plan boundedPlan) check(name string, next int) {
+	if next != 0 {
+		panic("bench: " + name + ": the timed loop pushed a partial batch")
+	}
+}
+
+// boundedQueues returns how many bounded queues hold ops items.
+func boundedQueues(ops int) int { return (ops + boundedCapacity - 1) / boundedCapacity }
+
+// boundedFill fills the i-th of the bounded queues that hold ops items.
+func boundedFill(name string, q ring, i, ops int) {
+	if n := min(boundedCapacity, ops-i*boundedCapacity); q.PushBatch(values(n)) != n {
+		panic("bench: " + name + ": could not fill a bounded queue")
+	}
+}
+
+// stealRefill fills q with 0..n-1 and returns the untimed refill of a steal
+// contender. It checks that the steal took the oldest items, oldest first,
+// and pushes them back at the new end, so the queue always holds a rotation
+// of 0..n-1 and the oldest item of each round is known.
+func stealRefill(name string, q ring, n int, buf *[]int) func() {
+	q.PushBatch(values(n))
+	oldest := 0
+	return func() {
+		for i, v := range *buf {
+			if v != (oldest+i)%n {
+				panic(fmt.Sprintf("bench: %s: stolen item %d is %d; want %d", name, i, v, (oldest+i)%n))
+			}
+		}
+		oldest = (oldest + len(*buf)) % n
+		if q.PushBatch(*buf) != len(*buf) || q.Len() != n {
+			panic("bench: " + name + ": the refill did not restore the queue")
+		}
+	}
+}
