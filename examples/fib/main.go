@@ -99,9 +99,6 @@ type config struct {
 	cutoff     int
 }
 
-// errUsage marks errors that are the user's: they exit with status 2.
-var errUsage = errors.New("usage")
-
 // parseFlags parses the command line into a config.
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("fib", flag.ContinueOnError)
