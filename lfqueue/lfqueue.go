@@ -281,19 +281,24 @@ func (q *Queue[T]) publish(h *header[T], top, bottom *node[T], m int) {
 	h.prev.SetPlain(o.cur)
 	// Publish: thieves may now see h, but they pair it with ctl only once
 	// the count below lands; until then they walk h.prev.
-	q.head.Store(h)
+	if !mutated(mutCountBeforePublish) {
+		q.head.Store(h)
+	}
 	for !q.ctl.CompareAndSwap(c, ctlPack(ctlSeq(c)+1, ctlSize(c)+m)) {
 		// Only a thief changes ctl while the owner is here, and only by
 		// reserving items. If it reserved all of them, o.head is among
 		// them: unlink the new chain from it before counting. No thief
 		// walks the new chain before the count, so this is safe.
 		c = q.ctl.Load()
-		if linked && ctlSize(c) == 0 {
+		if linked && ctlSize(c) == 0 && !mutated(mutKeepInFlightLink) {
 			bottom.next.Store(nil)
 			linked = false
 			o.epoch++
 			h.epoch = o.epoch
 		}
+	}
+	if mutated(mutCountBeforePublish) {
+		q.head.Store(h)
 	}
 	// Counted: no thief needs h.prev any more (one that still reads it has
 	// a stale ctl value and will retry).
@@ -319,7 +324,7 @@ func (q *Queue[T]) Pop() (T, bool) {
 		// Claimed the item with index next-1, which is own.head.
 		o := &q.own
 		n := o.head
-		if s == 1 {
+		if s == 1 && !mutated(mutPopFollowsNext) {
 			// Nothing unreserved is left: n.next, if any, leads to a
 			// thief's items.
 			o.head = nil
@@ -432,7 +437,7 @@ func (q *Queue[T]) steal(want func(n int) int, needLast bool) (first, last *node
 		if q.head.Load() != h {
 			continue
 		}
-		if ctlSeq(c) != h.seq {
+		if ctlSeq(c) != h.seq && !mutated(mutStealUncountedHeader) {
 			// h is published but not counted: the state c describes is
 			// the one of the header before it.
 			if h = h.prev.Load(); h == nil {
@@ -440,6 +445,10 @@ func (q *Queue[T]) steal(want func(n int) int, needLast bool) (first, last *node
 			}
 		}
 		k = want(n)
+		if mutated(mutStealBlindReserve) {
+			q.ctl.Store(c - uint64(k))
+			break
+		}
 		if q.ctl.CompareAndSwap(c, c-uint64(k)) {
 			break // reserved indices bottom .. bottom+k-1
 		}
@@ -461,13 +470,16 @@ func (q *Queue[T]) steal(want func(n int) int, needLast bool) (first, last *node
 		// the next of the oldest unreserved node (hazard 1), so the swap
 		// races with nobody.
 		first = cut.next.Swap(nil)
+		if mutated(mutStealNoDetach) {
+			cut.next.Store(first)
+		}
 	} else {
 		// The reserved items reach up to h's top: nothing stays.
 		first = h.top
 	}
 
 	if needLast {
-		if th.skipCount && th.lastOK && th.lastEpoch == h.epoch {
+		if th.skipCount && th.lastOK && (th.lastEpoch == h.epoch || mutated(mutSkipCountNoEpoch)) {
 			// Skip-count: no refill from empty since the previous steal
 			// cut at th.last, so th.last is still the oldest node.
 			last = th.last

@@ -1,6 +1,7 @@
 package interleave
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime/debug"
@@ -36,6 +37,11 @@ type Options struct {
 	// most this many preemptions (switching away from a thread that could
 	// continue). Negative means unbounded.
 	PreemptionBound int
+	// NoReduction turns off the partial-order reduction of an unbounded
+	// exhaustive exploration, which then runs every interleaving instead of
+	// one per equivalence class. (A bounded exploration never reduces: the
+	// reduction is not sound under a preemption bound.)
+	NoReduction bool
 	// MaxExecutions stops the exploration after this many executions; 0
 	// means no limit for an exhaustive exploration and 1000 for a random
 	// one. An exhaustive exploration that stops early reports
@@ -55,9 +61,13 @@ type Options struct {
 
 // Report is the outcome of an exploration.
 type Report struct {
-	// Executions is the number of executions run (including a failing
-	// one, not including the traced replay of a failure).
+	// Executions is the number of executions run to the end and checked
+	// (including a failing one, not including the traced replay of a
+	// failure).
 	Executions int
+	// Pruned is the number of executions the partial-order reduction cut
+	// short as equivalent to explored ones.
+	Pruned int
 	// Complete reports that an exhaustive exploration ran every schedule
 	// within the preemption bound.
 	Complete bool
@@ -101,9 +111,22 @@ func (f *Failure) String() string {
 		b.WriteString("WARNING: the traced replay did not fail the same way; the program is not deterministic under the scheduler\n")
 	}
 	b.WriteString(" tick  thread   operation\n")
-	b.WriteString(f.Trace)
+	b.WriteString(elide(f.Trace, 100, 30))
 	fmt.Fprintf(&b, "violation: %v\n", firstLine(f.Err))
 	return b.String()
+}
+
+// elide shortens a trace of more than head+tail lines to its first head and
+// last tail lines (the whole trace is in Failure.Trace).
+func elide(trace string, head, tail int) string {
+	lines := strings.SplitAfter(trace, "\n")
+	if len(lines) <= head+tail+1 {
+		return trace
+	}
+	n := len(lines) - 1 // the last element is empty
+	return strings.Join(lines[:head], "") +
+		fmt.Sprintf("       ...      (%d lines left out)\n", n-head-tail) +
+		strings.Join(lines[n-tail:], "")
 }
 
 func firstLine(err error) string {
@@ -114,27 +137,33 @@ func firstLine(err error) string {
 	return s
 }
 
-// Exhaustive explores the schedules of p depth-first, every one of them up
-// to opt.PreemptionBound preemptions, and stops at the first failure.
+// Exhaustive explores the schedules of p depth-first and stops at the first
+// failure. With a negative opt.PreemptionBound it explores every
+// interleaving up to equivalence (see Options.NoReduction); otherwise every
+// schedule with at most that many preemptions.
 func Exhaustive(p Program, opt Options) Report {
 	exploring.Lock()
 	defer exploring.Unlock()
-	d := &dfs{bound: opt.PreemptionBound}
+	d := &dfs{bound: opt.PreemptionBound, reduce: opt.PreemptionBound < 0 && !opt.NoReduction}
 	var r Report
 	for {
 		d.start()
 		e := execute(p, d, opt.MaxSteps, false)
-		r.Executions++
 		r.MaxSteps = max(r.MaxSteps, e.steps)
-		if e.err != nil {
-			r.Failure = failure(p, opt, e, r.Executions)
-			return r
+		if errors.Is(e.err, errPruned) {
+			r.Pruned++
+		} else {
+			r.Executions++
+			if e.err != nil {
+				r.Failure = failure(p, opt, e, r.Executions)
+				return r
+			}
 		}
 		if !d.next() {
 			r.Complete = true
 			return r
 		}
-		if opt.MaxExecutions > 0 && r.Executions >= opt.MaxExecutions {
+		if opt.MaxExecutions > 0 && r.Executions+r.Pruned >= opt.MaxExecutions {
 			return r
 		}
 	}
@@ -195,7 +224,7 @@ func Replay(p Program, schedule string, opt Options) Report {
 	e := execute(p, &replay{ids: ids}, opt.MaxSteps, true)
 	r := Report{Executions: 1, Complete: true, MaxSteps: e.steps}
 	if e.err != nil {
-		r.Failure = &Failure{Err: e.err, Execution: 1, Schedule: string(e.schedule), Trace: e.trace.String(), Replayed: true}
+		r.Failure = &Failure{Err: e.err, Execution: 1, Schedule: encodeSchedule(e.schedule), Trace: e.trace.String(), Replayed: true}
 	}
 	return r
 }
@@ -215,7 +244,7 @@ func TraceSchedule(p Program, schedule string, opt Options) (string, error) {
 
 // failure describes the failing execution e and replays it with tracing.
 func failure(p Program, opt Options, e *execution, n int) *Failure {
-	f := &Failure{Err: e.err, Execution: n, Schedule: string(e.schedule)}
+	f := &Failure{Err: e.err, Execution: n, Schedule: encodeSchedule(e.schedule)}
 	ids, _ := parseSchedule(f.Schedule)
 	re := execute(p, &replay{ids: ids}, opt.MaxSteps, true)
 	f.Trace = re.trace.String()
@@ -256,16 +285,43 @@ func check(f func() error) (err error) {
 // one that ran last first, if it is runnable: curOK) it returns the index of
 // the one to run.
 type strategy interface {
-	choose(ids []int, curOK bool) (int, error)
+	choose(e *execution, ids []int, curOK bool) (int, error)
 }
 
-// dfs enumerates schedules depth-first. A schedule is identified by its
-// decisions; each execution follows the prefix chosen by next and then
-// lets the running thread continue (no preemption) as long as it can.
+// errPruned ends an execution that the partial-order reduction proves
+// equivalent to one explored already.
+var errPruned = errors.New("interleave: pruned by the sleep sets")
+
+// dfs enumerates schedules depth-first. It keeps the decisions of the
+// current schedule in trail; each execution replays the prefix of decisions
+// that next left in trail and then, at each new decision, lets the running
+// thread continue (no preemption) as long as it can.
+//
+// Without reduction it tries every runnable thread at every decision,
+// within the preemption bound. With reduction it is the dynamic
+// partial-order reduction of Flanagan and Godefroid (POPL 2005) with sleep
+// sets: at each new state it finds, for every thread's next transition, the
+// last transition of another thread that it depends on and does not happen
+// after, and schedules the alternative at that point; sleep sets stop it
+// from exploring a transition again where it commutes with what was
+// explored. It explores at least one execution of every Mazurkiewicz trace
+// (equivalence class of executions under reordering of independent
+// transitions); all properties checked are the same on every execution of a
+// trace, including the real-time order of calls and returns, which are
+// dependent events.
 type dfs struct {
 	bound  int
-	prefix []int // thread ids to choose at the first decisions
+	reduce bool
 	trail  []decision
+	n      int // decisions made in the current execution
+
+	// Vector clocks of the current execution, for the happens-before
+	// relation of the reduction: vc[j] is the clock of step j,
+	// local[j] its index among its thread's steps (from 1), tvc[t] the
+	// clock of thread t's last step.
+	vc    [][]int
+	local []int
+	tvc   [][]int
 }
 
 type decision struct {
@@ -273,12 +329,55 @@ type decision struct {
 	i        int   // the one taken
 	curOK    bool
 	preempts int // preemptions before this decision
+
+	// Reduction: threads (bit sets by id) to explore from here, explored
+	// (or being explored) from here, and asleep here.
+	backtrack, done, sleep uint64
 }
 
-func (d *dfs) start() { d.trail = d.trail[:0] }
+func bit(id int) uint64 { return 1 << uint(id) }
 
-func (d *dfs) choose(ids []int, curOK bool) (int, error) {
-	n := len(d.trail)
+func (d *dfs) start() {
+	d.n = 0
+	d.vc, d.local, d.tvc = d.vc[:0], d.local[:0], nil
+}
+
+func (d *dfs) choose(e *execution, ids []int, curOK bool) (int, error) {
+	n := d.n
+	d.n++
+	var sleep uint64
+	if d.reduce {
+		if d.tvc == nil {
+			d.tvc = make([][]int, len(e.threads))
+		}
+		if n > 0 {
+			d.clock(e, n-1)
+			// The sleep set here: what slept or was explored at the
+			// previous decision and commutes with the transition
+			// taken there.
+			prev := d.trail[n-1]
+			cand := (prev.sleep | prev.done) &^ bit(prev.ids[prev.i])
+			for q := 0; cand != 0; q++ {
+				if cand&bit(q) == 0 {
+					continue
+				}
+				cand &^= bit(q)
+				if u := e.threads[q]; !u.done && !dependent(e.log[n-1].acc, u.pendingAccess()) {
+					sleep |= bit(q)
+				}
+			}
+		}
+	}
+	if n < len(d.trail) {
+		// Replaying the prefix.
+		dec := &d.trail[n]
+		i := index(ids, dec.ids[dec.i])
+		if i < 0 {
+			return 0, fmt.Errorf("interleave: the program is not deterministic: at decision %d thread %d cannot run (runnable: %v)", n+1, dec.ids[dec.i], ids)
+		}
+		dec.sleep = sleep
+		return i, nil
+	}
 	preempts := 0
 	if n > 0 {
 		last := d.trail[n-1]
@@ -287,23 +386,93 @@ func (d *dfs) choose(ids []int, curOK bool) (int, error) {
 			preempts++
 		}
 	}
-	i := 0
-	if n < len(d.prefix) {
-		i = index(ids, d.prefix[n])
-		if i < 0 {
-			return 0, fmt.Errorf("interleave: the program is not deterministic: at decision %d thread %d cannot run (runnable: %v)", n+1, d.prefix[n], ids)
+	if d.reduce {
+		d.races(e, n)
+	}
+	i := -1
+	for j, id := range ids {
+		if sleep&bit(id) == 0 {
+			i = j
+			break
 		}
 	}
-	d.trail = append(d.trail, decision{ids: append([]int(nil), ids...), i: i, curOK: curOK, preempts: preempts})
+	if i < 0 {
+		return 0, errPruned // every runnable thread is asleep
+	}
+	d.trail = append(d.trail, decision{
+		ids: append([]int(nil), ids...), i: i, curOK: curOK, preempts: preempts,
+		backtrack: bit(ids[i]), done: bit(ids[i]), sleep: sleep,
+	})
 	return i, nil
 }
 
-// next sets the prefix of the next schedule: the deepest decision with an
-// untried alternative within the preemption bound, changed to it. It
+// clock computes the vector clock of step j of the current execution.
+func (d *dfs) clock(e *execution, j int) {
+	s := e.log[j]
+	v := make([]int, len(e.threads))
+	copy(v, d.tvc[s.thread])
+	for i := 0; i < j; i++ {
+		if e.log[i].thread != s.thread && dependent(e.log[i].acc, s.acc) {
+			for k, x := range d.vc[i] {
+				v[k] = max(v[k], x)
+			}
+		}
+	}
+	v[s.thread]++
+	d.vc = append(d.vc, v)
+	d.local = append(d.local, v[s.thread])
+	d.tvc[s.thread] = v
+}
+
+// races adds backtracking points for the state after n decisions: for each
+// live thread p, the last step i of another thread that p's next transition
+// depends on and that does not happen before p's position must be tried
+// with p first (or, if p could not run there, with every thread).
+func (d *dfs) races(e *execution, n int) {
+	for _, p := range e.threads {
+		if p.done {
+			continue
+		}
+		a := p.pendingAccess()
+		for i := n - 1; i >= 0; i-- {
+			s := e.log[i]
+			if s.thread == p.id || !dependent(s.acc, a) {
+				continue
+			}
+			if c := d.tvc[p.id]; c != nil && c[s.thread] >= d.local[i] {
+				continue // step i happens before p's next transition
+			}
+			dec := &d.trail[i]
+			if index(dec.ids, p.id) >= 0 {
+				dec.backtrack |= bit(p.id)
+			} else {
+				for _, id := range dec.ids {
+					dec.backtrack |= bit(id)
+				}
+			}
+			break
+		}
+	}
+}
+
+// next moves to the next schedule: the deepest decision with an untried
+// alternative is changed to it and the decisions after it are dropped. It
 // reports false when there is none.
 func (d *dfs) next() bool {
 	for n := len(d.trail) - 1; n >= 0; n-- {
-		dec := d.trail[n]
+		dec := &d.trail[n]
+		if d.reduce {
+			todo := dec.backtrack &^ (dec.done | dec.sleep)
+			for j, id := range dec.ids {
+				if todo&bit(id) != 0 {
+					dec.i = j
+					dec.done |= bit(id)
+					d.trail = d.trail[:n+1]
+					return true
+				}
+			}
+			continue
+		}
 		for j := dec.i + 1; j < len(dec.ids); j++ {
 			p := dec.preempts
 			if dec.curOK {
@@ -312,11 +481,8 @@ func (d *dfs) next() bool {
 			if d.bound >= 0 && p > d.bound {
 				continue
 			}
-			d.prefix = d.prefix[:0]
-			for _, t := range d.trail[:n] {
-				d.prefix = append(d.prefix, t.ids[t.i])
-			}
-			d.prefix = append(d.prefix, dec.ids[j])
+			dec.i = j
+			d.trail = d.trail[:n+1]
 			return true
 		}
 	}
@@ -338,7 +504,7 @@ type replay struct {
 	n   int
 }
 
-func (r *replay) choose(ids []int, curOK bool) (int, error) {
+func (r *replay) choose(_ *execution, ids []int, curOK bool) (int, error) {
 	if r.n >= len(r.ids) {
 		return 0, nil
 	}
@@ -380,7 +546,7 @@ func (s *pct) priority(id int) int {
 	return p
 }
 
-func (s *pct) choose(ids []int, curOK bool) (int, error) {
+func (s *pct) choose(_ *execution, ids []int, curOK bool) (int, error) {
 	s.step++
 	best := func() int {
 		b := 0

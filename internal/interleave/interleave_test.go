@@ -48,7 +48,11 @@ func (m *mutex) unlock() {
 	interleave.Released(m)
 }
 
-var unbounded = interleave.Options{PreemptionBound: -1}
+var (
+	unbounded = interleave.Options{PreemptionBound: -1}
+	// every runs every interleaving, without the partial-order reduction.
+	every = interleave.Options{PreemptionBound: -1, NoReduction: true}
+)
 
 // counter is two or more threads incrementing one cell, each with a load
 // and a store, optionally under a lock: the lost update is the bug.
@@ -89,15 +93,28 @@ func counter(threads int, locked bool) interleave.Program {
 	}
 }
 
-// steps is threads running n scheduling points each and checking nothing.
-func steps(n ...int) interleave.Program {
+// steps is threads running n scheduling points each and checking nothing:
+// loads of a cell of their own.
+func steps(n ...int) interleave.Program { return access(false, false, n...) }
+
+// access is threads running n scheduling points each: loads or stores, of
+// a cell of their own or of one shared cell.
+func access(shared, store bool, n ...int) interleave.Program {
 	return func() interleave.Instance {
 		var ts []interleave.Thread
+		common := new(cell)
 		for i, k := range n {
 			c := new(cell)
+			if shared {
+				c = common
+			}
 			ts = append(ts, interleave.Thread{Name: fmt.Sprint(i), Run: func() {
 				for j := 0; j < k; j++ {
-					c.load()
+					if store {
+						c.store(j)
+					} else {
+						c.load()
+					}
 				}
 			}})
 		}
@@ -122,7 +139,7 @@ func TestExhaustiveCounts(t *testing.T) {
 		{[]int{4, 4}, 70},         // 8!/(4!4!)
 		{[]int{2, 2, 2, 2}, 2520}, // 8!/2⁴
 	} {
-		r := interleave.Exhaustive(steps(c.steps...), unbounded)
+		r := interleave.Exhaustive(steps(c.steps...), every)
 		require.Nil(t, r.Failure)
 		assert.True(t, r.Complete)
 		assert.Equal(t, c.want, r.Executions, "steps %v", c.steps)
@@ -141,9 +158,80 @@ func TestPreemptionBound(t *testing.T) {
 	assert.Equal(t, 4, r.Executions) // AABB, ABBA, BBAA, BAAB
 	r = interleave.Exhaustive(steps(2, 2), interleave.Options{PreemptionBound: 2})
 	assert.Equal(t, 6, r.Executions)
-	r = interleave.Exhaustive(steps(3, 3), interleave.Options{MaxExecutions: 5, PreemptionBound: -1})
+	r = interleave.Exhaustive(steps(3, 3), interleave.Options{MaxExecutions: 5, PreemptionBound: -1, NoReduction: true})
 	assert.False(t, r.Complete)
 	assert.Equal(t, 5, r.Executions)
+}
+
+// The reduction runs one execution per equivalence class: one for threads
+// that touch nothing in common or only read, every order of the writes for
+// threads that write one variable.
+func TestReductionCounts(t *testing.T) {
+	for _, c := range []struct {
+		shared, store bool
+		steps         []int
+		want          int
+	}{
+		{false, true, []int{3, 3, 2}, 1},
+		{true, false, []int{3, 3, 2}, 1},
+		{true, true, []int{1, 1}, 2},
+		{true, true, []int{2, 2}, 6},
+		{true, true, []int{2, 1, 1}, 12},
+	} {
+		r := interleave.Exhaustive(access(c.shared, c.store, c.steps...), unbounded)
+		require.Nil(t, r.Failure)
+		assert.True(t, r.Complete)
+		assert.Equal(t, c.want, r.Executions, "%+v", c)
+		t.Logf("%+v: %d executions, %d pruned", c, r.Executions, r.Pruned)
+	}
+}
+
+// The reduction finds every bug the full enumeration finds, in programs
+// where independent work surrounds the racy part.
+func TestReductionFindsBugs(t *testing.T) {
+	for name, p := range map[string]interleave.Program{
+		"lost update":        counter(2, false),
+		"lost update of 3":   counter(3, false),
+		"lost update, noisy": noisyCounter(),
+	} {
+		full := interleave.Exhaustive(p, every)
+		red := interleave.Exhaustive(p, unbounded)
+		require.NotNil(t, full.Failure, name)
+		require.NotNil(t, red.Failure, name)
+		assert.Equal(t, full.Failure.Err.Error(), red.Failure.Err.Error(), name)
+		t.Logf("%s: found after %d executions (%d without reduction)", name, red.Executions, full.Executions)
+	}
+	// And passes what passes, with fewer executions.
+	full := interleave.Exhaustive(counter(3, true), every)
+	red := interleave.Exhaustive(counter(3, true), unbounded)
+	require.Nil(t, full.Failure)
+	require.Nil(t, red.Failure)
+	assert.LessOrEqual(t, red.Executions, full.Executions)
+}
+
+// noisyCounter is the lost update with each thread also doing work on
+// private cells before, between and after its load and store.
+func noisyCounter() interleave.Program {
+	return func() interleave.Instance {
+		x := new(cell)
+		var ts []interleave.Thread
+		for i := 0; i < 2; i++ {
+			own := new(cell)
+			ts = append(ts, interleave.Thread{Name: fmt.Sprintf("t%d", i), Run: func() {
+				own.store(1)
+				v := x.load()
+				own.store(own.load() + v)
+				x.store(v + 1)
+				own.load()
+			}})
+		}
+		return interleave.Instance{Threads: ts, Check: func() error {
+			if x.v != 2 {
+				return fmt.Errorf("lost update: counter is %d, want 2", x.v)
+			}
+			return nil
+		}}
+	}
 }
 
 func TestLostUpdateFound(t *testing.T) {
@@ -244,6 +332,12 @@ func TestNoProgressFound(t *testing.T) {
 	require.NotNil(t, r.Failure)
 	assert.ErrorContains(t, r.Failure.Err, "no progress")
 	assert.True(t, r.Failure.Replayed)
+	// The spinner's long run is written compactly, and replays.
+	assert.Regexp(t, `^[01]* ?1\*\d+$`, r.Failure.Schedule)
+	rr := interleave.Replay(p, r.Failure.Schedule, interleave.Options{MaxSteps: 50})
+	require.NotNil(t, rr.Failure)
+	assert.Equal(t, r.Failure.Err.Error(), rr.Failure.Err.Error())
+	assert.Equal(t, strings.Count(r.Failure.Trace, "\n"), strings.Count(rr.Failure.Trace, "\n"))
 }
 
 // Begin and End give each operation the tightest interval around its

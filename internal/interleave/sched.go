@@ -128,9 +128,13 @@ func (o Op) End(format string, args ...any) (call, ret int64) {
 		t.callTick = e.clock
 	}
 	t.inOp = false
+	if t.lastStep >= 0 {
+		e.log[t.lastStep].acc.hist = true // the return is part of this transition
+	}
 	e.clock++
 	if e.trace != nil {
-		e.note(t, "return "+fmt.Sprintf(format, args...))
+		e.flushLine()
+		e.writeLine(e.clock, t, "return "+fmt.Sprintf(format, args...))
 	}
 	return t.callTick, e.clock
 }
@@ -152,6 +156,7 @@ type thread struct {
 	obj      any  // and the object of that operation
 	callTick int64
 	inOp     bool
+	lastStep int // index in log of the transition it runs, or -1
 }
 
 // execution is one run of a program under one schedule. Exactly one of its
@@ -166,8 +171,9 @@ type execution struct {
 	names    Names
 	maxSteps int
 
-	clock    int64 // ticks: one per operation performed, plus one per End
-	steps    int   // scheduling decisions
+	clock    int64  // ticks: one per operation performed, plus one per End
+	steps    int    // scheduling decisions
+	log      []step // the transitions performed, one per decision
 	schedule []byte
 	held     map[any]*thread
 	preempts int
@@ -245,7 +251,7 @@ func (e *execution) choose(t *thread) *thread {
 	for i, u := range alts {
 		ids[i] = u.id
 	}
-	i, err := e.strategy.choose(ids, curOK)
+	i, err := e.strategy.choose(e, ids, curOK)
 	if err != nil {
 		e.fail(err)
 		return nil
@@ -255,7 +261,42 @@ func (e *execution) choose(t *thread) *thread {
 	}
 	next := alts[i]
 	e.schedule = append(e.schedule, scheduleDigit(next.id))
+	// The transition next now performs: its operation, then whatever it
+	// does until its next scheduling point. It is a history event if it
+	// makes the call of an operation; End marks it if it makes a return.
+	e.log = append(e.log, step{thread: next.id, acc: access{
+		obj: next.obj, write: next.pending != Load, hist: next.inOp && next.callTick == 0,
+	}})
+	next.lastStep = len(e.log) - 1
 	return next
+}
+
+// access describes what a transition touches, for the partial-order
+// reduction: two transitions of different threads commute unless they
+// touch the same object and one of them writes it, or both are events of
+// the recorded history (a call or a return: their order is the real-time
+// order the linearizability check depends on).
+type access struct {
+	obj   any
+	write bool // a Store, Swap, CompareAndSwap, Add or mutex operation
+	hist  bool
+}
+
+func dependent(a, b access) bool {
+	return a.hist && b.hist || a.obj == b.obj && (a.write || b.write)
+}
+
+// pendingAccess is what the next transition of parked thread t may touch.
+// Whether it will return from an operation is not known before it runs, so
+// it counts as a history event.
+func (t *thread) pendingAccess() access {
+	return access{obj: t.obj, write: t.pending != Load, hist: true}
+}
+
+// step is a transition performed: by which thread, touching what.
+type step struct {
+	thread int
+	acc    access
 }
 
 // hand passes control from t (nil for the exploring goroutine) to the thread
@@ -266,9 +307,12 @@ func (e *execution) hand(t *thread) {
 	if !e.aborted {
 		next = e.choose(t)
 	}
+	// Whether t parks must be decided before the hand-over: from then on
+	// the next thread runs and owns the execution's state, t included.
+	parks := t != nil && !t.done
 	if e.aborted {
 		e.wakeAll(t)
-		if t != nil && !t.done {
+		if parks {
 			runtime.Goexit()
 		}
 		return
@@ -278,7 +322,7 @@ func (e *execution) hand(t *thread) {
 	}
 	e.cur = next
 	next.wake <- struct{}{}
-	if t == nil || t.done {
+	if !parks {
 		return
 	}
 	<-t.wake
@@ -328,7 +372,7 @@ func (e *execution) run(threads []Thread) {
 	e.held = make(map[any]*thread)
 	e.threads = make([]*thread, len(threads))
 	for i, th := range threads {
-		e.threads[i] = &thread{id: i, name: th.Name, run: th.Run, wake: make(chan struct{}, 1)}
+		e.threads[i] = &thread{id: i, name: th.Name, run: th.Run, wake: make(chan struct{}, 1), lastStep: -1}
 	}
 	e.starting = make(chan struct{})
 	active.Store(e)

@@ -3,6 +3,7 @@ package interleave
 import (
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 )
 
@@ -138,18 +139,55 @@ const MaxThreads = len(scheduleDigits)
 
 func scheduleDigit(id int) byte { return scheduleDigits[id] }
 
+// encodeSchedule writes a run of 8 or more decisions for one thread as the
+// thread's digit, a star and the count: "001111111111" is "00 1*10".
+func encodeSchedule(ids []byte) string {
+	var b strings.Builder
+	for i := 0; i < len(ids); {
+		j := i
+		for j < len(ids) && ids[j] == ids[i] {
+			j++
+		}
+		if j-i >= 8 {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "%c*%d ", ids[i], j-i)
+		} else {
+			b.Write(ids[i:j])
+		}
+		i = j
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// parseSchedule reads a schedule as encodeSchedule writes it.
 func parseSchedule(s string) ([]int, error) {
 	ids := make([]int, 0, len(s))
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == ' ' || c == '.' || c == '_' {
+		if c == ' ' {
 			continue
 		}
 		j := strings.IndexByte(scheduleDigits, c)
 		if j < 0 {
 			return nil, fmt.Errorf("interleave: bad schedule character %q in %q", c, s)
 		}
-		ids = append(ids, j)
+		n := 1
+		if i+1 < len(s) && s[i+1] == '*' {
+			k := i + 2
+			for k < len(s) && '0' <= s[k] && s[k] <= '9' {
+				k++
+			}
+			var err error
+			if n, err = strconv.Atoi(s[i+2 : k]); err != nil {
+				return nil, fmt.Errorf("interleave: bad repeat count in schedule %q", s)
+			}
+			i = k - 1
+		}
+		for ; n > 0; n-- {
+			ids = append(ids, j)
+		}
 	}
 	return ids, nil
 }

@@ -2,6 +2,7 @@ package queuecheck
 
 import (
 	"fmt"
+	"hash/fnv"
 	"os"
 	"reflect"
 	"regexp"
@@ -130,6 +131,10 @@ type Scenario struct {
 	// MaxSteps bounds the scheduling points of one execution; 0 means
 	// interleave.DefaultMaxSteps.
 	MaxSteps int
+	// NoReduction turns off the partial-order reduction of an unbounded
+	// exhaustive exploration (to validate it: both must see the same
+	// histories).
+	NoReduction bool
 }
 
 func (s Scenario) String() string {
@@ -144,6 +149,7 @@ func (s Scenario) String() string {
 func (s Scenario) options() interleave.Options {
 	return interleave.Options{
 		PreemptionBound: s.Bound, MaxExecutions: s.Random, Seed: s.Seed, Depth: s.Depth, MaxSteps: s.MaxSteps,
+		NoReduction: s.NoReduction,
 	}
 }
 
@@ -151,15 +157,19 @@ func (s Scenario) options() interleave.Options {
 type Result struct {
 	interleave.Report
 	// Histories is the number of distinct histories porcupine checked
-	// (equal histories of different executions are checked once).
-	Histories int
-	Elapsed   time.Duration
+	// (equal histories of different executions are checked once), and
+	// HistoryDigest a digest of the set of them.
+	Histories     int
+	HistoryDigest uint64
+	Elapsed       time.Duration
 }
 
 // Describe says what was explored, for logs.
 func (r Result) Describe(s Scenario) string {
-	how := "exhaustive"
+	how := "exhaustive (every interleaving up to equivalence)"
 	switch {
+	case s.Bound < 0 && s.NoReduction:
+		how = "exhaustive (every interleaving)"
 	case s.Random > 0:
 		depth := s.Depth
 		if depth <= 0 {
@@ -176,8 +186,12 @@ func (r Result) Describe(s Scenario) string {
 	if r.Failure != nil {
 		state = "FAILED"
 	}
-	return fmt.Sprintf("%s: %d executions (%s), %d distinct histories, longest %d steps, %v",
-		how, r.Executions, state, r.Histories, r.MaxSteps, r.Elapsed.Round(time.Millisecond))
+	pruned := ""
+	if r.Pruned > 0 {
+		pruned = fmt.Sprintf(" + %d pruned", r.Pruned)
+	}
+	return fmt.Sprintf("%s: %d executions%s (%s), %d distinct histories, longest %d steps, %v",
+		how, r.Executions, pruned, state, r.Histories, r.MaxSteps, r.Elapsed.Round(time.Millisecond))
 }
 
 // Explore explores scenario s on the queue cfg describes and returns the
@@ -191,7 +205,13 @@ func Explore(cfg Config, s Scenario) Result {
 	} else {
 		r = interleave.Exhaustive(c.program, s.options())
 	}
-	return Result{Report: r, Histories: c.checked, Elapsed: time.Since(start)}
+	var digest uint64
+	for k := range c.seen {
+		h := fnv.New64a()
+		h.Write([]byte(k))
+		digest += h.Sum64()
+	}
+	return Result{Report: r, Histories: c.checked, HistoryDigest: digest, Elapsed: time.Since(start)}
 }
 
 // Environment variables that replay one execution of the scenarios selected
@@ -208,7 +228,7 @@ const (
 // that one execution of each scenario instead and logs its trace.
 func Run(t *testing.T, cfg Config, scenarios []Scenario) {
 	start := time.Now()
-	total, histories, ran := 0, 0, 0
+	total, pruned, histories, ran := 0, 0, 0, 0
 	for _, s := range scenarios {
 		t.Run(s.Name, func(t *testing.T) {
 			if replayed(t, cfg, s) {
@@ -216,6 +236,7 @@ func Run(t *testing.T, cfg Config, scenarios []Scenario) {
 			}
 			r := Explore(cfg, s)
 			total += r.Executions
+			pruned += r.Pruned
 			histories += r.Histories
 			ran++
 			t.Logf("%s: %s", s.Name, r.Describe(s))
@@ -227,8 +248,8 @@ func Run(t *testing.T, cfg Config, scenarios []Scenario) {
 			}
 		})
 	}
-	line := fmt.Sprintf("interleave summary: %s: %d scenarios, %d executions, %d distinct histories checked, %v",
-		t.Name(), ran, total, histories, time.Since(start).Round(time.Millisecond))
+	line := fmt.Sprintf("interleave summary: %s: %d scenarios, %d executions (%d pruned), %d distinct histories checked, %v",
+		t.Name(), ran, total, pruned, histories, time.Since(start).Round(time.Millisecond))
 	t.Log(line)
 	if testing.Verbose() {
 		fmt.Println(line)

@@ -1,0 +1,314 @@
+//go:build wsqcheck
+
+package lfqueue
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"unsafe"
+
+	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/atomicx"
+	"github.com/worksteal/wsq/internal/interleave"
+	qc "github.com/worksteal/wsq/internal/interleave/queuecheck"
+)
+
+// The interleaving checks of lfqueue: small scenarios whose every schedule
+// (or, for the larger ones, many random schedules) runs under the
+// deterministic scheduler of internal/interleave. Run them with
+//
+//	go test -tags wsqcheck -run Interleave ./lfqueue/
+
+// interleaveConfig describes lfqueue to the checker.
+func interleaveConfig(opts ...Option) qc.Config {
+	return qc.Config{
+		New: func() wsq.Queue[int] { return New[int](opts...) },
+		PushNative: func(q wsq.Queue[int], vs []int) int {
+			var l List[int]
+			for _, v := range vs {
+				l.Append(v)
+			}
+			return q.(*Queue[int]).PushList(&l)
+		},
+		StealNative: func(q wsq.Queue[int], dst []int, p float64) []int {
+			var l List[int]
+			q.(*Queue[int]).StealList(&l, p)
+			if err := checkList(&l); err != nil {
+				panic(fmt.Sprintf("StealList handed over a broken list: %v", err))
+			}
+			return l.AppendTo(dst)
+		},
+		Invariants: func(q wsq.Queue[int]) error {
+			if s := q.(*Queue[int]).CheckInvariants(); s != "" {
+				return errors.New(s)
+			}
+			return nil
+		},
+		Names: func(q wsq.Queue[int]) interleave.Names { return newTraceNames(q.(*Queue[int])).names() },
+	}
+}
+
+// checkList checks the structure a List promises: n nodes from top down to
+// bottom, and nothing below bottom.
+func checkList[T any](l *List[T]) error {
+	if l.n == 0 {
+		if l.top != nil || l.bottom != nil {
+			return errors.New("an empty list has nodes")
+		}
+		return nil
+	}
+	nd := l.top
+	for i := 1; i < l.n; i++ {
+		if nd = nd.next.Plain(); nd == nil {
+			return fmt.Errorf("the chain ends after %d of %d nodes", i, l.n)
+		}
+	}
+	if nd != l.bottom {
+		return errors.New("the oldest node is not the list's bottom")
+	}
+	if nd.next.Plain() != nil {
+		return errors.New("the list's bottom links further down")
+	}
+	return nil
+}
+
+// traceNames names lfqueue's atomic fields in traces: ctl, head and
+// thief.mu; nN.next for the next field of the node of item N; hS.prev for
+// the prev field of the header of the push with sequence number S.
+type traceNames struct {
+	q     *Queue[int]
+	nodes map[*node[int]]string
+}
+
+func newTraceNames(q *Queue[int]) *traceNames {
+	t := &traceNames{q: q, nodes: make(map[*node[int]]string)}
+	if h := q.head.Plain(); h != nil {
+		t.header(h) // the prefill
+	}
+	return t
+}
+
+func (t *traceNames) names() interleave.Names {
+	return interleave.Names{Object: t.object, Value: t.value}
+}
+
+// node names nd by the item it holds, remembering the name for when the
+// item is removed.
+func (t *traceNames) node(nd *node[int]) string {
+	if nd == nil {
+		return "nil"
+	}
+	if s, ok := t.nodes[nd]; ok {
+		return s
+	}
+	if nd.val == 0 {
+		return fmt.Sprintf("n?%p", nd)
+	}
+	s := fmt.Sprintf("n%d", nd.val)
+	t.nodes[nd] = s
+	return s
+}
+
+// header names h and the nodes of its chain.
+func (t *traceNames) header(h *header[int]) string {
+	if h == nil {
+		return "nil"
+	}
+	nd := h.top
+	for i := 0; i < 64 && nd != nil; i++ {
+		t.node(nd)
+		nd = nd.next.Plain()
+	}
+	return fmt.Sprintf("h%d", h.seq)
+}
+
+var prevOffset = func() uintptr {
+	var h header[int]
+	return unsafe.Offsetof(h.prev)
+}()
+
+func (t *traceNames) object(obj any) string {
+	q := t.q
+	switch x := obj.(type) {
+	case *atomicx.Uint64:
+		if x == &q.ctl {
+			return "ctl"
+		}
+	case *atomicx.Mutex:
+		if x == &q.thief.mu {
+			return "thief.mu"
+		}
+	case *atomicx.Pointer[header[int]]:
+		if x == &q.head {
+			return "head"
+		}
+		// The only other header pointer is a header's prev field.
+		return t.header((*header[int])(unsafe.Add(unsafe.Pointer(x), -int(prevOffset)))) + ".prev"
+	case *atomicx.Pointer[node[int]]:
+		// A node's next field is at its start.
+		return t.node((*node[int])(unsafe.Pointer(x))) + ".next"
+	}
+	return ""
+}
+
+func (t *traceNames) value(obj, v any) string {
+	switch x := v.(type) {
+	case uint64:
+		if obj == &t.q.ctl {
+			return fmt.Sprintf("{seq %d, size %d}", ctlSeq(x), ctlSize(x))
+		}
+	case *header[int]:
+		if x == nil {
+			return "nil"
+		}
+		return fmt.Sprintf("%s{top %s idx %d}", t.header(x), t.node(x.top), x.idx)
+	case *node[int]:
+		return t.node(x)
+	}
+	return ""
+}
+
+// stealKinds are the three steals: one item, a proportion copied into a
+// slice, and the native hand-over of a linked sub-list.
+var stealKinds = []struct {
+	name string
+	op   func(p float64) qc.Op
+}{
+	{"Steal", func(float64) qc.Op { return qc.Steal() }},
+	{"StealBatch", qc.StealBatch},
+	{"StealList", qc.StealNative},
+}
+
+var variants = []struct {
+	name string
+	opts []Option
+}{
+	{"basic", nil},
+	{"skipcount", []Option{WithSkipCount()}},
+}
+
+// interleaveScenarios are the scenarios run for each variant.
+func interleaveScenarios() []qc.Scenario {
+	var ss []qc.Scenario
+	for _, k := range stealKinds {
+		ss = append(ss,
+			// The owner pushes and pops around a steal of half.
+			qc.Scenario{
+				Name: "push-pop/" + k.name, Prefill: 2, Bound: qc.Unbounded,
+				Owner:   []qc.Op{qc.Push(), qc.Pop(), qc.Pop()},
+				Thieves: [][]qc.Op{{k.op(0.5)}},
+			},
+			// The last item: the owner's Pop against the thief's steal.
+			qc.Scenario{
+				Name: "one-item/" + k.name, Prefill: 1, Bound: qc.Unbounded,
+				Owner:   []qc.Op{qc.Pop(), qc.Pop()},
+				Thieves: [][]qc.Op{{k.op(1)}},
+			},
+			// The owner drains the queue and refills it to the same
+			// size while the thief steals: ABA on the size.
+			qc.Scenario{
+				Name: "drain-refill/" + k.name, Prefill: 2, Bound: qc.Unbounded,
+				Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.PushBatch(2)},
+				Thieves: [][]qc.Op{{k.op(0.5)}},
+			},
+			// A push in flight (published, not yet counted) while the
+			// thief reserves everything: the owner's count fails and it
+			// unlinks its batch.
+			qc.Scenario{
+				Name: "inflight-push/" + k.name, Prefill: 1, Bound: qc.Unbounded,
+				Owner:   []qc.Op{qc.PushBatch(2), qc.Pop()},
+				Thieves: [][]qc.Op{{k.op(1)}},
+			},
+			// The same with a pre-linked native batch and a queue of
+			// two, and a second steal after it.
+			qc.Scenario{
+				Name: "inflight-pushlist/" + k.name, Prefill: 2, Bound: qc.Unbounded,
+				Owner:   []qc.Op{qc.PushNative(2), qc.Pop()},
+				Thieves: [][]qc.Op{{k.op(1), k.op(0.5)}},
+			},
+		)
+	}
+	ss = append(ss,
+		// Two thieves serialized by the thief lock, racing the owner.
+		qc.Scenario{
+			Name: "two-thieves", Prefill: 3, Bound: qc.Unbounded,
+			Owner:   []qc.Op{qc.Pop(), qc.Push()},
+			Thieves: [][]qc.Op{{qc.Steal()}, {qc.StealNative(0.5)}},
+		},
+		qc.Scenario{
+			Name: "two-thieves-batch", Prefill: 2, Bound: qc.Unbounded,
+			Owner:   []qc.Op{qc.PushBatch(2), qc.Pop()},
+			Thieves: [][]qc.Op{{qc.StealBatch(1)}, {qc.StealNative(0.5)}},
+		},
+		// Consecutive native steals, between which the owner drains and
+		// refills: the skip-count steal must notice that the node it cut
+		// at last time is gone.
+		qc.Scenario{
+			Name: "steal-drain-refill-steal", Prefill: 3, Bound: qc.Unbounded,
+			Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.PushNative(2)},
+			Thieves: [][]qc.Op{{qc.StealNative(0.5), qc.StealNative(0.5)}},
+		},
+		// Larger scopes, at random: longer owner programs against two
+		// and three thieves mixing every kind of steal.
+		qc.Scenario{
+			Name: "random-two-thieves", Prefill: 4, Random: 10000, Seed: 1,
+			Owner:   []qc.Op{qc.PushBatch(3), qc.Pop(), qc.Pop(), qc.Push(), qc.PushNative(2), qc.Pop(), qc.Pop()},
+			Thieves: [][]qc.Op{{qc.StealNative(0.5), qc.Steal(), qc.StealNative(0.3)}, {qc.StealBatch(0.5), qc.StealNative(1)}},
+		},
+		qc.Scenario{
+			Name: "random-three-thieves", Prefill: 2, Random: 10000, Seed: 1, Depth: 4,
+			Owner: []qc.Op{qc.Pop(), qc.Pop(), qc.PushNative(3), qc.Pop(), qc.PushBatch(2), qc.Pop(), qc.Push(), qc.Pop()},
+			Thieves: [][]qc.Op{
+				{qc.Steal(), qc.StealNative(0.5)},
+				{qc.StealBatch(1), qc.Steal()},
+				{qc.StealNative(0.5), qc.StealBatch(0.5)},
+			},
+		},
+	)
+	return ss
+}
+
+// TestInterleaveReductionAgrees validates the partial-order reduction on
+// lfqueue: exploring every interleaving and exploring one per equivalence
+// class must produce the same set of histories (the history includes the
+// drained final state).
+func TestInterleaveReductionAgrees(t *testing.T) {
+	for _, c := range []struct {
+		variant  int
+		scenario string
+	}{
+		{0, "one-item/StealList"},
+		{0, "drain-refill/Steal"},       // 64,700 executions unreduced
+		{1, "inflight-push/StealBatch"}, // 23,630
+	} {
+		v := variants[c.variant]
+		t.Run(v.name+"/"+c.scenario, func(t *testing.T) {
+			cfg := interleaveConfig(v.opts...)
+			s := scenario(t, c.scenario)
+			red := qc.Explore(cfg, s)
+			t.Logf("with reduction: %s", red.Describe(s))
+			s.NoReduction = true
+			full := qc.Explore(cfg, s)
+			t.Logf("without:        %s", full.Describe(s))
+			if red.Failure != nil || full.Failure != nil || !red.Complete || !full.Complete {
+				t.Fatalf("explorations failed or stopped: %v / %v", red.Failure, full.Failure)
+			}
+			if red.Histories != full.Histories || red.HistoryDigest != full.HistoryDigest {
+				t.Fatalf("the reduction saw %d histories (digest %x), the full exploration %d (digest %x)",
+					red.Histories, red.HistoryDigest, full.Histories, full.HistoryDigest)
+			}
+			if red.Executions >= full.Executions {
+				t.Errorf("the reduction ran %d executions, no fewer than the full exploration's %d", red.Executions, full.Executions)
+			}
+		})
+	}
+}
+
+func TestInterleave(t *testing.T) {
+	for _, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			qc.Run(t, interleaveConfig(v.opts...), interleaveScenarios())
+		})
+	}
+}

@@ -1,0 +1,12 @@
+//go:build wsqcheck
+
+package lfqueue
+
+// activeMutation is the deliberate bug switched on by the interleaving
+// checker's self-test, or mutNone. Only that test sets it, while no queue
+// is in use.
+var activeMutation mutation
+
+// mutated reports whether the deliberate bug m is switched on. See
+// mutation.go.
+func mutated(m mutation) bool { return activeMutation == m }
