@@ -9,13 +9,13 @@ import (
 	"github.com/worksteal/wsq/internal/pad"
 )
 
-// MaxCapacity is the largest capacity of a Deque: 2^30 slots.
+// MaxCapacity is the largest capacity of a Deque: 2^29 items.
 //
-// Positions are 32-bit counters that wrap around. Keeping the capacity at a
-// quarter of their range keeps every difference between two positions that
-// are live at the same time a valid int32, so comparisons survive the
-// wrap-around.
-const MaxCapacity = 1 << 30
+// Positions are 32-bit counters that wrap around. Keeping the ring (up to
+// twice the capacity, for a bounded deque) at a quarter of their range keeps
+// every difference between two positions that are live at the same time a
+// valid int32, so comparisons survive the wrap-around.
+const MaxCapacity = 1 << 29
 
 // The two special values of real-s in head (see Deque.head). No claim can
 // have them, because claims are at most MaxCapacity long.
@@ -91,10 +91,19 @@ type Deque[T any] struct {
 
 	// The rest is the owner's private state.
 
-	bottom  uint32   // the owner's copy of tail
-	seen    uint32   // the release frontier s the owner has last seen; slots from seen up are not yet cleared
-	r       *ring[T] // the owner's copy of buf
-	bounded bool     // Push refuses when full instead of growing
+	bottom uint32   // the owner's copy of tail
+	seen   uint32   // the release frontier s the owner has last seen; slots from seen up are not yet cleared
+	r      *ring[T] // the owner's copy of buf
+
+	// limit is the capacity: the items a bounded deque holds, or the size of
+	// an unbounded deque's ring. While bottom-seen < limit a push has room
+	// without looking at head. A bounded deque's ring has 2*limit slots, so
+	// that items a thief is still copying out (at most limit of them) never
+	// make a push fail: a push is refused exactly when limit items are in
+	// the deque. It never changes in a bounded deque, so any goroutine may
+	// read it there.
+	limit   uint32
+	bounded bool // immutable: Push refuses when full instead of growing
 
 	_ pad.Line
 }
@@ -125,8 +134,10 @@ func claimEnd(s, real uint32) uint32 {
 var _ wsq.Queue[int] = (*Deque[int])(nil)
 
 // NewBounded returns an empty deque that holds at most capacity items. Push
-// reports false and PushBatch takes a prefix when it is full. It panics
-// unless capacity is a power of two between 1 and MaxCapacity.
+// reports false and PushBatch takes a prefix when it is full, and only then:
+// its ring has 2*capacity slots, so that the slots of items a thief is still
+// copying out are never missing. It panics unless capacity is a power of two
+// between 1 and MaxCapacity.
 func NewBounded[T any](capacity int) *Deque[T] {
 	checkCapacity(capacity)
 	return newDeque[T](capacity, true)
@@ -142,7 +153,12 @@ func NewUnbounded[T any](capacity int) *Deque[T] {
 }
 
 func newDeque[T any](capacity int, bounded bool) *Deque[T] {
-	q := &Deque[T]{bounded: bounded, r: newRing[T](capacity)}
+	q := &Deque[T]{bounded: bounded, limit: uint32(capacity)}
+	if bounded {
+		q.r = newRing[T](2 * capacity)
+	} else {
+		q.r = newRing[T](capacity)
+	}
 	q.buf.Store(q.r)
 	return q
 }
@@ -164,7 +180,12 @@ func (q *Deque[T]) Bounded() bool { return q.bounded }
 
 // Cap returns the number of items the deque can hold before Push refuses
 // (bounded) or grows (unbounded). Any goroutine may call it.
-func (q *Deque[T]) Cap() int { return len(q.buf.Load().slots) }
+func (q *Deque[T]) Cap() int {
+	if q.bounded {
+		return int(q.limit)
+	}
+	return len(q.buf.Load().slots)
+}
 
 // Len returns the number of items in the deque. Under concurrency it is a
 // snapshot that may be stale as soon as it returns. Any goroutine may call
@@ -182,13 +203,12 @@ func (q *Deque[T]) Len() int {
 // the item. Push must only be called by the owner; it does not block.
 func (q *Deque[T]) Push(v T) bool {
 	b := q.bottom
-	r := q.r
-	if b-q.seen > r.mask { // b-seen == capacity: full, unless thieves freed slots since
+	if b-q.seen >= q.limit { // full, unless thieves took items since
 		if q.room(1) == 0 {
 			return false
 		}
-		r = q.r
 	}
+	r := q.r
 	r.slots[b&r.mask] = v
 	q.bottom = b + 1
 	q.tail.Store(b + 1) // publishes the slot write to thieves that load tail
@@ -208,13 +228,12 @@ func (q *Deque[T]) PushBatch(vs []T) int {
 		return 0
 	}
 	b := q.bottom
-	r := q.r
-	if free := len(r.slots) - int(b-q.seen); n > free {
+	if free := int(q.limit) - int(b-q.seen); n > free {
 		if n = q.room(n); n == 0 {
 			return 0
 		}
-		r = q.r
 	}
+	r := q.r
 	i := int(b & r.mask)
 	c := copy(r.slots[i:], vs[:n])
 	copy(r.slots, vs[c:n])
@@ -228,11 +247,18 @@ func (q *Deque[T]) PushBatch(vs []T) int {
 // unbounded deque, grows the ring so that n more items fit. It returns how
 // many of the n items fit: n, unless the deque is bounded.
 func (q *Deque[T]) room(n int) int {
-	s, _ := unpack(q.head.Load()) // in every state, slots below s are free
-	used := int(q.bottom - s)
-	if free := len(q.r.slots) - used; free >= n || q.bounded {
+	s, real := unpack(q.head.Load()) // in every state, slots below s are free
+	if q.bounded {
+		// The items in the deque are real..bottom-1; those a thief is
+		// copying out, s..real-1, are at most limit more, so the ring of
+		// 2*limit slots has room for limit items whatever the thieves do.
 		q.observe(s)
-		return max(0, min(n, free))
+		return max(0, min(n, int(q.limit)-int(q.bottom-claimEnd(s, real))))
+	}
+	used := int(q.bottom - s)
+	if free := len(q.r.slots) - used; free >= n {
+		q.observe(s)
+		return n
 	}
 	if used+n > MaxCapacity {
 		panic(fmt.Sprintf("chaselev: %d items exceed MaxCapacity (%d)", used+n, MaxCapacity))
@@ -270,6 +296,7 @@ func (q *Deque[T]) grow(s uint32, capacity int) {
 	}
 	q.r = nr
 	q.seen = s
+	q.limit = uint32(capacity)
 	q.buf.Store(nr) // thieves that load a tail stored after this see nr
 }
 
@@ -451,7 +478,7 @@ func (q *Deque[T]) TrySteal() (T, bool) {
 // One CAS suffices for one item, as in Chase-Lev: the owner takes the item
 // at s only with a CAS from the same idle head (the last item) or after
 // seeing our claim, and we claim s only from a tail loaded after h that
-// included s. The steal takes effect at that tail load.
+// included s. The steal takes effect at the CAS.
 func (q *Deque[T]) stealOne(h uint64, s, t uint32) (v T, ok, lost bool) {
 	if int32(t-s) <= 0 {
 		return v, false, false
@@ -465,11 +492,14 @@ func (q *Deque[T]) stealOne(h uint64, s, t uint32) (v T, ok, lost bool) {
 	return v, true, false
 }
 
-// StealBatch removes wsq.StealCount(n, p) of the n items in the deque, the
-// oldest ones, in one operation, and appends them to dst, oldest first. It
-// takes nothing and returns dst unchanged when the deque is empty or another
-// thief is at work. It panics, before it touches the deque, unless
-// 0 < p <= 1. Any goroutine may call it; it does not block.
+// StealBatch removes wsq.StealCount(n, p) of the n items it finds in the
+// deque, the oldest ones, in one operation, and appends them to dst, oldest
+// first. The operation takes effect at the CAS that claims the items; if the
+// owner pushed items after StealBatch counted them, the count is that of
+// the smaller deque it saw. It takes nothing and returns dst unchanged when
+// the deque is empty or another thief is at work. It panics, before it
+// touches the deque, unless 0 < p <= 1. Any goroutine may call it; it does
+// not block.
 //
 // A batch steal announces itself with a CAS on head, loads tail, commits its
 // count with a second CAS, copies the items and releases them with an atomic
@@ -553,11 +583,12 @@ func (q *Deque[T]) count(s uint32, p float64) uint32 {
 // it or by taking the last item through head; either way head is idle again
 // when commit returns.
 //
-
-// The batch steal takes effect at the tail load in count: every item of the
-// claim was in the deque then (a pop that took one would have stored tail
-// before our load, or seen the announcement and cancelled it), and no item
-// the claim leaves out can have been taken before it.
+// The batch steal takes effect at a successful commit: every item of the
+// claim is still in the deque then, and the oldest, because a pop that took
+// one of them would have stored tail before the load in count (and been
+// counted out) or seen the announcement and cancelled it. Its count is
+// wsq.StealCount of the items the load in count saw; if the owner pushed
+// more since, the deque holds more by the time the steal takes effect.
 func (q *Deque[T]) commit(s, k uint32) bool {
 	if q.head.CompareAndSwap(pack(s, s-1), pack(s, s+k)) {
 		return true

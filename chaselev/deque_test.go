@@ -44,8 +44,11 @@ func config(v variant) queuetest.Config {
 		NewPtr:  func() wsq.Queue[*queuetest.Payload] { return newDeque[*queuetest.Payload](v) },
 		// A thief takes nothing when another thief is at work.
 		StealMayFail: true,
-		Thieves:      8,
-		Items:        2_000_000,
+		// A batch steal counts before it claims, and the owner may push
+		// in between.
+		StealBatchInexact: true,
+		Thieves:           8,
+		Items:             2_000_000,
 	}
 	if v.bounded {
 		cfg.Capacity = v.capacity
@@ -88,6 +91,7 @@ func TestConstructorPanics(t *testing.T) {
 	}
 	q := chaselev.NewBounded[int](1)
 	assert.Equal(t, 1, q.Cap())
+	assert.Len(t, q.Slots(), 2, "a bounded deque's ring has twice its capacity")
 	assert.True(t, q.Bounded())
 	assert.PanicsWithValue(t, "chaselev: Reserve on a bounded deque", func() { q.Reserve(8) })
 	u := chaselev.NewUnbounded[int](1)
@@ -215,7 +219,7 @@ func TestOldRingFreed(t *testing.T) {
 // Stolen items are cleared from their slots by the owner's next Pop; popped
 // items at once.
 func TestSlotsCleared(t *testing.T) {
-	q := chaselev.NewBounded[int](8)
+	q := chaselev.NewUnbounded[int](8)
 	require.Equal(t, 6, q.PushBatch(seq(1, 6)))
 	assert.Equal(t, []int{1, 2, 3}, q.StealBatch(nil, 0.5))
 	assert.Equal(t, []int{1, 2, 3, 4, 5, 6, 0, 0}, q.Slots(), "stolen slots wait for the owner")

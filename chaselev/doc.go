@@ -54,8 +54,12 @@
 // cancels it with a CAS, which makes the commit fail and the thief start
 // again. A cancelled announcement is a state of its own that only the
 // announcing thief clears, so a second thief's announcement at the same
-// position cannot be mistaken for the first. The steal takes effect at its
-// tail load and takes exactly wsq.StealCount of the items there.
+// position cannot be mistaken for the first. The steal takes effect at the
+// commit and takes wsq.StealCount of the items its tail load saw: exactly
+// StealCount of the deque's length when nothing races, and possibly fewer
+// when the owner pushed in between (the owner's Push does not look at head,
+// and making it look would cost every push a load of the thieves' cache
+// line).
 //
 // Garbage. Popped slots are cleared at once. Stolen slots are cleared by the
 // owner, not by the thief, the next time it looks at head (every Pop, and a

@@ -41,7 +41,7 @@ func Layout[T any]() (head uintptr, owner []uintptr, size uintptr) {
 	var q Deque[T]
 	return unsafe.Offsetof(q.head),
 		[]uintptr{unsafe.Offsetof(q.tail), unsafe.Offsetof(q.buf), unsafe.Offsetof(q.bottom),
-			unsafe.Offsetof(q.seen), unsafe.Offsetof(q.r), unsafe.Offsetof(q.bounded)},
+			unsafe.Offsetof(q.seen), unsafe.Offsetof(q.r), unsafe.Offsetof(q.limit), unsafe.Offsetof(q.bounded)},
 		unsafe.Sizeof(q)
 }
 

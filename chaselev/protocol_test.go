@@ -113,9 +113,10 @@ func TestWithdraw(t *testing.T) {
 	})
 }
 
-// While a claim is in progress the owner pops the items above it, finds the
-// claimed ones gone, and cannot reuse their slots until the thief releases
-// them.
+// While a claim is in progress the owner pops the items above it and finds
+// the claimed ones gone. The claimed items no longer count against the
+// capacity, although their slots are not free until the thief releases them:
+// a bounded deque's ring has room for both.
 func TestPopDuringClaim(t *testing.T) {
 	forStarts(t, func(t *testing.T, q *chaselev.Deque[int]) {
 		require.Equal(t, 8, q.PushBatch([]int{1, 2, 3, 4, 5, 6, 7, 8}))
@@ -126,10 +127,11 @@ func TestPopDuringClaim(t *testing.T) {
 		require.True(t, q.Commit(s, k))
 
 		assert.Equal(t, 4, q.Len())
-		assert.False(t, q.Push(9), "claimed slots are not free yet")
 		_, ok = q.Steal()
 		assert.False(t, ok, "thieves wait their turn")
-		for want := 8; want >= 5; want-- {
+		assert.Equal(t, 4, q.PushBatch([]int{9, 10, 11, 12, 13}), "the claimed items do not count")
+		assert.False(t, q.Push(13), "eight items: full")
+		for want := 12; want >= 5; want-- {
 			v, ok := q.Pop()
 			require.True(t, ok)
 			require.Equal(t, want, v)
@@ -137,11 +139,11 @@ func TestPopDuringClaim(t *testing.T) {
 		_, ok = q.Pop()
 		assert.False(t, ok, "the claimed items belong to the thief")
 		assert.Equal(t, 0, q.Len())
-		assert.Equal(t, 4, q.PushBatch([]int{9, 10, 11, 12, 13}), "four slots are free")
+		assert.Equal(t, 8, q.PushBatch([]int{13, 14, 15, 16, 17, 18, 19, 20, 21}))
 
 		assert.Equal(t, []int{1, 2, 3, 4}, q.Take(nil, s, k))
-		assert.Equal(t, 4, q.PushBatch([]int{13, 14, 15, 16}), "released slots are free")
-		assert.Equal(t, []int{9, 10, 11, 12, 13, 14, 15, 16}, q.StealBatch(nil, 1))
+		assert.False(t, q.Push(21), "full")
+		assert.Equal(t, []int{13, 14, 15, 16, 17, 18, 19, 20}, q.StealBatch(nil, 1))
 	})
 }
 

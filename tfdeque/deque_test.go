@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/chaselev"
 	"github.com/worksteal/wsq/internal/queuetest"
 	"github.com/worksteal/wsq/tfdeque"
 )
@@ -94,8 +95,8 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestBadOptions(t *testing.T) {
-	for _, c := range []int{0, 1, 3, -2, 1000, 1 << 31} {
-		msg := fmt.Sprintf("tfdeque: capacity %d is not a power of two between 2 and %d", c, 1<<30)
+	for _, c := range []int{0, 1, 3, -2, 1000, 2 * chaselev.MaxCapacity} {
+		msg := fmt.Sprintf("tfdeque: capacity %d is not a power of two between 2 and %d", c, chaselev.MaxCapacity)
 		assert.PanicsWithValue(t, msg, func() { tfdeque.NewBounded[int](tfdeque.WithCapacity(c)) })
 		assert.PanicsWithValue(t, msg, func() { tfdeque.NewUnbounded[int](tfdeque.WithCapacity(c)) })
 	}
