@@ -32,12 +32,15 @@
 // claims first and reads after, as Tokio's queue and sync.Pool's poolDequeue
 // do: head packs two positions, the release frontier s and the claim
 // frontier real, and the thief at work owns the slots between them until it
-// stores head = (real, real) again. The owner computes free space from s, so
-// it never writes a slot that a thief may still be reading, and all slot
+// stores head = (real, real) again. The owner computes free slots from s,
+// so it never writes a slot that a thief may still be reading, and all slot
 // accesses are plain, typed reads and writes of T (no boxing, no per-slot
 // atomics). The price is one atomic store per steal, to release, and turn
 // taking among thieves: while one thief copies its items out, others take
-// nothing (Steal reports false) rather than wait. The owner never waits.
+// nothing (Steal reports false) rather than wait. The owner never waits. A
+// bounded deque of capacity C has a ring of 2C slots, so that the slots of
+// claimed items (at most C) never make a push fail while fewer than C items
+// are in the deque; an unbounded deque grows instead.
 //
 // A batch steal against a LIFO owner. The Go runtime and Tokio let a thief
 // claim half of a queue with one CAS on head. That is safe only because

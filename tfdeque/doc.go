@@ -40,7 +40,11 @@
 // so chaselev's thief claims first, reads after, and releases the slot with
 // one more atomic store (see package chaselev for the protocol and its
 // cost). A thief that finds another thief copying an item out takes nothing,
-// which Taskflow's callers already handle as a lost CAS. Stolen items are
+// which Taskflow's callers already handle as a lost CAS. A bounded deque
+// keeps a ring of twice its capacity, so that the slot of an item a thief is
+// still copying out never makes a push fail; it still holds at most its
+// capacity of items. An empty Pop returns without an atomic store, where
+// Taskflow's stores bottom twice. Stolen items are
 // cleared from their slots by the owner's next Pop, popped ones at once, so
 // the deque does not keep removed items reachable. Go's atomic stores are
 // sequentially consistent (an XCHG on amd64) where Taskflow's release stores
