@@ -30,11 +30,12 @@ import (
 //	go test -run '^$' -bench DAG ./bench -dag.nodes 2500000
 //	WSQ_DAG_NODES=2000 go test -run '^$' -bench DAG -benchtime 1x ./...
 var (
-	dagNodes   = flag.Int64("dag.nodes", int64(envInt("WSQ_DAG_NODES", dag.SmallNodes)), "nodes in the graph of BenchmarkDAG (the paper: 2500000 and 300000000); env WSQ_DAG_NODES")
-	dagCost    = flag.Int("dag.cost", envInt("WSQ_DAG_COST", dag.DefaultCost), "mean spin iterations per node; env WSQ_DAG_COST")
-	dagFanout  = flag.Int("dag.fanout", envInt("WSQ_DAG_FANOUT", dag.DefaultFanout), "mean children per inner node; env WSQ_DAG_FANOUT")
-	dagP       = flag.Float64("dag.p", envFloat("WSQ_DAG_P", sched.DefaultProportion), "steal proportion; env WSQ_DAG_P")
-	dagWorkers = flag.String("dag.workers", os.Getenv("WSQ_DAG_WORKERS"), "comma-separated worker counts (default 1, the powers of two below GOMAXPROCS, and GOMAXPROCS); env WSQ_DAG_WORKERS")
+	dagNodes       = flag.Int64("dag.nodes", int64(envInt("WSQ_DAG_NODES", dag.SmallNodes)), "nodes in the graph of BenchmarkDAG (the paper: 2500000 and 300000000); env WSQ_DAG_NODES")
+	dagCost        = flag.Int("dag.cost", envInt("WSQ_DAG_COST", dag.DefaultCost), "mean spin iterations per node; env WSQ_DAG_COST")
+	dagFanout      = flag.Int("dag.fanout", envInt("WSQ_DAG_FANOUT", dag.DefaultFanout), "mean children per inner node; env WSQ_DAG_FANOUT")
+	dagP           = flag.Float64("dag.p", envFloat("WSQ_DAG_P", sched.DefaultProportion), "steal proportion; env WSQ_DAG_P")
+	dagMasterNodes = flag.Int64("dag.master.nodes", int64(envInt("WSQ_DAG_MASTER_NODES", 20_000)), "nodes (the root and its leaves) in BenchmarkMasterCapacity; env WSQ_DAG_MASTER_NODES")
+	dagWorkers     = flag.String("dag.workers", os.Getenv("WSQ_DAG_WORKERS"), "comma-separated worker counts (default 1, the powers of two below GOMAXPROCS, and GOMAXPROCS); env WSQ_DAG_WORKERS")
 )
 
 func envInt(name string, def int) int {
@@ -169,19 +170,24 @@ func BenchmarkDAG(b *testing.B) {
 	}
 }
 
-// BenchmarkMasterCapacity measures what one master can serve: it explores
-// the graph with nodes that cost nothing beyond producing their children, so
-// that workers run dry as fast as they can and wait for the master. Metrics:
+// BenchmarkMasterCapacity measures what one master can serve. The graph is a
+// star: the root spawns -dag.master.nodes-1 leaves in one batch, the leaves
+// cost nothing, and every hand-off moves a single item (the smallest
+// proportion). So the workers run dry as soon as they get work, the master is
+// the bottleneck, and the run measures the master's hand-off rate with a
+// victim queue of up to that many items (a queue whose steal walks the items
+// that stay, such as lfqueue's basic steal, pays for their number). Metrics:
 // steals/s of wall-clock time (what the master delivered), capacity-steals/s
-// (hand-offs per second of the master's busy time, what it could deliver if
-// always busy), master-ns/steal (its time per hand-off), wait-ns/steal (how
-// long an idle worker waited for its hand-off) and master-busy-%.
+// (hand-offs per second of the master's busy time), master-ns/steal (its
+// time per hand-off), wait-ns/steal (how long an idle worker waited for its
+// hand-off) and master-busy-%.
 func BenchmarkMasterCapacity(b *testing.B) {
 	for _, q := range catalog.Names() {
 		for _, k := range workerCounts(b) {
 			b.Run(fmt.Sprintf("queue=%s/workers=%d", q, k), func(b *testing.B) {
-				g := dag.Graph{Nodes: *dagNodes, Seed: 1, Fanout: *dagFanout, Cost: -1}
-				cfg := sched.Config[dag.Node]{NewQueue: dagQueue(q), Mode: sched.Master, Workers: k, Proportion: *dagP}
+				n := *dagMasterNodes
+				g := dag.Graph{Nodes: n, Seed: 1, Fanout: int(n), Cost: -1} // Fanout n: the root's children are all leaves
+				cfg := sched.Config[dag.Node]{NewQueue: dagQueue(q), Mode: sched.Master, Workers: k, Proportion: oneItem}
 				t := explore(b, g, cfg)
 				b.ReportMetric(float64(t.steals)/t.elapsed.Seconds(), "steals/s")
 				if t.busy > 0 {
@@ -194,3 +200,7 @@ func BenchmarkMasterCapacity(b *testing.B) {
 		}
 	}
 }
+
+// oneItem is a steal proportion so small that every steal takes one item
+// (wsq.StealCount takes at least one).
+const oneItem = 1e-12
