@@ -190,6 +190,10 @@ var variants = []struct {
 
 // interleaveScenarios are the scenarios run for each variant.
 func interleaveScenarios() []qc.Scenario {
+	random := 10000 // executions of each random scenario
+	if testing.Short() {
+		random = 2000
+	}
 	var ss []qc.Scenario
 	for _, k := range stealKinds {
 		ss = append(ss,
@@ -252,12 +256,12 @@ func interleaveScenarios() []qc.Scenario {
 		// Larger scopes, at random: longer owner programs against two
 		// and three thieves mixing every kind of steal.
 		qc.Scenario{
-			Name: "random-two-thieves", Prefill: 4, Random: 10000, Seed: 1,
+			Name: "random-two-thieves", Prefill: 4, Random: random, Seed: 1,
 			Owner:   []qc.Op{qc.PushBatch(3), qc.Pop(), qc.Pop(), qc.Push(), qc.PushNative(2), qc.Pop(), qc.Pop()},
 			Thieves: [][]qc.Op{{qc.StealNative(0.5), qc.Steal(), qc.StealNative(0.3)}, {qc.StealBatch(0.5), qc.StealNative(1)}},
 		},
 		qc.Scenario{
-			Name: "random-three-thieves", Prefill: 2, Random: 10000, Seed: 1, Depth: 4,
+			Name: "random-three-thieves", Prefill: 2, Random: random, Seed: 1, Depth: 4,
 			Owner: []qc.Op{qc.Pop(), qc.Pop(), qc.PushNative(3), qc.Pop(), qc.PushBatch(2), qc.Pop(), qc.Push(), qc.Pop()},
 			Thieves: [][]qc.Op{
 				{qc.Steal(), qc.StealNative(0.5)},

@@ -316,12 +316,13 @@ type dfs struct {
 	n      int // decisions made in the current execution
 
 	// Vector clocks of the current execution, for the happens-before
-	// relation of the reduction: vc[j] is the clock of step j,
-	// local[j] its index among its thread's steps (from 1), tvc[t] the
-	// clock of thread t's last step.
-	vc    [][]int
+	// relation of the reduction: vc[j*nt:(j+1)*nt] is the clock of step j
+	// (nt threads), local[j] its index among its thread's steps (from 1),
+	// last[t] the index of thread t's last step, or -1.
+	nt    int
+	vc    []int
 	local []int
-	tvc   [][]int
+	last  []int
 }
 
 type decision struct {
@@ -339,7 +340,15 @@ func bit(id int) uint64 { return 1 << uint(id) }
 
 func (d *dfs) start() {
 	d.n = 0
-	d.vc, d.local, d.tvc = d.vc[:0], d.local[:0], nil
+	d.vc, d.local, d.last = d.vc[:0], d.local[:0], d.last[:0]
+}
+
+// threadClock returns the vector clock of thread t's last step, or nil.
+func (d *dfs) threadClock(t int) []int {
+	if j := d.last[t]; j >= 0 {
+		return d.vc[j*d.nt : (j+1)*d.nt]
+	}
+	return nil
 }
 
 func (d *dfs) choose(e *execution, ids []int, curOK bool) (int, error) {
@@ -347,8 +356,11 @@ func (d *dfs) choose(e *execution, ids []int, curOK bool) (int, error) {
 	d.n++
 	var sleep uint64
 	if d.reduce {
-		if d.tvc == nil {
-			d.tvc = make([][]int, len(e.threads))
+		if len(d.last) == 0 {
+			d.nt = len(e.threads)
+			for range e.threads {
+				d.last = append(d.last, -1)
+			}
 		}
 		if n > 0 {
 			d.clock(e, n-1)
@@ -409,19 +421,21 @@ func (d *dfs) choose(e *execution, ids []int, curOK bool) (int, error) {
 // clock computes the vector clock of step j of the current execution.
 func (d *dfs) clock(e *execution, j int) {
 	s := e.log[j]
-	v := make([]int, len(e.threads))
-	copy(v, d.tvc[s.thread])
+	for range d.nt {
+		d.vc = append(d.vc, 0)
+	}
+	v := d.vc[j*d.nt:]
+	copy(v, d.threadClock(s.thread))
 	for i := 0; i < j; i++ {
 		if e.log[i].thread != s.thread && dependent(e.log[i].acc, s.acc) {
-			for k, x := range d.vc[i] {
+			for k, x := range d.vc[i*d.nt : (i+1)*d.nt] {
 				v[k] = max(v[k], x)
 			}
 		}
 	}
 	v[s.thread]++
-	d.vc = append(d.vc, v)
 	d.local = append(d.local, v[s.thread])
-	d.tvc[s.thread] = v
+	d.last[s.thread] = j
 }
 
 // races adds backtracking points for the state after n decisions: for each
@@ -439,7 +453,7 @@ func (d *dfs) races(e *execution, n int) {
 			if s.thread == p.id || !dependent(s.acc, a) {
 				continue
 			}
-			if c := d.tvc[p.id]; c != nil && c[s.thread] >= d.local[i] {
+			if c := d.threadClock(p.id); c != nil && c[s.thread] >= d.local[i] {
 				continue // step i happens before p's next transition
 			}
 			dec := &d.trail[i]

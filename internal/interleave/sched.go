@@ -187,6 +187,7 @@ type execution struct {
 	trace   *strings.Builder // nil unless traced
 	line    traceLine        // the operation being traced
 	enabled []*thread
+	ids     []int
 }
 
 // fail ends the execution with err; every parked thread exits when woken.
@@ -247,10 +248,11 @@ func (e *execution) choose(t *thread) *thread {
 			"some thread cannot finish while another is preempted (not lock-free), or loops forever", e.maxSteps))
 		return nil
 	}
-	ids := make([]int, len(alts))
-	for i, u := range alts {
-		ids[i] = u.id
+	ids := e.ids[:0]
+	for _, u := range alts {
+		ids = append(ids, u.id)
 	}
+	e.ids = ids
 	i, err := e.strategy.choose(e, ids, curOK)
 	if err != nil {
 		e.fail(err)

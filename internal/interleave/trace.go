@@ -142,23 +142,26 @@ func scheduleDigit(id int) byte { return scheduleDigits[id] }
 // encodeSchedule writes a run of 8 or more decisions for one thread as the
 // thread's digit, a star and the count: "001111111111" is "00 1*10".
 func encodeSchedule(ids []byte) string {
-	var b strings.Builder
+	var parts []string
+	plain := false // whether the last part is a run of digits
 	for i := 0; i < len(ids); {
 		j := i
 		for j < len(ids) && ids[j] == ids[i] {
 			j++
 		}
-		if j-i >= 8 {
-			if b.Len() > 0 {
-				b.WriteByte(' ')
-			}
-			fmt.Fprintf(&b, "%c*%d ", ids[i], j-i)
-		} else {
-			b.Write(ids[i:j])
+		switch {
+		case j-i >= 8:
+			parts = append(parts, fmt.Sprintf("%c*%d", ids[i], j-i))
+			plain = false
+		case plain:
+			parts[len(parts)-1] += string(ids[i:j])
+		default:
+			parts = append(parts, string(ids[i:j]))
+			plain = true
 		}
 		i = j
 	}
-	return strings.TrimSpace(b.String())
+	return strings.Join(parts, " ")
 }
 
 // parseSchedule reads a schedule as encodeSchedule writes it.
