@@ -8,10 +8,9 @@ package lfqueue
 type mutation int
 
 const (
-	mutNone mutation = iota
 	// A thief pairs a published but uncounted header with ctl: it skips
 	// the fallback to h.prev.
-	mutStealUncountedHeader
+	mutStealUncountedHeader mutation = iota + 1
 	// A thief reserves with a plain store of ctl instead of the CAS that
 	// validates the value it computed from: no consistency check.
 	mutStealBlindReserve

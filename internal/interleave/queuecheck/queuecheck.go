@@ -331,7 +331,6 @@ type run struct {
 	clients []string       // thread names by client number
 	values  map[int][]int  // owner op index -> values it pushes
 	prefill []int          // the prefill items
-	err     error
 }
 
 func (c *checker) program() interleave.Instance {
