@@ -14,8 +14,8 @@ const (
 	// A thief reserves with a plain store of ctl instead of the CAS that
 	// validates the value it computed from: no consistency check.
 	mutStealBlindReserve
-	// A thief loads the cut's next instead of swapping it to nil: it
-	// forgets to detach the stolen part.
+	// A thief puts the cut's next back right after swapping it to nil:
+	// it does not detach the stolen part.
 	mutStealNoDetach
 	// The skip-count steal trusts the node it cut at last time without
 	// comparing epochs.
