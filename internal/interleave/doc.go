@@ -39,8 +39,9 @@
 // Random runs executions under the PCT strategy (Burckhardt, Kothari,
 // Musuvathi, Nagarakatte, ASPLOS 2010): random thread priorities, with
 // Depth-1 points at which the running thread drops to the lowest priority.
-// Execution i of a run from seed s uses seed s+i and nothing else, so one
-// seed replays one execution.
+// Execution i of a run from seed s is determined by seed s+i (and the
+// length of a first, unpreempted execution, which is always the same), so
+// one seed replays one execution.
 //
 // # Checks
 //
@@ -76,7 +77,11 @@
 // operations are all sequentially consistent, so no weaker behaviour is
 // missed. Plain memory accesses are not interleaved; a race on a plain field
 // is a bug the race detector finds (run the stress tests with -race), not
-// this package. The program must be deterministic apart from the schedule
+// this package. The partial-order reduction relies on that: it orders
+// steps only by the atomic variables and mutexes they share, which is exact
+// for a program whose plain accesses are free of data races (each ordered
+// by atomics); for a racy program, explore with NoReduction or a preemption
+// bound. The program must be deterministic apart from the schedule
 // (no maps iterated in a varying order, no time, no randomness of its own);
 // the exploration reports a program that is not. Only one exploration runs
 // at a time in a process, and while it runs no goroutine outside its
