@@ -114,13 +114,13 @@ func (r *report) markdown(imgDir string, plots map[string]bool) string {
 	if rows := r.bench("MasterCapacity"); len(rows) > 0 {
 		procs := procsFor(rows)
 		w("### Master capacity\n\n")
-		w("Master mode with nodes that cost nothing but their children, so that workers run dry as fast as they can (median; GOMAXPROCS %d). steals/s: hand-offs per second of the run; capacity: hand-offs per second of the master's busy time; master time and worker wait per hand-off; the share of the run the master was busy.\n\n", procs)
+		w("Master mode on a star graph whose leaves cost nothing, one item per hand-off, so that workers run dry at once and the master is the bottleneck (median; GOMAXPROCS %d). steals/s: hand-offs per second of the run; capacity: hand-offs per second of the master's busy time; master time and worker wait per hand-off; the share of the run the master was busy.\n\n", procs)
 		w("| queue | workers | steals/s | capacity steals/s | master ns/steal | wait ns/steal | master busy %% |\n|---|---:|---:|---:|---:|---:|---:|\n")
 		for _, q := range distinct(rows, "queue") {
 			for _, k := range distinctInts(rows, "workers") {
 				row, ok := lookup(rows, procs, map[string]string{"queue": q, "workers": strconv.Itoa(k)})
-				if !ok {
-					continue
+				if !ok || row.Median["steals/run"] == 0 {
+					continue // one worker: nobody to hand work to
 				}
 				cell := func(unit string) string {
 					if v, ok := row.Value(unit); ok {
