@@ -191,7 +191,7 @@ func Calibrate(d time.Duration) time.Duration {
 		start := time.Now()
 		sink.Store(Spin(n, uint64(n)))
 		el := time.Since(start)
-		if el >= d || n >= 1<<40 {
+		if el >= d || n >= 1<<30 {
 			return el / time.Duration(n)
 		}
 		n *= 2
