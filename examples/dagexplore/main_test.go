@@ -3,11 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"debug/elf"
 	"math/big"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -19,6 +16,7 @@ import (
 
 	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/dag"
+	"github.com/worksteal/wsq/examples/internal/cmdtest"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -151,7 +149,7 @@ func TestRunBadFlags(t *testing.T) {
 // progress line on.
 func TestBinary(t *testing.T) {
 	t.Parallel() // go build runs in a process of its own, beside the other tests
-	bin := buildBinary(t)
+	bin := cmdtest.BuildBinary(t)
 	cmd := exec.Command(bin, "-nodes", "20000", "-workers", "2", "-progress", "1ms")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -164,48 +162,4 @@ func TestBinary(t *testing.T) {
 	require.ErrorAs(t, err, &exit, "%s", out)
 	assert.Equal(t, 2, exit.ExitCode(), "%s", out)
 	assert.Contains(t, string(out), `unknown mode "both"`)
-}
-
-// buildBinary builds the package's command for the machine the tests run on
-// (not for GOARCH, which may name an emulated architecture) and returns its
-// path.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go tool not found:", err)
-	}
-	if emulated(goTool) {
-		t.Skip("the tests run for another architecture than the go tool's, presumably under an emulator such as qemu-user, which cannot start processes from a Go program reliably")
-	}
-	bin := filepath.Join(t.TempDir(), "cmd")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GOARCH=") && !strings.HasPrefix(kv, "GOOS=") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-	return bin
-}
-
-// emulated reports whether the test binary and the go tool are built for
-// different machines. It answers false where it cannot tell (no ELF).
-func emulated(goTool string) bool {
-	self, err := os.Executable()
-	if err != nil {
-		return false
-	}
-	a, err := elf.Open(self)
-	if err != nil {
-		return false
-	}
-	defer a.Close()
-	b, err := elf.Open(goTool)
-	if err != nil {
-		return false
-	}
-	defer b.Close()
-	return a.Machine != b.Machine
 }

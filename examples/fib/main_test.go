@@ -3,11 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"debug/elf"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,6 +11,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/worksteal/wsq/catalog"
+	"github.com/worksteal/wsq/examples/internal/cmdtest"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -107,7 +104,7 @@ func TestRunBadFlags(t *testing.T) {
 // TestBinary builds the command and runs it once, as a user would.
 func TestBinary(t *testing.T) {
 	t.Parallel() // go build runs in a process of its own, beside the other tests
-	bin := buildBinary(t)
+	bin := cmdtest.BuildBinary(t)
 	out, err := exec.Command(bin, "-n", "14", "-workers", "2").CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	assert.Contains(t, string(out), "verified: fib(14) = 377 ")
@@ -119,48 +116,4 @@ func TestBinary(t *testing.T) {
 	assert.Contains(t, string(out), `unknown queue "nope"`)
 }
 
-// buildBinary builds the package's command for the machine the tests run on
-// (not for GOARCH, which may name an emulated architecture) and returns its
-// path.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go tool not found:", err)
-	}
-	if emulated(goTool) {
-		t.Skip("the tests run for another architecture than the go tool's, presumably under an emulator such as qemu-user, which cannot start processes from a Go program reliably")
-	}
-	bin := filepath.Join(t.TempDir(), "cmd")
-	cmd := exec.Command(goTool, "build", "-o", bin, ".")
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GOARCH=") && !strings.HasPrefix(kv, "GOOS=") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-	return bin
-}
-
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-// emulated reports whether the test binary and the go tool are built for
-// different machines. It answers false where it cannot tell (no ELF).
-func emulated(goTool string) bool {
-	self, err := os.Executable()
-	if err != nil {
-		return false
-	}
-	a, err := elf.Open(self)
-	if err != nil {
-		return false
-	}
-	defer a.Close()
-	b, err := elf.Open(goTool)
-	if err != nil {
-		return false
-	}
-	defer b.Close()
-	return a.Machine != b.Machine
-}
