@@ -204,3 +204,37 @@ func BenchmarkMasterCapacity(b *testing.B) {
 // oneItem is a steal proportion so small that every steal takes one item
 // (wsq.StealCount takes at least one).
 const oneItem = 1e-12
+
+// BenchmarkDAGCeiling is the reference for BenchmarkDAG's speedups: the same
+// busy work as one exploration of the graph (-dag.nodes times the mean
+// -dag.cost spin iterations) split evenly over K goroutines that share
+// nothing, no queues and no scheduler. Its speedup over one goroutine is the
+// most any scheduler can show on the machine at the time; on a shared or
+// oversubscribed machine it is well below K.
+func BenchmarkDAGCeiling(b *testing.B) {
+	cost := (dag.Graph{Cost: *dagCost}).NodeCost(0) // the mean (uniform) cost
+	total := *dagNodes * int64(cost)
+	for _, k := range workerCounts(b) {
+		b.Run(fmt.Sprintf("workers=%d", k), func(b *testing.B) {
+			b.ReportAllocs()
+			sums := make([]uint64, k*8) // one cache line apart
+			for b.Loop() {
+				done := make(chan struct{})
+				for i := range k {
+					go func() {
+						share := total / int64(k)
+						if i == 0 {
+							share += total % int64(k)
+						}
+						sums[i*8] += dag.Spin(int(share), uint64(i))
+						done <- struct{}{}
+					}()
+				}
+				for range k {
+					<-done
+				}
+			}
+			b.ReportMetric(float64(*dagNodes)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}

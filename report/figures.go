@@ -146,6 +146,22 @@ func (r *report) dagCurves(work, mode string) []curve {
 	return cs
 }
 
+// ceilingCurve returns seconds per run of BenchmarkDAGCeiling (the same
+// busy work split over goroutines that share nothing) against workers.
+func (r *report) ceilingCurve() curve {
+	rows := r.bench("DAGCeiling")
+	procs := procsFor(rows)
+	c := curve{name: "ceiling: the busy work alone, split evenly"}
+	for _, k := range distinctInts(rows, "workers") {
+		if row, ok := lookup(rows, procs, map[string]string{"workers": strconv.Itoa(k)}); ok {
+			if v, ok := row.Value("ns/op"); ok {
+				c.pts = append(c.pts, xy{float64(k), v / 1e9})
+			}
+		}
+	}
+	return c
+}
+
 // speedups turns time curves into speedup over one worker; a curve without
 // a one-worker point is left out.
 func speedups(cs []curve) []curve {

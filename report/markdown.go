@@ -72,7 +72,7 @@ func (r *report) markdown(imgDir string, plots map[string]bool) string {
 	if rows := r.bench("DAG"); len(rows) > 0 {
 		procs := procsFor(rows)
 		w("### DAG exploration\n\n")
-		w("Time per exploration of the whole graph and, in parentheses, the speedup over one worker of the same queue and mode (median; GOMAXPROCS %d). The paper: %s, on %d and %d nodes up to %d threads.\n\n",
+		w("Time per exploration of the whole graph and, in parentheses, the speedup over one worker of the same queue and mode (median; GOMAXPROCS %d). The ceiling row (BenchmarkDAGCeiling) is the same busy work split evenly over goroutines that share nothing: the most speedup the machine gave at the time. The paper: %s, on %d and %d nodes up to %d threads.\n\n",
 			procs, paper.dagSpeedupRemark, paper.dagSizes[0], paper.dagSizes[1], paper.dagThreadsMaxPaper)
 		workers := distinctInts(rows, "workers")
 		for _, work := range distinct(rows, "work") {
@@ -100,6 +100,21 @@ func (r *report) markdown(imgDir string, plots map[string]bool) string {
 					}
 					w("\n")
 				}
+			}
+			if ceil := r.ceilingCurve(); len(ceil.pts) > 0 {
+				w("| ceiling | – |")
+				for _, k := range workers {
+					i := slices.IndexFunc(ceil.pts, func(p xy) bool { return p.x == float64(k) })
+					switch {
+					case i < 0:
+						w(" – |")
+					case ceil.pts[0].x == 1:
+						w(" %s (%s×) |", duration(ceil.pts[i].y*1e9), num(ceil.pts[0].y/ceil.pts[i].y))
+					default:
+						w(" %s |", duration(ceil.pts[i].y*1e9))
+					}
+				}
+				w("\n")
 			}
 			w("\n")
 			for _, mode := range distinct(rows, "mode") {

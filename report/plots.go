@@ -14,8 +14,9 @@ import (
 )
 
 var (
-	paperColor = color.RGBA{R: 90, G: 90, B: 90, A: 255}
-	dashed     = []vg.Length{vg.Points(5), vg.Points(3)}
+	paperColor   = color.RGBA{R: 90, G: 90, B: 90, A: 255}
+	ceilingColor = color.RGBA{R: 0, G: 0, B: 0, A: 255}
+	dashed       = []vg.Length{vg.Points(5), vg.Points(3)}
 )
 
 // newPlot returns a plot with a title, axis labels and the legend on top.
@@ -53,6 +54,11 @@ func addCurves(p *plot.Plot, cs []curve) error {
 
 // addPaperLine draws a dashed grey reference line from the paper.
 func addPaperLine(p *plot.Plot, label string, pts ...xy) error {
+	return addReference(p, label, paperColor, pts...)
+}
+
+// addReference draws a dashed reference line.
+func addReference(p *plot.Plot, label string, c color.Color, pts ...xy) error {
 	xys := make(plotter.XYs, len(pts))
 	for i, q := range pts {
 		xys[i] = plotter.XY{X: q.x, Y: q.y}
@@ -61,7 +67,7 @@ func addPaperLine(p *plot.Plot, label string, pts ...xy) error {
 	if err != nil {
 		return err
 	}
-	l.Color = paperColor
+	l.Color = c
 	l.Dashes = dashed
 	l.Width = vg.Points(1.5)
 	p.Add(l)
@@ -200,6 +206,11 @@ func (r *report) writePlots(dir string) (map[string]bool, error) {
 					most := 1.0
 					for _, c := range sp {
 						most = max(most, c.pts[len(c.pts)-1].x)
+					}
+					if ceil := speedups([]curve{r.ceilingCurve()}); len(ceil) > 0 {
+						if err := addReference(p, ceil[0].name, ceilingColor, ceil[0].pts...); err != nil {
+							return nil, err
+						}
 					}
 					return p, addPaperLine(p, "linear (paper: near-linear, uniform work)", xy{1, 1}, xy{most, most})
 				}})

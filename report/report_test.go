@@ -28,7 +28,7 @@ func TestParseSample(t *testing.T) {
 	for _, s := range set.Samples {
 		counts[s.Bench]++
 	}
-	want := map[string]int{"DAG": 144, "MasterCapacity": 36, "Pop": 12, "Push": 108, "Steal": 168}
+	want := map[string]int{"DAG": 144, "DAGCeiling": 4, "MasterCapacity": 36, "Pop": 12, "Push": 108, "Steal": 168}
 	for b, n := range want {
 		if counts[b] != n {
 			t.Errorf("%s: %d samples, want %d", b, counts[b], n)
@@ -181,7 +181,7 @@ func TestWriteAll(t *testing.T) {
 		"### Push latency by batch size", "| queue | batch=1 | batch=4 |",
 		"### Steal latency by proportion", "n = 10000 items:",
 		"### Pop latency", "### DAG exploration", "uniform work:", "irregular work:",
-		"| lf | master |", "### Master capacity", "![push latency by batch size](results/push.png)",
+		"| lf | master |", "| ceiling | – |", "### Master capacity", "![push latency by batch size](results/push.png)",
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("BENCHMARKS.md lacks %q", want)
@@ -229,7 +229,7 @@ func TestRunFromFile(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "BENCHMARKS.md")); !os.IsNotExist(err) {
 		t.Errorf("-md none wrote BENCHMARKS.md: %v", err)
 	}
-	if !strings.Contains(log.String(), "468 samples") {
+	if !strings.Contains(log.String(), "472 samples") {
 		t.Errorf("log: %s", log.String())
 	}
 	if err := run([]string{"-in", "-", "-root", dir, "-md", "none"}, strings.NewReader("PASS\n"), &log); err == nil {
