@@ -179,7 +179,9 @@ func (s Stats) MasterCapacity() float64 {
 // returns an error, or when ctx is cancelled. The roots are divided among the
 // workers in contiguous chunks before any worker starts. Run returns the
 // first handler error, or ctx's error if ctx ended the run; the Stats
-// describe the run either way. Run starts no goroutine that outlives it.
+// describe the run either way. Run blocks until every goroutine it started
+// has returned, so every handler call happens before Run returns. A panic in
+// a handler is not recovered: it crashes the program, as in any goroutine.
 func Run[T any](ctx context.Context, cfg Config[T], roots []T, h Handler[T]) (Stats, error) {
 	s, err := newScheduler(cfg, h)
 	if err != nil {

@@ -73,8 +73,9 @@ func (w *Worker[T]) ID() int { return w.id }
 // item is handled exactly once, by this worker or by whichever worker it is
 // moved to. If a bounded queue cannot take all of vs, the worker keeps the
 // rest aside and moves it into the queue as room appears. Spawn does not
-// retain vs. It must only be called by the handler running on this worker,
-// during its call.
+// retain vs and does not block. It must only be called by the handler
+// running on this worker, during its call. In the terms of the Go memory
+// model, Spawn(x) synchronizes before the handler call that handles x.
 func (w *Worker[T]) Spawn(vs ...T) {
 	n := int64(len(vs))
 	if n == 0 {
