@@ -72,6 +72,13 @@ type Deque[T any] struct {
 	// store (to release it, since nobody else may change head then); the
 	// owner, with a CAS, only to take the last item or to cancel a pending
 	// announcement.
+	//
+	// Linearization points: Push and PushBatch at their tail store; Pop at
+	// its tail store when it takes its item without a CAS, at its CAS on
+	// head when it takes the last item or cancels an announcement, and at
+	// its load of head when it finds nothing; Steal, TrySteal and a
+	// one-item StealBatch at the CAS that claims; a batch StealBatch at its
+	// commit CAS.
 	head atomicx.Uint64
 
 	_ pad.Line
