@@ -131,7 +131,7 @@ type Stats struct {
 	MasterBusy time.Duration
 	// MasterWait is the time an idle worker spent queued for the master
 	// while the master was busy with others or looked for work, summed
-	// over hand-offs; Zero in Random mode.
+	// over hand-offs. Zero in Random mode.
 	MasterWait time.Duration
 	// PerWorker holds each worker's share, indexed by Worker.ID.
 	PerWorker []WorkerStats
