@@ -217,7 +217,18 @@ type Options struct {
 	// that a node handled twice is reported with its id. Without it the
 	// count and the two checksums detect any miscount with near certainty.
 	Bitmap bool
+
+	// Done, if not nil, counts the nodes handled so far while Explore runs,
+	// for a progress display: each worker adds its count every
+	// ProgressEvery nodes and once more at the end, so the counter lags by
+	// less than ProgressEvery nodes per worker and reaches Nodes when a run
+	// succeeds.
+	Done *atomic.Int64
 }
+
+// ProgressEvery is how many nodes a worker handles between updates of
+// Options.Done.
+const ProgressEvery = 256
 
 // Result describes a verified exploration.
 type Result struct {
@@ -271,10 +282,18 @@ func Explore(ctx context.Context, g Graph, cfg sched.Config[Node], opt Options) 
 				return fmt.Errorf("dag: node %d handled twice", n.ID)
 			}
 		}
+		if opt.Done != nil && a.count%ProgressEvery == 0 {
+			opt.Done.Add(ProgressEvery)
+		}
 		a.kids = g.Children(a.kids[:0], n)
 		w.Spawn(a.kids...)
 		return nil
 	})
+	if opt.Done != nil {
+		for i := range accs {
+			opt.Done.Add(int64(accs[i].count % ProgressEvery))
+		}
+	}
 	res := Result{Stats: stats}
 	if err != nil {
 		return res, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -152,9 +153,11 @@ func TestExploreExactlyOnce(t *testing.T) {
 					t.Run(fmt.Sprintf("queue=%s/mode=%v/work=%v/workers=%d", name, mode, work, workers), func(t *testing.T) {
 						g := dag.Graph{Nodes: nodes, Seed: 1, Work: work, Cost: 20}
 						cfg := sched.Config[dag.Node]{NewQueue: newQueue, Mode: mode, Workers: workers}
-						res, err := dag.Explore(context.Background(), g, cfg, dag.Options{Bitmap: true})
+						var done atomic.Int64
+						res, err := dag.Explore(context.Background(), g, cfg, dag.Options{Bitmap: true, Done: &done})
 						require.NoError(t, err)
 						assert.Equal(t, nodes, res.Nodes)
+						assert.Equal(t, nodes, done.Load(), "the progress counter ends at the node count")
 						assert.Equal(t, nodes, res.Stats.Processed)
 						want, err := dag.Explore(context.Background(), g, sched.Config[dag.Node]{NewQueue: newQueue, Workers: 1}, dag.Options{})
 						require.NoError(t, err)

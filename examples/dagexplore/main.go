@@ -53,7 +53,7 @@
 //
 // # Verification
 //
-// Node ids are 0 to nodes-1. Each worker counts the nodes it handles and sums
+// Node ids are 0 to nodes-1. dag.Explore counts the nodes handled and sums
 // their ids and squared ids; the totals must equal the closed forms for
 // 0..nodes-1 and the scheduler's own count, which pins down a node handled
 // twice or never. With -speedup, the checksum of the busy work must also be
@@ -80,7 +80,6 @@ import (
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/dag"
-	"github.com/worksteal/wsq/internal/pad"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -213,15 +212,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// tally is one worker's account of the nodes it handled, on its own cache
-// lines. Only the worker writes it; done is also read by the progress line.
-type tally struct {
-	count, sum, sumSq, work uint64
-	done                    atomic.Int64 // count, published every 256 nodes
-	kids                    []dag.Node   // scratch for the children
-	_                       pad.Line
-}
-
 // result is the outcome of one verified exploration.
 type result struct {
 	nodes    int64
@@ -231,25 +221,11 @@ type result struct {
 
 func (r result) rate() float64 { return float64(r.nodes) / r.stats.Elapsed.Seconds() }
 
-// explore explores the graph with the given number of workers and checks
-// that every node was handled exactly once.
+// explore explores the graph with the given number of workers through
+// dag.Explore, which checks that every node was handled exactly once, and
+// shows progress while it runs.
 func explore(ctx context.Context, c config, workers int, stderr io.Writer) (result, error) {
 	g := c.graph
-	tallies := make([]tally, workers)
-	handle := func(_ context.Context, n dag.Node, w *sched.Worker[dag.Node]) error {
-		t := &tallies[w.ID()]
-		id := uint64(n.ID)
-		t.count++
-		t.sum += id
-		t.sumSq += id * id
-		t.work += dag.Spin(g.NodeCost(n.ID), id)
-		if t.count%256 == 0 {
-			t.done.Store(int64(t.count))
-		}
-		t.kids = g.Children(t.kids[:0], n)
-		w.Spawn(t.kids...)
-		return nil
-	}
 	cfg := sched.Config[dag.Node]{
 		NewQueue:   func() wsq.Queue[dag.Node] { q, _ := catalog.New[dag.Node](c.queue); return q },
 		Workers:    workers,
@@ -257,78 +233,18 @@ func explore(ctx context.Context, c config, workers int, stderr io.Writer) (resu
 		Proportion: c.proportion,
 		StealOne:   c.one,
 	}
-
-	stopProgress := startProgress(stderr, c.progress, g.Nodes, func() int64 {
-		var done int64
-		for i := range tallies {
-			done += tallies[i].done.Load()
-		}
-		return done
-	})
-	st, err := sched.Run(ctx, cfg, []dag.Node{g.Root()}, handle)
+	var done atomic.Int64
+	stopProgress := startProgress(stderr, c.progress, g.Nodes, done.Load)
+	res, err := dag.Explore(ctx, g, cfg, dag.Options{Done: &done})
 	stopProgress()
-	r := result{stats: st}
+	r := result{nodes: res.Nodes, checksum: res.Checksum, stats: res.Stats}
 	if err != nil {
 		if ctx.Err() != nil {
-			return r, fmt.Errorf("interrupted after %s of %s nodes", group(st.Processed), group(g.Nodes))
+			return r, fmt.Errorf("interrupted after %s of %s nodes", group(res.Stats.Processed), group(g.Nodes))
 		}
-		return r, err
-	}
-
-	var count, sum, sumSq uint64
-	for i := range tallies {
-		count += tallies[i].count
-		sum += tallies[i].sum
-		sumSq += tallies[i].sumSq
-		r.checksum += tallies[i].work
-	}
-	r.nodes = int64(count)
-	n := uint64(g.Nodes)
-	var errs []error
-	if count != n || st.Processed != g.Nodes {
-		errs = append(errs, fmt.Errorf("handled %d nodes (scheduler: %d), want %d", count, st.Processed, n))
-	}
-	if want := sumIDs(n); sum != want {
-		errs = append(errs, fmt.Errorf("sum of handled ids is %d, want %d", sum, want))
-	}
-	if want := sumSquares(n); sumSq != want {
-		errs = append(errs, fmt.Errorf("sum of squared ids is %d, want %d", sumSq, want))
-	}
-	if len(errs) > 0 {
-		return r, fmt.Errorf("FAILED exactly-once check with %d workers: %w", workers, errors.Join(errs...))
+		return r, fmt.Errorf("FAILED exactly-once check with %d workers: %w", workers, err)
 	}
 	return r, nil
-}
-
-// sumIDs returns 0 + 1 + ... + (n-1) modulo 2^64.
-func sumIDs(n uint64) uint64 {
-	if n%2 == 0 {
-		return n / 2 * (n - 1)
-	}
-	return n * ((n - 1) / 2)
-}
-
-// sumSquares returns 0² + 1² + ... + (n-1)² = (n-1)n(2n-1)/6 modulo 2^64,
-// dividing exactly before multiplying.
-func sumSquares(n uint64) uint64 {
-	if n == 0 {
-		return 0
-	}
-	a, b, c := n-1, n, 2*n-1
-	if a%2 == 0 {
-		a /= 2
-	} else {
-		b /= 2
-	}
-	switch {
-	case a%3 == 0:
-		a /= 3
-	case b%3 == 0:
-		b /= 3
-	default:
-		c /= 3
-	}
-	return a * b * c
 }
 
 // summary prints the figures of a run, and the speedup over base if given.

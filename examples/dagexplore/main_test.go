@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"math/big"
 	"os/exec"
 	"strings"
 	"sync/atomic"
@@ -21,25 +20,6 @@ import (
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
-
-func TestSums(t *testing.T) {
-	var sum, sumSq uint64
-	for n := range uint64(200) {
-		require.Equal(t, sum, sumIDs(n), "n=%d", n)
-		require.Equal(t, sumSq, sumSquares(n), "n=%d", n)
-		sum += n
-		sumSq += n * n
-	}
-	// Modulo 2^64 for a graph far larger than any run.
-	n := uint64(1) << 40
-	mod := new(big.Int).Lsh(big.NewInt(1), 64)
-	bn := new(big.Int).SetUint64(n)
-	nm1 := new(big.Int).Sub(bn, big.NewInt(1))
-	want := new(big.Int).Mul(nm1, bn)
-	want.Mul(want, new(big.Int).Sub(new(big.Int).Lsh(bn, 1), big.NewInt(1)))
-	want.Div(want, big.NewInt(6)).Mod(want, mod)
-	assert.Equal(t, want.Uint64(), sumSquares(n))
-}
 
 // TestExplore explores small graphs with every queue, both modes and one or
 // several workers; every run must pass the exactly-once check and produce
