@@ -221,38 +221,28 @@ func init() {
 type ring interface {
 	PushBatch(vs []int) int
 	Pop() (int, bool)
-	StealBatch(dst []int, p float64) []int
 	Len() int
 	Cap() int
-	Bounded() bool
 }
 
 // warmFill is what warm pushes.
 var warmFill []int
 
-// warm touches every slot of the empty queue q's ring and leaves q empty,
-// with the owner's view of it up to date, at a position whose next pushes go
-// to slots just touched. An unbounded ring is filled, stolen empty (so the
-// positions wrap around to its first slot) and cleared by an empty Pop. A
-// bounded ring has twice the capacity: it is filled, stolen empty, filled
-// again (the second half) and popped empty, so the next pushes go to the
-// second half again.
+// warm touches the slots of the empty queue q that the timed pushes will
+// write, and leaves q empty: it fills q to its capacity and pops it empty,
+// which brings the positions back to where they were.
 func warm(q ring) {
 	c := q.Cap()
 	if len(warmFill) < c {
 		warmFill = make([]int, c)
 	}
-	buf := make([]int, 0, c)
-	if q.PushBatch(warmFill[:c]) != c || len(q.StealBatch(buf, 1)) != c {
-		panic("bench: warm: could not fill and empty the queue")
+	if q.PushBatch(warmFill[:c]) != c {
+		panic("bench: warm: could not fill the queue")
 	}
-	if q.Bounded() {
-		q.PushBatch(warmFill[:c])
-		for range c {
-			q.Pop()
-		}
+	for range c {
+		q.Pop()
 	}
-	if _, ok := q.Pop(); ok || q.Len() != 0 || q.Cap() != c {
+	if q.Len() != 0 || q.Cap() != c {
 		panic("bench: warm: the queue is not empty or changed its capacity")
 	}
 }
