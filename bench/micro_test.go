@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/lfqueue"
 	"github.com/worksteal/wsq/mutexq"
 )
@@ -194,27 +195,47 @@ func BenchmarkPush(b *testing.B) {
 	}
 }
 
+// stealQueues is how many queues of n items one timed loop steals from: one
+// steal from each, so that a timed loop lasts far longer than a reading of
+// the clock, while all the queues together hold at most about a million
+// items.
+func stealQueues(n int) int { return max(1, min(64, (1<<20)/n)) }
+
 // BenchmarkSteal measures one proportional steal from a queue of n items,
-// with the owner idle: ns/op is the time per steal, and the queue is refilled
-// to n items outside the timer after each one.
+// with the owner idle: ns/op is the time per steal. A timed loop makes one
+// steal from each of stealQueues(n) queues, in turn, and the queues are
+// refilled to n items outside the timer, so a steal finds its victim's items
+// in memory but not in the thief's cache, as after a real owner wrote them.
 func BenchmarkSteal(b *testing.B) {
 	for _, c := range stealContenders {
 		for _, n := range stealSizes {
 			for _, pct := range stealShares {
 				b.Run(fmt.Sprintf("queue=%s/n=%d/p=%d", c.name, n, pct), func(b *testing.B) {
 					p := float64(pct) / 100
-					steal, refill := c.prepare(n, p)
-					want := n * pct / 100
+					r := stealQueues(n)
+					steals, refills := make([]func() int, r), make([]func(), r)
+					for i := range r {
+						steals[i], refills[i] = c.prepare(n, p)
+					}
+					want := wsq.StealCount(n, p)
+					got := make([]int, r)
 					b.ReportAllocs()
 					b.ResetTimer()
-					for range b.N {
-						got := steal()
-						b.StopTimer()
-						if got != want {
-							b.Fatalf("steal of p=%v from %d items took %d, want %d", p, n, got, want)
-						}
-						refill()
+					b.StopTimer()
+					for done := 0; done < b.N; {
+						m := min(r, b.N-done)
 						b.StartTimer()
+						for i := range m {
+							got[i] = steals[i]()
+						}
+						b.StopTimer()
+						for i := range m {
+							if got[i] != want {
+								b.Fatalf("steal of p=%v from %d items took %d, want %d", p, n, got[i], want)
+							}
+							refills[i]()
+						}
+						done += m
 					}
 				})
 			}
