@@ -161,7 +161,7 @@ func init() {
 	popContenders = append(popContenders,
 		popContender{"tf-ub", func(ops int) func() {
 			q := tfdeque.NewUnbounded[int]()
-			q.PushBatch(values(ops))
+			popFill(q, ops)
 			return func() {
 				for range ops {
 					if _, ok := q.Pop(); !ok {
@@ -188,7 +188,7 @@ func init() {
 		}},
 		popContender{"cl-ub", func(ops int) func() {
 			q := chaselev.NewUnbounded[int](tfdeque.DefaultUnboundedCapacity)
-			q.PushBatch(values(ops))
+			popFill(q, ops)
 			return func() {
 				for range ops {
 					if _, ok := q.Pop(); !ok {
@@ -219,6 +219,7 @@ func init() {
 // ring is what the setup and checks use of tfdeque.Deque and
 // chaselev.Deque; the timed loops call the concrete types.
 type ring interface {
+	Push(v int) bool
 	PushBatch(vs []int) int
 	Pop() (int, bool)
 	Len() int
@@ -299,11 +300,25 @@ func (plan boundedPlan) check(name string, next int) {
 // boundedQueues returns how many bounded queues hold ops items.
 func boundedQueues(ops int) int { return (ops + boundedCapacity - 1) / boundedCapacity }
 
-// boundedFill fills the i-th of the bounded queues that hold ops items.
+// boundedFill fills the i-th of the bounded queues that hold ops items, item
+// by item (see popFill).
 func boundedFill(name string, q ring, i, ops int) {
-	if n := min(boundedCapacity, ops-i*boundedCapacity); q.PushBatch(values(n)) != n {
+	if popFill(q, min(boundedCapacity, ops-i*boundedCapacity)) != q.Len() {
 		panic("bench: " + name + ": could not fill a bounded queue")
 	}
+}
+
+// popFill pushes 0..n-1 into q for a pop contender, item by item, and
+// returns n. Item by item leaves the ring in the cache as the owner's own
+// pushes would; one large PushBatch copies with non-temporal stores, which
+// leaves it out of the cache and made the first pops measurably slower.
+func popFill(q ring, n int) int {
+	for v := range n {
+		if !q.Push(v) {
+			panic("bench: a pop contender's queue refused an item")
+		}
+	}
+	return n
 }
 
 // stealRefill fills q with 0..n-1 and returns the untimed refill of a steal

@@ -74,7 +74,7 @@
 // until it is done, and nobody writes it again.
 //
 // Positions are 32-bit counters that wrap around, as in the Go runtime and
-// Tokio, which bounds the capacity to MaxCapacity (2^30). A single-item
+// Tokio, which bounds the capacity to MaxCapacity (2^29). A single-item
 // steal validates its claim with a CAS on head only, so in principle a thief
 // stalled between two of its instructions while exactly a multiple of 2^32
 // items pass through the deque could claim a stale position (ABA); a batch
@@ -87,9 +87,13 @@
 //
 //	Push                    1 (the tail store)
 //	PushBatch               1 per batch
-//	Pop                     1 (the tail store); 2 more for the last item
-//	                        (CAS, tail store); 0 on an empty deque
+//	Pop                     1 (the tail store); 0 when it finds the deque
+//	                        empty before it starts; 2 more for the last
+//	                        item (CAS, tail store), 1 more to cancel an
+//	                        announced batch steal or to give back the tail
+//	                        when a thief's claim covers the item
 //	Steal, TrySteal         2 (claim CAS, release store)
+//	StealBatch of 1 item    2, as Steal
 //	StealBatch of k >= 2    3 per batch (announce, commit, release)
 //
 // Taskflow's C++ steal costs one CAS; the release store is what claim-then-
