@@ -300,25 +300,12 @@ func (plan boundedPlan) check(name string, next int) {
 // boundedQueues returns how many bounded queues hold ops items.
 func boundedQueues(ops int) int { return (ops + boundedCapacity - 1) / boundedCapacity }
 
-// boundedFill fills the i-th of the bounded queues that hold ops items, item
-// by item (see popFill).
+// boundedFill fills the i-th of the bounded queues that hold ops items (see
+// popFill).
 func boundedFill(name string, q ring, i, ops int) {
 	if popFill(q, min(boundedCapacity, ops-i*boundedCapacity)) != q.Len() {
 		panic("bench: " + name + ": could not fill a bounded queue")
 	}
-}
-
-// popFill pushes 0..n-1 into q for a pop contender, item by item, and
-// returns n. Item by item leaves the ring in the cache as the owner's own
-// pushes would; one large PushBatch copies with non-temporal stores, which
-// leaves it out of the cache and made the first pops measurably slower.
-func popFill(q ring, n int) int {
-	for v := range n {
-		if !q.Push(v) {
-			panic("bench: a pop contender's queue refused an item")
-		}
-	}
-	return n
 }
 
 // stealRefill fills q with 0..n-1 and returns the untimed refill of a steal

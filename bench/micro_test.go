@@ -109,10 +109,12 @@ func init() {
 	}})
 	popContenders = append(popContenders, popContender{"lf", func(ops int) func() {
 		q := lfqueue.New[int]()
-		q.PushBatch(values(ops))
+		popFill(q, ops)
 		return func() {
 			for range ops {
-				q.Pop()
+				if _, ok := q.Pop(); !ok {
+					panic("bench: lf: Pop found the queue empty")
+				}
 			}
 		}
 	}})
@@ -139,13 +141,39 @@ func init() {
 	}})
 	popContenders = append(popContenders, popContender{"mutex", func(ops int) func() {
 		q := mutexq.New[int]()
-		q.PushBatch(values(ops))
+		popFill(q, ops)
 		return func() {
 			for range ops {
-				q.Pop()
+				if _, ok := q.Pop(); !ok {
+					panic("bench: mutex: Pop found the queue empty")
+				}
 			}
 		}
 	}})
+}
+
+// popFillBatch is the size of the batches a pop contender's queue is filled
+// with: the children of a node in a tree search, as the DAG workload pushes
+// them. Filling every queue the same way keeps the comparison fair: the
+// memory layout a queue gets from its pushes (a ring's slots, lfqueue's node
+// blocks) decides much of what a pop costs. Item by item, lfqueue allocates
+// a node and a header per item, and its pops are slower (see BENCHMARKS.md);
+// in one large batch, a ring is filled by a copy with non-temporal stores that
+// leaves it out of the cache.
+const popFillBatch = 16
+
+// popFill pushes 0..n-1 into q in batches of popFillBatch, outside the
+// timer, and returns n. It panics if q does not take them all.
+func popFill(q interface{ PushBatch([]int) int }, n int) int {
+	vs := values(n)
+	for len(vs) > 0 {
+		m := min(popFillBatch, len(vs))
+		if q.PushBatch(vs[:m]) != m {
+			panic("bench: a pop contender's queue refused items")
+		}
+		vs = vs[m:]
+	}
+	return n
 }
 
 // values returns 0, 1, ..., n-1.
