@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 
 	wsq "github.com/worksteal/wsq"
@@ -191,19 +192,32 @@ var (
 	stealShares = []int{10, 20, 30, 40, 50, 60, 90} // percent
 )
 
-// chunkItems bounds the items one timed chunk of pushes or pops holds, so a
-// queue never grows without bound; between chunks the queue is replaced
-// outside the timer.
-const chunkItems = 1 << 16
+// A timed chunk of pushes is chunkOps batches, whatever their size, into a
+// fresh queue; a timed chunk of pops empties a queue of chunkItems items.
+// Between chunks the queue is replaced outside the timer, so it never grows
+// without bound. Equal chunk lengths for every batch size matter: each chunk
+// starts after the timer's pause, which stops the world to read memory
+// statistics, so its first operations find cold caches; and a push that
+// allocates (lfqueue's header) triggers collections in proportion to the
+// pushes in a chunk, not to their items.
+const (
+	chunkOps   = 1 << 10
+	chunkItems = 1 << 16
+)
 
 // timeChunks runs b.N operations in chunks of at most chunk operations:
-// prepare (not timed) builds the chunk, run (timed) performs it.
+// prepare (not timed) builds the chunk, run (timed) performs it. Before each
+// chunk it collects the garbage of the last one, so that a collection cycle
+// started by the untimed preparation does not run into the timed loop; what
+// the timed operations allocate themselves is still allocated inside the
+// timer (and shown by -benchmem's allocs/op).
 func timeChunks(b *testing.B, chunk int, prepare func(ops int) (run func())) {
 	b.ReportAllocs()
 	b.StopTimer()
 	for done := 0; done < b.N; {
 		ops := min(chunk, b.N-done)
 		run := prepare(ops)
+		runtime.GC()
 		b.StartTimer()
 		run()
 		b.StopTimer()
@@ -216,7 +230,7 @@ func BenchmarkPush(b *testing.B) {
 	for _, c := range pushContenders {
 		for _, batch := range batchSizes {
 			b.Run(fmt.Sprintf("queue=%s/batch=%d", c.name, batch), func(b *testing.B) {
-				timeChunks(b, max(1, chunkItems/batch), func(ops int) func() { return c.prepare(batch, ops) })
+				timeChunks(b, chunkOps, func(ops int) func() { return c.prepare(batch, ops) })
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(batch), "ns/item")
 			})
 		}
@@ -247,6 +261,14 @@ func BenchmarkSteal(b *testing.B) {
 					}
 					want := wsq.StealCount(n, p)
 					got := make([]int, r)
+					// One untimed round first, so that no timed steal pays
+					// for growing its destination buffer.
+					for i := range r {
+						if k := steals[i](); k != want {
+							b.Fatalf("steal of p=%v from %d items took %d, want %d", p, n, k, want)
+						}
+						refills[i]()
+					}
 					b.ReportAllocs()
 					b.ResetTimer()
 					b.StopTimer()
