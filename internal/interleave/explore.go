@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"runtime/debug"
 	"strings"
 )
@@ -137,6 +138,16 @@ func firstLine(err error) string {
 	return s
 }
 
+// hexAddr matches a printed pointer, which differs between two runs of the
+// same schedule because every execution builds a fresh instance.
+var hexAddr = regexp.MustCompile(`0x[0-9a-f]+`)
+
+// sameFailure says whether a and b report the same failure: their first
+// lines agree once pointer values are masked.
+func sameFailure(a, b error) bool {
+	return hexAddr.ReplaceAllString(firstLine(a), "0x?") == hexAddr.ReplaceAllString(firstLine(b), "0x?")
+}
+
 // Exhaustive explores the schedules of p depth-first and stops at the first
 // failure. With a negative opt.PreemptionBound it explores every
 // interleaving up to equivalence (see Options.NoReduction); otherwise every
@@ -248,7 +259,7 @@ func failure(p Program, opt Options, e *execution, n int) *Failure {
 	ids, _ := parseSchedule(f.Schedule)
 	re := execute(p, &replay{ids: ids}, opt.MaxSteps, true)
 	f.Trace = re.trace.String()
-	f.Replayed = re.err != nil && firstLine(re.err) == firstLine(e.err)
+	f.Replayed = re.err != nil && sameFailure(re.err, e.err)
 	return f
 }
 

@@ -255,6 +255,29 @@ func TestLostUpdateFound(t *testing.T) {
 	assert.Equal(t, f.Trace, rr.Failure.Trace)
 }
 
+// A failure whose message prints a pointer still counts as replayed: each
+// execution builds a fresh instance, so the address differs between the
+// failing run and its traced replay.
+func TestReplayIgnoresAddresses(t *testing.T) {
+	inner := counter(2, false)
+	p := func() interleave.Instance {
+		inst := inner()
+		check := inst.Check
+		where := new(cell)
+		inst.Check = func() error {
+			if err := check(); err != nil {
+				return fmt.Errorf("%w (instance at %p)", err, where)
+			}
+			return nil
+		}
+		return inst
+	}
+	r := interleave.Exhaustive(p, unbounded)
+	require.NotNil(t, r.Failure)
+	assert.ErrorContains(t, r.Failure.Err, "instance at 0x")
+	assert.True(t, r.Failure.Replayed)
+}
+
 func TestLockedCounterPasses(t *testing.T) {
 	r := interleave.Exhaustive(counter(3, true), unbounded)
 	require.Nil(t, r.Failure, "%v", r.Failure)
