@@ -141,20 +141,10 @@ func init() {
 
 	stealContenders = append(stealContenders,
 		stealContender{"tf-ub", func(n int, p float64) (func() int, func()) {
-			q := tfdeque.NewUnbounded[int]()
-			var buf []int
-			return func() int {
-				buf = q.StealBatch(buf[:0], p)
-				return len(buf)
-			}, stealRefill("tf-ub", q, n, &buf)
+			return sliceSteal("tf-ub", tfdeque.NewUnbounded[int](), n, p)
 		}},
 		stealContender{"cl-ub", func(n int, p float64) (func() int, func()) {
-			q := chaselev.NewUnbounded[int](tfdeque.DefaultUnboundedCapacity)
-			var buf []int
-			return func() int {
-				buf = q.StealBatch(buf[:0], p)
-				return len(buf)
-			}, stealRefill("cl-ub", q, n, &buf)
+			return sliceSteal("cl-ub", chaselev.NewUnbounded[int](tfdeque.DefaultUnboundedCapacity), n, p)
 		}},
 	)
 
@@ -305,25 +295,5 @@ func boundedQueues(ops int) int { return (ops + boundedCapacity - 1) / boundedCa
 func boundedFill(name string, q ring, i, ops int) {
 	if popFill(q, min(boundedCapacity, ops-i*boundedCapacity)) != q.Len() {
 		panic("bench: " + name + ": could not fill a bounded queue")
-	}
-}
-
-// stealRefill fills q with 0..n-1 and returns the untimed refill of a steal
-// contender. It checks that the steal took the oldest items, oldest first,
-// and pushes them back at the new end, so the queue always holds a rotation
-// of 0..n-1 and the oldest item of each round is known.
-func stealRefill(name string, q ring, n int, buf *[]int) func() {
-	q.PushBatch(values(n))
-	oldest := 0
-	return func() {
-		for i, v := range *buf {
-			if v != (oldest+i)%n {
-				panic(fmt.Sprintf("bench: %s: stolen item %d is %d; want %d", name, i, v, (oldest+i)%n))
-			}
-		}
-		oldest = (oldest + len(*buf)) % n
-		if q.PushBatch(*buf) != len(*buf) || q.Len() != n {
-			panic("bench: " + name + ": the refill did not restore the queue")
-		}
 	}
 }
