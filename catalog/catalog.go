@@ -71,6 +71,24 @@ func Lookup(name string) (Entry, bool) {
 	return Entry{}, false
 }
 
+// Every implementation is instantiated here once, for an arbitrary item
+// type. This is a compile-time check that each satisfies wsq.Queue, and it
+// has a second purpose: it puts the inline bodies of the queues' non-generic
+// helpers (the atomic operations of internal/atomicx, the index packing of
+// chaselev and lfqueue) into this package's export data. A program that
+// reaches the queues only through catalog compiles their generic code itself,
+// and the Go compiler (1.24 to 1.26 at least) inlines those helpers there
+// only if an imported package's export data carries their bodies; without
+// these lines every atomic operation of such a program is a function call,
+// and a pop costs about 20 % more. TestQueuesInlined in examples/quickstart
+// checks the machine code of a program that imports only catalog.
+var (
+	_ wsq.Queue[struct{}] = (*lfqueue.Queue[struct{}])(nil)
+	_ wsq.Queue[struct{}] = (*chaselev.Deque[struct{}])(nil)
+	_ wsq.Queue[struct{}] = (*tfdeque.Deque[struct{}])(nil)
+	_ wsq.Queue[struct{}] = (*mutexq.Queue[struct{}])(nil)
+)
+
 // New returns a new empty queue of the named implementation, or an error
 // that lists the known names.
 func New[T any](name string) (wsq.Queue[T], error) {

@@ -3,7 +3,12 @@
 //
 // In a normal build the types are thin wrappers over sync/atomic and
 // sync.Mutex whose methods the compiler inlines: they cost exactly what the
-// sync/atomic operation costs. The seam exists for the interleaving checker,
+// sync/atomic operation costs (bench_test.go times each pair). Inlining
+// across packages needs the callee's body in the export data the compiler
+// reads; a program that reaches the queues only through package catalog
+// gets it from catalog's own instantiations of the queues, and
+// TestQueuesInlined in examples/quickstart checks the machine code of such a
+// program. The seam exists for the interleaving checker,
 // which builds the queues with a test-only build tag under which each
 // operation becomes a scheduling point of a deterministic scheduler (see
 // DESIGN.md §7).

@@ -1,0 +1,88 @@
+//go:build !wsqcheck
+
+package atomicx_test
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/worksteal/wsq/internal/atomicx"
+)
+
+// The seam costs nothing in a normal build: each benchmark times the same
+// loop through atomicx and through sync/atomic directly, and the pairs must
+// agree within noise. (TestQueuesInlined in examples/quickstart checks the
+// machine code of the queues in a program that reaches them only through
+// catalog, where inlining needs more than these methods' small size.)
+//
+//	go test -run '^$' -bench . -count 5 ./internal/atomicx
+
+var sinkU64 uint64
+
+func BenchmarkUint64Load(b *testing.B) {
+	b.Run("impl=atomicx", func(b *testing.B) {
+		b.ReportAllocs()
+		var x atomicx.Uint64
+		var s uint64
+		for range b.N {
+			s += x.Load()
+		}
+		sinkU64 = s
+	})
+	b.Run("impl=sync-atomic", func(b *testing.B) {
+		b.ReportAllocs()
+		var x atomic.Uint64
+		var s uint64
+		for range b.N {
+			s += x.Load()
+		}
+		sinkU64 = s
+	})
+}
+
+func BenchmarkUint64CompareAndSwap(b *testing.B) {
+	b.Run("impl=atomicx", func(b *testing.B) {
+		b.ReportAllocs()
+		var x atomicx.Uint64
+		for i := range uint64(b.N) {
+			x.CompareAndSwap(i, i+1)
+		}
+		sinkU64 = x.Load()
+	})
+	b.Run("impl=sync-atomic", func(b *testing.B) {
+		b.ReportAllocs()
+		var x atomic.Uint64
+		for i := range uint64(b.N) {
+			x.CompareAndSwap(i, i+1)
+		}
+		sinkU64 = x.Load()
+	})
+}
+
+func BenchmarkPointerLoad(b *testing.B) {
+	v := new(int)
+	b.Run("impl=atomicx", func(b *testing.B) {
+		b.ReportAllocs()
+		var x atomicx.Pointer[int]
+		x.Store(v)
+		n := 0
+		for range b.N {
+			if x.Load() != nil {
+				n++
+			}
+		}
+		sinkU64 = uint64(n)
+	})
+	b.Run("impl=sync-atomic", func(b *testing.B) {
+		b.ReportAllocs()
+		var x atomic.Pointer[int]
+		x.Store(v)
+		n := 0
+		for range b.N {
+			if x.Load() != nil {
+				n++
+			}
+		}
+		sinkU64 = uint64(n)
+	})
+}
