@@ -26,9 +26,6 @@ func (x *Uint64) Load() uint64 { return x.v.Load() }
 // Store atomically stores v.
 func (x *Uint64) Store(v uint64) { x.v.Store(v) }
 
-// Add atomically adds delta and returns the new value.
-func (x *Uint64) Add(delta uint64) uint64 { return x.v.Add(delta) }
-
 // CompareAndSwap executes the compare-and-swap operation for the value.
 func (x *Uint64) CompareAndSwap(old, new uint64) bool { return x.v.CompareAndSwap(old, new) }
 
@@ -43,28 +40,8 @@ func (x *Uint32) Load() uint32 { return x.v.Load() }
 // Store atomically stores v.
 func (x *Uint32) Store(v uint32) { x.v.Store(v) }
 
-// Add atomically adds delta and returns the new value.
-func (x *Uint32) Add(delta uint32) uint32 { return x.v.Add(delta) }
-
 // CompareAndSwap executes the compare-and-swap operation for the value.
 func (x *Uint32) CompareAndSwap(old, new uint32) bool { return x.v.CompareAndSwap(old, new) }
-
-// Int64 is an atomic int64, 64-bit aligned on every platform.
-type Int64 struct {
-	v atomic.Int64
-}
-
-// Load atomically loads and returns the value.
-func (x *Int64) Load() int64 { return x.v.Load() }
-
-// Store atomically stores v.
-func (x *Int64) Store(v int64) { x.v.Store(v) }
-
-// Add atomically adds delta and returns the new value.
-func (x *Int64) Add(delta int64) int64 { return x.v.Add(delta) }
-
-// CompareAndSwap executes the compare-and-swap operation for the value.
-func (x *Int64) CompareAndSwap(old, new int64) bool { return x.v.CompareAndSwap(old, new) }
 
 // Pointer is an atomic pointer to a T that also allows plain access while
 // the object holding it is not yet shared.
@@ -110,6 +87,3 @@ func (m *Mutex) Lock() { m.mu.Lock() }
 
 // Unlock unlocks m.
 func (m *Mutex) Unlock() { m.mu.Unlock() }
-
-// TryLock tries to lock m and reports whether it succeeded.
-func (m *Mutex) TryLock() bool { return m.mu.TryLock() }

@@ -48,16 +48,6 @@ func (x *Uint64) Store(v uint64) {
 	}
 }
 
-// Add atomically adds delta and returns the new value.
-func (x *Uint64) Add(delta uint64) uint64 {
-	tr := interleave.Point(interleave.Add, x)
-	v := x.v.Add(delta)
-	if tr {
-		interleave.Result(delta, v)
-	}
-	return v
-}
-
 // CompareAndSwap executes the compare-and-swap operation for the value.
 func (x *Uint64) CompareAndSwap(old, new uint64) bool {
 	tr := interleave.Point(interleave.CompareAndSwap, x)
@@ -92,62 +82,8 @@ func (x *Uint32) Store(v uint32) {
 	}
 }
 
-// Add atomically adds delta and returns the new value.
-func (x *Uint32) Add(delta uint32) uint32 {
-	tr := interleave.Point(interleave.Add, x)
-	v := x.v.Add(delta)
-	if tr {
-		interleave.Result(delta, v)
-	}
-	return v
-}
-
 // CompareAndSwap executes the compare-and-swap operation for the value.
 func (x *Uint32) CompareAndSwap(old, new uint32) bool {
-	tr := interleave.Point(interleave.CompareAndSwap, x)
-	ok := x.v.CompareAndSwap(old, new)
-	if tr {
-		interleave.Result(old, new, ok)
-	}
-	return ok
-}
-
-// Int64 is an atomic int64, 64-bit aligned on every platform.
-type Int64 struct {
-	v atomic.Int64
-}
-
-// Load atomically loads and returns the value.
-func (x *Int64) Load() int64 {
-	tr := interleave.Point(interleave.Load, x)
-	v := x.v.Load()
-	if tr {
-		interleave.Result(v)
-	}
-	return v
-}
-
-// Store atomically stores v.
-func (x *Int64) Store(v int64) {
-	tr := interleave.Point(interleave.Store, x)
-	x.v.Store(v)
-	if tr {
-		interleave.Result(v)
-	}
-}
-
-// Add atomically adds delta and returns the new value.
-func (x *Int64) Add(delta int64) int64 {
-	tr := interleave.Point(interleave.Add, x)
-	v := x.v.Add(delta)
-	if tr {
-		interleave.Result(delta, v)
-	}
-	return v
-}
-
-// CompareAndSwap executes the compare-and-swap operation for the value.
-func (x *Int64) CompareAndSwap(old, new int64) bool {
 	tr := interleave.Point(interleave.CompareAndSwap, x)
 	ok := x.v.CompareAndSwap(old, new)
 	if tr {
@@ -236,17 +172,4 @@ func (m *Mutex) Unlock() {
 	interleave.Point(interleave.Unlock, m)
 	interleave.Released(m)
 	m.mu.Unlock()
-}
-
-// TryLock tries to lock m and reports whether it succeeded.
-func (m *Mutex) TryLock() bool {
-	tr := interleave.Point(interleave.TryLock, m)
-	ok := m.mu.TryLock()
-	if ok {
-		interleave.Acquired(m)
-	}
-	if tr {
-		interleave.Result(ok)
-	}
-	return ok
 }

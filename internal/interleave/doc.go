@@ -8,8 +8,8 @@
 //
 // The queues perform every atomic operation through internal/atomicx. Built
 // with the test-only tag wsqcheck, atomicx calls Point before each operation
-// (Load, Store, Swap, CompareAndSwap, Add) and before each Lock, TryLock and
-// Unlock of a Mutex: these are the scheduling points. Plain accesses
+// (Load, Store, Swap, CompareAndSwap) and before each Lock and Unlock of a
+// Mutex: these are the scheduling points. Plain accesses
 // (Pointer.Plain and SetPlain, and ordinary fields) are not. Outside an
 // exploration a scheduling point costs one atomic load and the program runs
 // as usual; in a normal build atomicx has no scheduling points at all.

@@ -18,9 +18,7 @@ const (
 	Store
 	Swap
 	CompareAndSwap
-	Add
 	Lock
-	TryLock
 	Unlock
 	// Yield is a scheduling point that performs nothing, for tests of this
 	// package and for code that wants an explicit preemption point.
@@ -28,8 +26,8 @@ const (
 )
 
 var kindNames = [...]string{
-	Load: "Load", Store: "Store", Swap: "Swap", CompareAndSwap: "CompareAndSwap", Add: "Add",
-	Lock: "Lock", TryLock: "TryLock", Unlock: "Unlock", Yield: "Yield",
+	Load: "Load", Store: "Store", Swap: "Swap", CompareAndSwap: "CompareAndSwap",
+	Lock: "Lock", Unlock: "Unlock", Yield: "Yield",
 }
 
 func (k Kind) String() string {
@@ -67,8 +65,8 @@ func Point(k Kind, obj any) bool {
 
 // Result records the operands and result of the operation just performed
 // after the Point that reported tracing. By kind: Load(v); Store(v);
-// Swap(new, old); CompareAndSwap(old, new, swapped); Add(delta, new);
-// TryLock(ok); none for Lock and Unlock.
+// Swap(new, old); CompareAndSwap(old, new, swapped); none for Lock and
+// Unlock.
 func Result(vals ...any) {
 	if e := active.Load(); e != nil && e.trace != nil {
 		e.result(vals)
@@ -76,7 +74,7 @@ func Result(vals ...any) {
 }
 
 // Acquired tells the scheduler that the running thread holds the mutex obj.
-// atomicx calls it after a Lock, or a TryLock that succeeded.
+// atomicx calls it after a Lock.
 func Acquired(obj any) {
 	if e := active.Load(); e != nil {
 		e.held[obj] = e.cur
@@ -280,7 +278,7 @@ func (e *execution) choose(t *thread) *thread {
 // order the linearizability check depends on).
 type access struct {
 	obj   any
-	write bool // a Store, Swap, CompareAndSwap, Add or mutex operation
+	write bool // a Store, Swap, CompareAndSwap or mutex operation
 	hist  bool
 }
 

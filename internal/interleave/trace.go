@@ -58,10 +58,6 @@ func (e *execution) result(vals []any) {
 		op = fmt.Sprintf("Swap(%s) = %s", v(0), v(1))
 	case CompareAndSwap:
 		op = fmt.Sprintf("CompareAndSwap(%s, %s) = %v", v(0), v(1), vals[2])
-	case Add:
-		op = fmt.Sprintf("Add(%v) = %s", vals[0], v(1))
-	case TryLock:
-		op = fmt.Sprintf("TryLock() = %v", vals[0])
 	default:
 		op = l.kind.String() + "()"
 	}
