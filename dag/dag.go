@@ -184,15 +184,16 @@ func Spin(n int, x uint64) uint64 {
 }
 
 // Calibrate measures and returns the duration of one Spin iteration on this
-// machine, timing about d of spinning.
-func Calibrate(d time.Duration) time.Duration {
+// machine in nanoseconds, timing about d of spinning. It is a float because
+// an iteration takes a few nanoseconds, which a time.Duration would round.
+func Calibrate(d time.Duration) float64 {
 	n := 1 << 16
 	for {
 		start := time.Now()
 		sink.Store(Spin(n, uint64(n)))
 		el := time.Since(start)
 		if el >= d || n >= 1<<30 {
-			return el / time.Duration(n)
+			return float64(el.Nanoseconds()) / float64(n)
 		}
 		n *= 2
 	}

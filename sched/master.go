@@ -55,7 +55,7 @@ func (s *scheduler[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
 		}
 		var d delivery[T]
 		if victim.handoff != nil {
-			if p := victim.handoff.StealParcel(s.cfg.Proportion); p != nil && p.Len() > 0 {
+			if p := victim.handoff.StealParcel(s.cfg.Proportion); p != nil {
 				d.parcel, d.n = p, p.Len()
 				s.master.parcels++
 			}

@@ -116,3 +116,35 @@ func TestOverflowStaysStealable(t *testing.T) {
 		})
 	}
 }
+
+// TestLastSearcherWakesForAnyQueue checks the rule of stopSearching: a
+// publisher that saw a searcher did not wake anyone, so the last searcher to
+// find work wakes a parked worker when any queue, not only its victim's,
+// holds items.
+func TestLastSearcherWakesForAnyQueue(t *testing.T) {
+	cfg := Config[int]{NewQueue: func() wsq.Queue[int] { return mutexq.New[int]() }, Mode: Random, Workers: 3}
+	handle := func(context.Context, int, *Worker[int]) error { return nil }
+	for _, work := range []bool{false, true} {
+		s, err := newScheduler(cfg, handle)
+		require.NoError(t, err)
+		parked, publisher := s.workers[1], s.workers[2] // workers[0] is the searcher
+		if work {
+			publisher.queue.Push(7) // pushed while the searcher was counted
+		}
+		s.spinning.Store(1)
+		s.sleeping = append(s.sleeping, parked)
+		s.sleepers.Store(1)
+
+		s.stopSearching()
+
+		if work {
+			require.Len(t, parked.wake, 1, "the parked worker was not woken for the publisher's item")
+			assert.Equal(t, int32(1), s.spinning.Load(), "the woken worker counts as searching")
+			assert.Equal(t, int32(0), s.sleepers.Load())
+		} else {
+			assert.Empty(t, parked.wake, "woken with no work anywhere")
+			assert.Equal(t, int32(0), s.spinning.Load())
+			assert.Equal(t, int32(1), s.sleepers.Load())
+		}
+	}
+}

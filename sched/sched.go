@@ -129,9 +129,10 @@ type Stats struct {
 	// a victim, stealing, handing over), not counting the time it waited
 	// for an idle worker or for work to appear. Zero in Random mode.
 	MasterBusy time.Duration
-	// MasterWait is the time an idle worker spent queued for the master
-	// while the master was busy with others or looked for work, summed
-	// over hand-offs. Zero in Random mode.
+	// MasterWait is the time from a worker running out of work to the
+	// master's hand-off to it, summed over hand-offs: the time it waited
+	// while the master served others, and while no queue had work to
+	// move. Zero in Random mode.
 	MasterWait time.Duration
 	// PerWorker holds each worker's share, indexed by Worker.ID.
 	PerWorker []WorkerStats
@@ -213,6 +214,15 @@ type scheduler[T any] struct {
 	// parked, not working); publishers read it on every push, so it sits
 	// on its own line. sleepers mirrors len(sleeping) so that publishers
 	// can check it without the lock.
+	//
+	// No lost wake-up: a publisher pushes, then reads spinning and
+	// sleepers, and wakes a parked worker if nobody searches (notify).
+	// Whoever stops searching decrements spinning first and reads every
+	// queue after: a worker about to park (park), or the last searcher
+	// that found work (stopSearching). Sequential consistency makes one of
+	// the two sides see the other, so while some queue holds stealable
+	// items and a worker is parked, someone searches or is being woken.
+	_        pad.Line
 	spinning atomic.Int32
 	_        pad.Line
 	sleepers atomic.Int32
@@ -315,18 +325,10 @@ func (s *scheduler[T]) run(ctx context.Context, roots []T) (Stats, error) {
 	if s.cfg.Mode == Master {
 		g.Go(func() error { s.runMaster(gctx); return nil })
 	}
+	// A worker returns nil only once done is closed (see run), so a nil
+	// error means the work is complete.
 	err := g.Wait()
-	elapsed := time.Since(start)
-	if err == nil {
-		select {
-		case <-s.done:
-		default:
-			// Every goroutine stopped without an error before the work was
-			// done: only a cancelled ctx does that.
-			err = ctx.Err()
-		}
-	}
-	return s.stats(elapsed), err
+	return s.stats(time.Since(start)), err
 }
 
 // finish marks the run complete.
@@ -395,6 +397,17 @@ func (s *scheduler[T]) notify() {
 		return
 	}
 	if s.spinning.Load() == 0 && s.sleepers.Load() > 0 {
+		s.wakeOne()
+	}
+}
+
+// stopSearching is called by a searcher that found work, before it
+// publishes any of it. A publisher that saw it searching skipped the wake
+// (see notify), so if it was the last searcher it looks at every queue, as
+// park does, and wakes a parked worker when any has work: the Go runtime's
+// rule that the last spinning M to find work wakes another.
+func (s *scheduler[T]) stopSearching() {
+	if s.spinning.Add(-1) == 0 && s.sleepers.Load() > 0 && s.anyWork() {
 		s.wakeOne()
 	}
 }

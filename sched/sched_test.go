@@ -382,8 +382,8 @@ func (q *watchQueue) StealBatch(dst []int, p float64) []int {
 }
 
 // handoffQueue is a mutexq.Queue with a wsq.Handoff whose parcels are
-// slices; it lets the tests exercise the scheduler's parcel path before
-// lfqueue exists.
+// slices: a second Handoff implementation beside lfqueue's, so that the
+// parcel path is tested with parcels that are not lists.
 type handoffQueue struct {
 	*mutexq.Queue[int]
 }

@@ -264,14 +264,10 @@ func (w *Worker[T]) search(ctx context.Context) bool {
 	s.spinning.Add(1)
 	for {
 		for range s.cfg.Spin {
-			if victim := w.stealRandom(); victim != nil {
+			if w.stealRandom() {
 				// Stop searching before publishing what was stolen, so that
 				// publishing wakes a parked worker if nobody else searches.
-				// If this was the last searcher and the victim has more,
-				// wake another to take it (the runtime's wakep rule).
-				if s.spinning.Add(-1) == 0 && s.sleepers.Load() > 0 && victim.queue.Len() > 0 {
-					s.wakeOne()
-				}
+				s.stopSearching()
 				w.takeStolen()
 				return true
 			}
@@ -323,12 +319,12 @@ func (w *Worker[T]) park(ctx context.Context) bool {
 }
 
 // stealRandom tries every other worker once, from a random starting point,
-// and returns the victim of a successful steal, with the items in w.buf.
-func (w *Worker[T]) stealRandom() *Worker[T] {
+// and reports whether a steal succeeded, with the items in w.buf.
+func (w *Worker[T]) stealRandom() bool {
 	s := w.s
 	n := len(s.workers)
 	if n == 1 {
-		return nil
+		return false
 	}
 	w.rng ^= w.rng << 13
 	w.rng ^= w.rng >> 7
@@ -340,8 +336,8 @@ func (w *Worker[T]) stealRandom() *Worker[T] {
 		if v.queue.Len() == 0 {
 			continue
 		}
-		w.buf = w.buf[:0]
 		if s.cfg.StealOne {
+			w.buf = w.buf[:0]
 			if x, ok := v.queue.Steal(); ok {
 				w.buf = append(w.buf, x)
 			}
@@ -351,11 +347,11 @@ func (w *Worker[T]) stealRandom() *Worker[T] {
 		if len(w.buf) > 0 {
 			w.stats.Steals++
 			w.stats.Moved += int64(len(w.buf))
-			return v
+			return true
 		}
 		w.failed++
 	}
-	return nil
+	return false
 }
 
 // takeStolen keeps the newest stolen item to run next and pushes the others.

@@ -112,7 +112,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	g := c.graph
 	cost := "no busy work"
 	if g.Cost > 0 {
-		cost = fmt.Sprintf("mean %d iterations ≈ %v per node", g.Cost, time.Duration(g.Cost)*dag.Calibrate(10*time.Millisecond))
+		cost = fmt.Sprintf("mean %d iterations ≈ %v per node", g.Cost, time.Duration(float64(g.Cost)*dag.Calibrate(10*time.Millisecond)).Round(time.Nanosecond))
 	}
 	fmt.Fprintf(stdout, "graph: %s nodes, seed %d, fanout %d, %s work, %s\n", group(g.Nodes), g.Seed, g.Fanout, g.Work, cost)
 	how := fmt.Sprintf("proportion %g", c.proportion)
