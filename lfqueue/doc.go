@@ -36,7 +36,7 @@
 // part there. The basic steal then walks the stolen part to its end,
 // counting it (the paper's "cut, then count"), to find its oldest node. The
 // skip-count steal skips that walk whenever the thief can prove that the
-// oldest node is the one it detached last time: the owner has not refilled
+// oldest node is the node the previous steal cut at: the owner has not refilled
 // the queue from empty since that steal. When it cannot prove it, it falls
 // back to the basic walk. Only StealList, which hands over the linked
 // sub-list, needs the oldest node; StealBatch and Steal copy the stolen items
@@ -44,12 +44,15 @@
 //
 // # Memory
 //
-// A Push allocates one node, a PushBatch one block of nodes for the whole
-// batch, and every push a small header. Removed items are cleared from their
-// nodes at once, so the queue never keeps a popped or stolen value
-// reachable. Nodes are freed by the garbage collector, a block when none of
-// its nodes is reachable. The queue itself keeps few removed nodes
-// reachable, and none for long: the nodes popped since the owner's last push
-// (until the next push), and with the skip-count steal the node the last
-// steal cut at (until the next steal).
+// Every push allocates a small header: a Push allocates it together with
+// its node (one allocation), a PushBatch beside one block of nodes for the
+// whole batch (two), and a PushList alone (one; the List allocated its
+// nodes). Removed items are cleared from their nodes at once, so the queue
+// never keeps a popped or stolen value reachable. Nodes are freed by the
+// garbage collector, a block when none of its nodes is reachable. The queue
+// itself keeps few removed nodes reachable, and none for long: the nodes
+// popped since the owner's last push (until the next push), the nodes of a
+// steal that took every item (until the owner's next Pop or push), and
+// with the skip-count steal the node the last steal cut at (until the next
+// steal).
 package lfqueue

@@ -48,15 +48,18 @@ import (
 //     stable; it never acts on a size it read before an owner operation. A
 //     header is matched to ctl by its sequence number, and two loads of head
 //     around the ctl load exclude a wrap of that number between them.
-//  4. The owner writing into a stolen node: the owner writes only into nodes
-//     it has not published yet, with one exception, the unlinking of its own
-//     new batch from a node a thief reserved while the push was in flight,
-//     which happens before the push is counted, when no thief can be walking
-//     that batch.
+//  4. The owner writing into a stolen node: the owner writes the links only
+//     of nodes it has not published yet, with one exception, the unlinking of
+//     its own new batch from a node a thief reserved while the push was in
+//     flight, which happens before the push is counted, when no thief can be
+//     walking that batch. The only other owner write to a published node is
+//     Pop clearing the value of the node its own CAS claimed.
 //  5. Several thieves: they take a thief-side lock; the owner never does.
 //  6. Garbage: removed values are cleared at once; a steal clears the link
-//     from the cut to the stolen part; popped nodes stay reachable only from
-//     the last published header, until the next push.
+//     from the cut to the stolen part, or, when it takes everything, the
+//     header's top, and the owner's Pop that finds the queue empty drops its
+//     head; popped nodes stay reachable only from the last published header,
+//     until the next push.
 
 // maxLen is the largest number of items a queue can hold: the size field of
 // ctl has 32 bits, and Len returns an int (31 bits on 32-bit platforms).
@@ -64,9 +67,10 @@ const maxLen = min(1<<32-1, math.MaxInt)
 
 // node is one item. next points to the next older node.
 //
-// Invariant: the next field of the oldest unreserved node is nil, and the
-// next field of every other node that is in the queue points to the node
-// one index below it. A node's next is written while the node is unpublished
+// Invariant, whenever no steal is between its reserving CAS and its detach:
+// the next field of the oldest unreserved node is nil, and the next field of
+// every other node that is in the queue points to the node one index below
+// it. A node's next is written while the node is unpublished
 // (plain stores), when a thief detaches the part below a cut (the cut's next
 // is swapped to nil), and when the owner unlinks an in-flight batch; it is
 // read by thieves walking down from a header and by the owner after a pop.
@@ -79,9 +83,13 @@ type node[T any] struct {
 // which index it has. Thieves walk from the header whose push ctl has
 // counted last.
 type header[T any] struct {
-	top *node[T] // newest node of the push; immutable after publication
-	idx int64    // index of top; immutable after publication
-	seq uint32   // sequence number the push's count puts in ctl; immutable
+	// top is the newest node of the push. It is written before
+	// publication and then only read, by thieves, except that the steal
+	// that takes every item counted under this header clears it (under
+	// the thieves' lock), after which no thief pairs the header with ctl.
+	top *node[T]
+	idx int64  // index of top; immutable after publication
+	seq uint32 // sequence number the push's count puts in ctl; immutable
 
 	// epoch counts the pushes onto an empty queue up to and including this
 	// one. The owner writes it before publication, and rewrites it before
@@ -316,6 +324,9 @@ func (q *Queue[T]) Pop() (T, bool) {
 		c := q.ctl.Load()
 		s := ctlSize(c)
 		if s == 0 {
+			// A thief may have taken everything: own.head would keep
+			// its chain reachable.
+			q.own.head = nil
 			return zero, false // linearizes at the load
 		}
 		if !q.ctl.CompareAndSwap(c, c-1) {
@@ -395,6 +406,9 @@ func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
 // not be in use by another goroutine.
 func (q *Queue[T]) StealList(dst *List[T], p float64) int {
 	wsq.MustProportion(p)
+	if dst == nil {
+		panic("lfqueue: StealList into a nil *List")
+	}
 	q.thief.mu.Lock()
 	first, last, k := q.steal(func(n int) int { return wsq.StealCount(n, p) }, true)
 	q.thief.mu.Unlock()
@@ -474,8 +488,13 @@ func (q *Queue[T]) steal(want func(n int) int, needLast bool) (first, last *node
 			cut.next.Store(first)
 		}
 	} else {
-		// The reserved items reach up to h's top: nothing stays.
+		// The reserved items reach up to h's top: nothing stays. No
+		// thief reads h.top again (the size is zero until the next push,
+		// which publishes a new header), and the owner never does, so
+		// clear it: otherwise the header, which the queue keeps until the
+		// next push, would keep the whole stolen chain reachable.
 		first = h.top
+		h.top = nil
 	}
 
 	if needLast {

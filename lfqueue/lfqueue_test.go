@@ -80,6 +80,12 @@ func TestInvalidOptionsAndOverflow(t *testing.T) {
 	assert.PanicsWithValue(t, "wsq: steal proportion 0 is outside (0, 1]", func() { q.StealList(&l, 0) })
 	assert.PanicsWithValue(t, "wsq: steal proportion 0 is outside (0, 1]", func() { q.StealParcel(0) })
 	assert.Equal(t, "", q.CheckInvariants())
+
+	// A nil destination is refused before anything is taken.
+	q.PushBatch(seq(1, 4))
+	assert.PanicsWithValue(t, "lfqueue: StealList into a nil *List", func() { q.StealList(nil, 0.5) })
+	assert.Equal(t, "", q.CheckInvariants())
+	assert.Equal(t, seq(1, 4), q.StealBatch(nil, 1), "the refused steal took nothing")
 }
 
 // TestListHandoff moves stolen sub-lists between queues and back, in

@@ -160,3 +160,46 @@ func TestNodesReleased(t *testing.T) {
 		runtime.KeepAlive(b)
 	}
 }
+
+// TestStealAllReleasesNodes checks that a steal that takes every item leaves
+// none of the stolen nodes reachable from the queue once the owner has seen
+// it empty, without another push: neither through the last header nor
+// through the owner's head.
+func TestStealAllReleasesNodes(t *testing.T) {
+	for _, opts := range [][]lfqueue.Option{nil, {lfqueue.WithSkipCount()}} {
+		for _, native := range []bool{false, true} {
+			q := lfqueue.New[int](opts...)
+			var freed atomic.Int64
+			const lists, size = 100, 3
+			for i := 0; i < lists; i++ {
+				var l lfqueue.List[int]
+				l.Grow(size)
+				for j := 0; j < size; j++ {
+					l.Append(i*size + j)
+				}
+				l.TrackNodes(&freed)
+				q.PushList(&l)
+			}
+			if native {
+				var l lfqueue.List[int]
+				require.Equal(t, lists*size, q.StealList(&l, 1))
+				for {
+					if _, ok := l.Pop(); !ok {
+						break
+					}
+				}
+			} else {
+				require.Len(t, q.StealBatch(nil, 1), lists*size)
+			}
+			_, ok := q.Pop() // the owner sees the queue empty
+			require.False(t, ok)
+			deadline := time.Now().Add(20 * time.Second)
+			for freed.Load() < lists*size {
+				require.True(t, time.Now().Before(deadline), "only %d of %d stolen nodes were freed", freed.Load(), lists*size)
+				runtime.GC()
+				time.Sleep(time.Millisecond)
+			}
+			runtime.KeepAlive(q)
+		}
+	}
+}
