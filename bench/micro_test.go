@@ -58,7 +58,9 @@ func init() {
 			vs := values(batch)
 			return func() {
 				for range ops {
-					q.PushBatch(vs)
+					if q.PushBatch(vs) != batch {
+						panic("bench: lf: a push did not take its whole batch")
+					}
 				}
 			}
 		}},
@@ -73,7 +75,9 @@ func init() {
 			}
 			return func() {
 				for i := range lists {
-					q.PushList(&lists[i])
+					if q.PushList(&lists[i]) != batch {
+						panic("bench: lf-list: a push did not take its whole batch")
+					}
 				}
 			}
 		}},
@@ -90,10 +94,22 @@ func init() {
 			q := lfqueue.New[int](v.opts...)
 			q.PushBatch(values(n))
 			var l lfqueue.List[int]
+			oldest := 0 // as in sliceSteal: the queue holds a rotation of 0..n-1
 			return func() int {
 					return q.StealList(&l, p)
 				}, func() {
-					q.PushList(&l)
+					k := l.Len()
+					want := (oldest + k - 1) % n // the newest stolen item
+					for x := range l.Backward() {
+						if x != want {
+							panic(fmt.Sprintf("bench: %s: stolen item %d; want %d", v.name, x, want))
+						}
+						want = (want + n - 1) % n
+					}
+					oldest = (oldest + k) % n
+					if q.PushList(&l) != k || q.Len() != n {
+						panic("bench: " + v.name + ": the refill did not restore the queue")
+					}
 				}
 		}})
 	}
@@ -117,7 +133,9 @@ func init() {
 		vs := values(batch)
 		return func() {
 			for range ops {
-				q.PushBatch(vs)
+				if q.PushBatch(vs) != batch {
+					panic("bench: mutex: a push did not take its whole batch")
+				}
 			}
 		}
 	}})

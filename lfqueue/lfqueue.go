@@ -383,17 +383,7 @@ func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
 	if k == 0 {
 		return dst
 	}
-	// The stolen chain runs newest to oldest; dst wants oldest first.
-	base := len(dst)
-	dst = append(dst, make([]T, k)...)
-	var zero T
-	n := first
-	for i := base + k - 1; i >= base; i-- {
-		dst[i] = n.val
-		n.val = zero
-		n = n.next.Plain()
-	}
-	return dst
+	return appendChain(dst, first, k)
 }
 
 // StealList removes wsq.StealCount(Len(), p) of the oldest items in one

@@ -1,6 +1,7 @@
 package lfqueue_test
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 
@@ -130,6 +131,11 @@ func TestStealListOnTop(t *testing.T) {
 	l.Append(2)
 	require.Equal(t, 3, q.StealList(&l, 0.5), "round(0.5·5) = 3, halves away from zero")
 	assert.Equal(t, 5, l.Len())
+	assert.Equal(t, []int{12, 11, 10, 2, 1}, slices.Collect(l.Backward()), "Backward: newest first, list unchanged")
+	for v := range l.Backward() {
+		assert.Equal(t, 12, v, "Backward stops when the loop breaks")
+		break
+	}
 	assert.Equal(t, []int{1, 2, 10, 11, 12}, l.AppendTo(nil), "stolen items go above dst's own, oldest first")
 	assert.Equal(t, 0, l.Len())
 	assert.Equal(t, []int{13, 14}, q.StealBatch(nil, 1))

@@ -1,6 +1,10 @@
 package lfqueue
 
-import wsq "github.com/worksteal/wsq"
+import (
+	"iter"
+
+	wsq "github.com/worksteal/wsq"
+)
 
 // List is a linked run of items outside any queue: a batch an owner builds
 // with Append and pushes with Queue.PushList in constant time, or the part
@@ -72,16 +76,36 @@ func (l *List[T]) Pop() (T, bool) {
 // AppendTo appends the items of the list to dst, oldest first, empties the
 // list and returns the extended slice.
 func (l *List[T]) AppendTo(dst []T) []T {
+	dst = appendChain(dst, l.top, l.n)
+	l.top, l.bottom, l.n = nil, nil, 0
+	return dst
+}
+
+// Backward returns an iterator over the items of the list from the newest
+// to the oldest, the order of its links; it leaves the list unchanged.
+func (l *List[T]) Backward() iter.Seq[T] {
+	return func(yield func(T) bool) {
+		for nd, i := l.top, 0; i < l.n; nd, i = nd.next.Plain(), i+1 {
+			if !yield(nd.val) {
+				return
+			}
+		}
+	}
+}
+
+// appendChain appends the values of the k nodes of the chain that starts at
+// top (the newest) to dst, oldest first, clearing them from the nodes, and
+// returns the extended slice. The caller owns the nodes.
+func appendChain[T any](dst []T, top *node[T], k int) []T {
 	base := len(dst)
-	dst = append(dst, make([]T, l.n)...)
+	dst = append(dst, make([]T, k)...)
 	var zero T
-	nd := l.top
-	for i := base + l.n - 1; i >= base; i-- {
+	nd := top
+	for i := base + k - 1; i >= base; i-- {
 		dst[i] = nd.val
 		nd.val = zero
 		nd = nd.next.Plain()
 	}
-	l.top, l.bottom, l.n = nil, nil, 0
 	return dst
 }
 
