@@ -275,8 +275,10 @@ func stealQueues(n int) int { return max(1, min(64, (1<<20)/n)) }
 // BenchmarkSteal measures one proportional steal from a queue of n items,
 // with the owner idle: ns/op is the time per steal. A timed loop makes one
 // steal from each of stealQueues(n) queues, in turn, and the queues are
-// refilled to n items outside the timer, so a steal finds its victim's items
-// in memory but not in the thief's cache, as after a real owner wrote them.
+// refilled to n items outside the timer. Stealing from many queues in turn
+// makes a timed loop long enough to time and keeps the queues' memory from
+// all being in the cache at once; the refill, by the same goroutine, may
+// still leave a victim's newest items cached.
 func BenchmarkSteal(b *testing.B) {
 	for _, c := range stealContenders {
 		for _, n := range stealSizes {
