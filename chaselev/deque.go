@@ -51,7 +51,9 @@ type Deque[T any] struct {
 	// ever added; item i lives in slot i&mask of the current ring.
 	//
 	// Invariants (mod 2^32, as int32 differences):
-	//   - s <= real <= tail whenever the owner is not inside Pop;
+	//   - claimEnd(s, real) <= tail whenever the owner is not inside Pop
+	//     (s <= real in the idle and claim states below; real is s-1 or
+	//     s-2 in the pending and cancelled ones);
 	//   - the items in the deque are those at positions real..tail-1;
 	//   - positions s..real-1 are claimed by the one thief at work, which is
 	//     copying them out; no other goroutine reads or writes those slots
@@ -74,7 +76,9 @@ type Deque[T any] struct {
 	// announcement.
 	//
 	// Linearization points: Push and PushBatch at their tail store; Pop at
-	// its tail store when it takes its item without a CAS, at its CAS on
+	// its tail store when it takes its item without a CAS (or at its
+	// following load of head, if a batch steal that had counted the item
+	// commits in between without claiming it), at its CAS on
 	// head when it takes the last item or cancels an announcement, and at
 	// its load of head when it finds nothing; Steal, TrySteal and a
 	// one-item StealBatch at the CAS that claims; a batch StealBatch at its
@@ -358,7 +362,9 @@ func (q *Deque[T]) Pop() (T, bool) {
 			// The common case, inline: b is above every claim. When d == 0
 			// a thief holds a claim just below b: no other thief can claim
 			// until it releases, and any that does will load a tail no
-			// higher than b.
+			// higher than b. This is popTake written out: neither Pop
+			// (inlining cost 397) nor popTake (115) fits the compiler's
+			// budget of 80, so calling popTake would add a call here.
 			r := q.r
 			v := r.slots[b&r.mask]
 			r.slots[b&r.mask] = zero
@@ -502,8 +508,8 @@ func (q *Deque[T]) stealOne(h uint64, s, t uint32) (v T, ok, lost bool) {
 // StealBatch removes wsq.StealCount(n, p) of the n items it finds in the
 // deque, the oldest ones, in one operation, and appends them to dst, oldest
 // first. The operation takes effect at the CAS that claims the items; if the
-// owner pushed items after StealBatch counted them, the count is that of
-// the smaller deque it saw. It takes nothing and returns dst unchanged when
+// owner pushed or popped items after StealBatch counted them, the count is
+// that of the deque it saw. It takes nothing and returns dst unchanged when
 // the deque is empty or another thief is at work. It panics, before it
 // touches the deque, unless 0 < p <= 1. Any goroutine may call it; it does
 // not block.

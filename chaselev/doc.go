@@ -6,7 +6,8 @@
 // (Push and Pop at the newest end, last in first out) and other goroutines
 // occasionally take the oldest work (Steal, StealBatch). A Deque is the
 // classic choice of work-stealing schedulers: the owner's operations cost
-// one atomic store each and meet the thieves only on the last item. Choose
+// one atomic store each in the common case, and meet the thieves only on the
+// last item or when a thief's batch steal is in progress (see Costs). Choose
 // NewBounded for a fixed ring that refuses pushes when full (as the Go
 // runtime's run queue does) and NewUnbounded for a ring that doubles when
 // full. Package tfdeque builds C++ Taskflow's queues, the baselines of the

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	wsq "github.com/worksteal/wsq"
-	"github.com/worksteal/wsq/internal/atomicx"
 	"github.com/worksteal/wsq/internal/interleave"
 	qc "github.com/worksteal/wsq/internal/interleave/queuecheck"
 )
@@ -58,8 +57,6 @@ func headString(h uint64) string {
 	}
 	return fmt.Sprintf("{s %d, real %d}", s, real)
 }
-
-var _ = atomicx.Uint64{} // the check build of atomicx makes every operation a scheduling point
 
 // stealKinds are the steals: one item, and the batch steal at proportions
 // that take one item (its single-claim path) or several (the announced

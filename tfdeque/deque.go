@@ -50,8 +50,8 @@ type options struct {
 
 // WithCapacity sets the capacity of a bounded deque, or the initial capacity
 // of an unbounded one (Taskflow's LogSize, as a number of slots). It must be
-// a power of two of at least 2, as Taskflow requires, and at most
-// chaselev.MaxCapacity.
+// a power of two of at least 2 (Taskflow's BoundedWSQ requires it; this
+// package asks it of both kinds) and at most chaselev.MaxCapacity.
 func WithCapacity(n int) Option { return func(o *options) { o.capacity = n } }
 
 // WithPushStyle selects how PushBatch pushes a batch: PushLoop (the
