@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/worksteal/wsq/chaselev"
+	"github.com/worksteal/wsq/internal/queuetest"
 	"github.com/worksteal/wsq/tfdeque"
 )
 
@@ -71,7 +72,7 @@ func init() {
 			if !c.bounded {
 				q := newQ(roomFor(batch * ops))
 				warm(q)
-				vs, check := values(batch), pushCheck(c.name, q, batch*ops)
+				vs, check := queuetest.Seq(0, batch), pushCheck(c.name, q, batch*ops)
 				return func() {
 					for range ops {
 						if q.PushBatch(vs) != batch {
@@ -107,7 +108,7 @@ func init() {
 		pushContender{"cl-ub", func(batch, ops int) func() {
 			q := chaselev.NewUnbounded[int](roomFor(batch * ops))
 			warm(q)
-			vs, check := values(batch), pushCheck("cl-ub", q, batch*ops)
+			vs, check := queuetest.Seq(0, batch), pushCheck("cl-ub", q, batch*ops)
 			return func() {
 				for range ops {
 					if q.PushBatch(vs) != batch {
@@ -272,7 +273,7 @@ type boundedPlan struct {
 func newBoundedPlan(batch, ops int) boundedPlan {
 	var plan boundedPlan
 	piece := min(batch, boundedCapacity)
-	for vs := values(batch); len(vs) > 0; vs = vs[min(piece, len(vs)):] {
+	for vs := queuetest.Seq(0, batch); len(vs) > 0; vs = vs[min(piece, len(vs)):] {
 		plan.pieces = append(plan.pieces, vs[:min(piece, len(vs))])
 	}
 	perQueue := boundedCapacity / piece

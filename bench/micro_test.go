@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/queuetest"
 	"github.com/worksteal/wsq/lfqueue"
 	"github.com/worksteal/wsq/mutexq"
 )
@@ -55,7 +56,7 @@ func init() {
 	pushContenders = append(pushContenders,
 		pushContender{"lf", func(batch, ops int) func() {
 			q := lfqueue.New[int]()
-			vs := values(batch)
+			vs := queuetest.Seq(0, batch)
 			return func() {
 				for range ops {
 					if q.PushBatch(vs) != batch {
@@ -92,7 +93,7 @@ func init() {
 	}{{"lf", nil}, {"lf-skip", []lfqueue.Option{lfqueue.WithSkipCount()}}} {
 		stealContenders = append(stealContenders, stealContender{v.name, func(n int, p float64) (func() int, func()) {
 			q := lfqueue.New[int](v.opts...)
-			q.PushBatch(values(n))
+			q.PushBatch(queuetest.Seq(0, n))
 			var l lfqueue.List[int]
 			oldest := 0 // as in sliceSteal: the queue holds a rotation of 0..n-1
 			return func() int {
@@ -130,7 +131,7 @@ func init() {
 
 	pushContenders = append(pushContenders, pushContender{"mutex", func(batch, ops int) func() {
 		q := mutexq.New[int]()
-		vs := values(batch)
+		vs := queuetest.Seq(0, batch)
 		return func() {
 			for range ops {
 				if q.PushBatch(vs) != batch {
@@ -173,7 +174,7 @@ const popFillBatch = 16
 // interface costs a few nanoseconds, nothing beside a steal of hundreds of
 // items.
 func sliceSteal(name string, q wsq.Queue[int], n int, p float64) (steal func() int, refill func()) {
-	q.PushBatch(values(n))
+	q.PushBatch(queuetest.Seq(0, n))
 	var buf []int
 	oldest := 0
 	return func() int {
@@ -195,7 +196,7 @@ func sliceSteal(name string, q wsq.Queue[int], n int, p float64) (steal func() i
 // popFill pushes 0..n-1 into q in batches of popFillBatch, outside the
 // timer, and returns n. It panics if q does not take them all.
 func popFill(q interface{ PushBatch([]int) int }, n int) int {
-	vs := values(n)
+	vs := queuetest.Seq(0, n)
 	for len(vs) > 0 {
 		m := min(popFillBatch, len(vs))
 		if q.PushBatch(vs[:m]) != m {
@@ -204,15 +205,6 @@ func popFill(q interface{ PushBatch([]int) int }, n int) int {
 		vs = vs[m:]
 	}
 	return n
-}
-
-// values returns 0, 1, ..., n-1.
-func values(n int) []int {
-	vs := make([]int, n)
-	for i := range vs {
-		vs[i] = i
-	}
-	return vs
 }
 
 var (

@@ -110,7 +110,7 @@ func TestBoundedFull(t *testing.T) {
 	for _, start := range starts {
 		for _, c := range []int{1, 2, 8, 256} {
 			q := newDeque[int](variant{capacity: c, bounded: true, start: start})
-			require.Equal(t, c, q.PushBatch(seq(0, c)), "start %d, capacity %d", start, c)
+			require.Equal(t, c, q.PushBatch(queuetest.Seq(0, c)), "start %d, capacity %d", start, c)
 			for range 3 {
 				assert.False(t, q.Push(-1))
 				assert.Equal(t, 0, q.PushBatch([]int{-1, -2}))
@@ -122,7 +122,7 @@ func TestBoundedFull(t *testing.T) {
 			assert.Equal(t, 1, q.PushBatch([]int{c, -3}), "the prefix that fits")
 			assert.False(t, q.Push(-4))
 			got := q.StealBatch(nil, 1)
-			assert.Equal(t, seq(1, c), got, "start %d, capacity %d: nothing lost or reordered", start, c)
+			assert.Equal(t, queuetest.Seq(1, c), got, "start %d, capacity %d: nothing lost or reordered", start, c)
 			_, _, tail := q.Positions()
 			assert.Equal(t, start+uint32(c)+1, tail)
 		}
@@ -144,7 +144,7 @@ func TestWrapAround(t *testing.T) {
 					require.Equal(t, d.Push(next), q.Push(next))
 					next++
 				case 1:
-					vs := seq(next, rng.IntN(7))
+					vs := queuetest.Seq(next, rng.IntN(7))
 					require.Equal(t, d.PushBatch(vs), q.PushBatch(vs))
 					next += len(vs)
 				case 2:
@@ -189,13 +189,13 @@ func TestGrowth(t *testing.T) {
 	require.Equal(t, 0, v)
 	require.Equal(t, 2, q.PushBatch([]int{3, 4}))
 	assert.Equal(t, 4, q.Cap(), "the stolen slot was reused")
-	require.Equal(t, 20, q.PushBatch(seq(5, 20)))
+	require.Equal(t, 20, q.PushBatch(queuetest.Seq(5, 20)))
 	assert.Equal(t, 32, q.Cap(), "a batch grows to the next power of two that fits")
 	q.Reserve(33)
 	assert.Equal(t, 64, q.Cap())
 	q.Reserve(10)
 	assert.Equal(t, 64, q.Cap(), "Reserve never shrinks")
-	assert.Equal(t, seq(1, 24), q.StealBatch(nil, 1))
+	assert.Equal(t, queuetest.Seq(1, 24), q.StealBatch(nil, 1))
 }
 
 // An old ring is left to the garbage collector once the deque has grown.
@@ -220,7 +220,7 @@ func TestOldRingFreed(t *testing.T) {
 // items at once.
 func TestSlotsCleared(t *testing.T) {
 	q := chaselev.NewUnbounded[int](8)
-	require.Equal(t, 6, q.PushBatch(seq(1, 6)))
+	require.Equal(t, 6, q.PushBatch(queuetest.Seq(1, 6)))
 	assert.Equal(t, []int{1, 2, 3}, q.StealBatch(nil, 0.5))
 	assert.Equal(t, []int{1, 2, 3, 4, 5, 6, 0, 0}, q.Slots(), "stolen slots wait for the owner")
 	v, ok := q.Pop()
@@ -244,12 +244,4 @@ func TestLayout(t *testing.T) {
 		assert.GreaterOrEqual(t, off, head+8+pad.Size, "owner field at %d is a line away from head", off)
 	}
 	assert.GreaterOrEqual(t, size, owner[len(owner)-1]+1+pad.Size, "the owner's fields are a line away from whatever follows")
-}
-
-func seq(from, n int) []int {
-	vs := make([]int, n)
-	for i := range vs {
-		vs[i] = from + i
-	}
-	return vs
 }

@@ -83,10 +83,10 @@ func TestInvalidOptionsAndOverflow(t *testing.T) {
 	assert.Equal(t, "", q.CheckInvariants())
 
 	// A nil destination is refused before anything is taken.
-	q.PushBatch(seq(1, 4))
+	q.PushBatch(queuetest.Seq(1, 4))
 	assert.PanicsWithValue(t, "lfqueue: StealList into a nil *List", func() { q.StealList(nil, 0.5) })
 	assert.Equal(t, "", q.CheckInvariants())
-	assert.Equal(t, seq(1, 4), q.StealBatch(nil, 1), "the refused steal took nothing")
+	assert.Equal(t, queuetest.Seq(1, 4), q.StealBatch(nil, 1), "the refused steal took nothing")
 }
 
 // TestListHandoff moves stolen sub-lists between queues and back, in
@@ -115,8 +115,8 @@ func TestListHandoff(t *testing.T) {
 		require.Equal(t, 23, p.Len())
 		require.Equal(t, 23, b.PushParcel(p))
 		require.Equal(t, 0, p.Len())
-		assert.Equal(t, append(seq(0, 30), seq(30, 23)...), b.StealBatch(nil, 1))
-		assert.Equal(t, seq(53, 47), a.StealBatch(nil, 1))
+		assert.Equal(t, append(queuetest.Seq(0, 30), queuetest.Seq(30, 23)...), b.StealBatch(nil, 1))
+		assert.Equal(t, queuetest.Seq(53, 47), a.StealBatch(nil, 1))
 		assert.Equal(t, "", a.CheckInvariants())
 	}
 }
@@ -125,7 +125,7 @@ func TestListHandoff(t *testing.T) {
 // dst already holds.
 func TestStealListOnTop(t *testing.T) {
 	q := lfqueue.New[int](lfqueue.WithSkipCount())
-	q.PushBatch(seq(10, 5))
+	q.PushBatch(queuetest.Seq(10, 5))
 	var l lfqueue.List[int]
 	l.Append(1)
 	l.Append(2)
@@ -139,14 +139,6 @@ func TestStealListOnTop(t *testing.T) {
 	assert.Equal(t, []int{1, 2, 10, 11, 12}, l.AppendTo(nil), "stolen items go above dst's own, oldest first")
 	assert.Equal(t, 0, l.Len())
 	assert.Equal(t, []int{13, 14}, q.StealBatch(nil, 1))
-}
-
-func seq(from, n int) []int {
-	vs := make([]int, n)
-	for i := range vs {
-		vs[i] = from + i
-	}
-	return vs
 }
 
 func TestSizeLimit(t *testing.T) {

@@ -110,27 +110,27 @@ func TestBadOptions(t *testing.T) {
 // bit_ceil(C+N).
 func TestGrowth(t *testing.T) {
 	q := tfdeque.NewUnbounded[int]()
-	require.Equal(t, 1024, q.PushLoop(seq(0, 1024)))
+	require.Equal(t, 1024, q.PushLoop(queuetest.Seq(0, 1024)))
 	assert.Equal(t, 1024, q.Cap())
 	require.True(t, q.Push(1024))
 	assert.Equal(t, 2048, q.Cap(), "push doubles")
 
 	q = tfdeque.NewUnbounded[int]()
-	require.Equal(t, 100, q.BulkPush(seq(0, 100)))
-	require.Equal(t, 1500, q.BulkPush(seq(100, 1500)))
+	require.Equal(t, 100, q.BulkPush(queuetest.Seq(0, 100)))
+	require.Equal(t, 1500, q.BulkPush(queuetest.Seq(100, 1500)))
 	assert.Equal(t, 4096, q.Cap(), "bulk push grows to bit_ceil(1024+1500)")
-	assert.Equal(t, seq(0, 1600), q.StealBatch(nil, 1))
+	assert.Equal(t, queuetest.Seq(0, 1600), q.StealBatch(nil, 1))
 
 	q = tfdeque.NewUnbounded[int](tfdeque.WithPushStyle(tfdeque.PushBulk))
-	require.Equal(t, 924, q.PushBatch(seq(0, 924)))
-	require.Equal(t, 100, q.PushBatch(seq(924, 100)))
+	require.Equal(t, 924, q.PushBatch(queuetest.Seq(0, 924)))
+	require.Equal(t, 100, q.PushBatch(queuetest.Seq(924, 100)))
 	assert.Equal(t, 1024, q.Cap(), "a batch that fits does not grow the deque")
 	require.Equal(t, 1, q.PushBatch([]int{1024}))
 	assert.Equal(t, 2048, q.Cap(), "bit_ceil(1024+1)")
 
 	q = tfdeque.NewUnbounded[int]()
-	require.Equal(t, 100, q.PushBatch(seq(0, 100)))
-	require.Equal(t, 1500, q.PushBatch(seq(100, 1500)))
+	require.Equal(t, 100, q.PushBatch(queuetest.Seq(0, 100)))
+	require.Equal(t, 1500, q.PushBatch(queuetest.Seq(100, 1500)))
 	assert.Equal(t, 2048, q.Cap(), "the loop doubles item by item")
 }
 
@@ -141,8 +141,8 @@ func TestBoundedFull(t *testing.T) {
 		for _, style := range []tfdeque.PushStyle{tfdeque.PushLoop, tfdeque.PushBulk} {
 			q := newDeque[int](variant{bounded: true, style: style, start: start})
 			c := q.Cap()
-			require.Equal(t, 200, q.PushBatch(seq(0, 200)))
-			require.Equal(t, c-200, q.PushBatch(seq(200, 100)), "the prefix that fits")
+			require.Equal(t, 200, q.PushBatch(queuetest.Seq(0, 200)))
+			require.Equal(t, c-200, q.PushBatch(queuetest.Seq(200, 100)), "the prefix that fits")
 			for range 3 {
 				assert.False(t, q.Push(-1))
 				assert.Equal(t, 0, q.PushBatch([]int{-1, -2}))
@@ -157,7 +157,7 @@ func TestBoundedFull(t *testing.T) {
 			require.True(t, ok)
 			require.Equal(t, c-1, v)
 			assert.Equal(t, 2, q.PushBatch([]int{c - 1, c, -3}))
-			assert.Equal(t, seq(1, c), q.StealBatch(nil, 1), "nothing lost or reordered")
+			assert.Equal(t, queuetest.Seq(1, c), q.StealBatch(nil, 1), "nothing lost or reordered")
 			assert.Equal(t, start+uint32(c)+1, q.Tail(), "c pushes, a pop, two pushes")
 		}
 	}
@@ -166,16 +166,8 @@ func TestBoundedFull(t *testing.T) {
 // SetStart really moves the positions: they wrap around.
 func TestSetStart(t *testing.T) {
 	q := newDeque[int](variant{start: math.MaxUint32 - 1})
-	require.Equal(t, 4, q.PushBatch(seq(0, 4)))
+	require.Equal(t, 4, q.PushBatch(queuetest.Seq(0, 4)))
 	assert.Equal(t, uint32(2), q.Tail(), "tail wrapped around")
 	assert.Equal(t, 4, q.Len())
-	assert.Equal(t, seq(0, 4), q.StealBatch(nil, 1))
-}
-
-func seq(from, n int) []int {
-	vs := make([]int, n)
-	for i := range vs {
-		vs[i] = from + i
-	}
-	return vs
+	assert.Equal(t, queuetest.Seq(0, 4), q.StealBatch(nil, 1))
 }

@@ -167,7 +167,7 @@ func recordHistory(cfg Config, seed uint64) []porcupine.Operation {
 	// queues of varied length.
 	next := 1
 	if pre := rng.IntN(12); pre > 0 {
-		in := lzInput{kind: opPushBatch, vs: seq(next, pre)}
+		in := lzInput{kind: opPushBatch, vs: Seq(next, pre)}
 		call := clock.Add(1)
 		n := q.PushBatch(in.vs)
 		record(0, in, call, lzOutput{n: n})
@@ -214,7 +214,7 @@ func recordHistory(cfg Config, seed uint64) []porcupine.Operation {
 				next++
 			}
 		case r < 6:
-			in := lzInput{kind: opPushBatch, vs: seq(next, 1+rng.IntN(4))}
+			in := lzInput{kind: opPushBatch, vs: Seq(next, 1+rng.IntN(4))}
 			call := clock.Add(1)
 			n := q.PushBatch(in.vs)
 			record(0, in, call, lzOutput{n: n})

@@ -28,7 +28,8 @@ func drain[T any](t testing.TB, q wsq.Queue[T]) []T {
 	return out
 }
 
-func seq(from, n int) []int {
+// Seq returns from, from+1, ..., from+n-1.
+func Seq(from, n int) []int {
 	vs := make([]int, n)
 	for i := range vs {
 		vs[i] = from + i
@@ -71,7 +72,7 @@ func testOrder(t testing.TB, cfg Config) {
 
 	// A batch behaves as its items pushed one by one.
 	a, b := cfg.New(), cfg.New()
-	vs := seq(100, 37)
+	vs := Seq(100, 37)
 	require.Equal(t, len(vs), a.PushBatch(vs))
 	for _, v := range vs {
 		require.True(t, b.Push(v))
@@ -82,7 +83,7 @@ func testOrder(t testing.TB, cfg Config) {
 	// Pop across batch boundaries, then refill and steal across them.
 	q = cfg.New()
 	for i := 0; i < 10; i++ {
-		require.Equal(t, 3, q.PushBatch(seq(i*3, 3)))
+		require.Equal(t, 3, q.PushBatch(Seq(i*3, 3)))
 	}
 	for want := 29; want >= 20; want-- {
 		v, ok := q.Pop()
@@ -90,8 +91,8 @@ func testOrder(t testing.TB, cfg Config) {
 		require.Equal(t, want, v)
 	}
 	require.Equal(t, 2, q.PushBatch([]int{100, 101}))
-	assert.Equal(t, seq(0, 6), q.StealBatch(nil, 0.25), "round(0.25*22) = 6 oldest items")
-	assert.Equal(t, append(seq(6, 14), 100, 101), drain(t, q))
+	assert.Equal(t, Seq(0, 6), q.StealBatch(nil, 0.25), "round(0.25*22) = 6 oldest items")
+	assert.Equal(t, append(Seq(6, 14), 100, 101), drain(t, q))
 }
 
 func testRounding(t testing.TB, cfg Config) {
@@ -101,16 +102,16 @@ func testRounding(t testing.TB, cfg Config) {
 		}
 		for _, p := range []float64{0.01, 0.1, 0.25, 1.0 / 3, 0.5, 0.6, 0.9, 0.99, 1} {
 			q := cfg.New()
-			require.Equal(t, n, q.PushBatch(seq(0, n)))
+			require.Equal(t, n, q.PushBatch(Seq(0, n)))
 			k := wsq.StealCount(n, p)
 			got := q.StealBatch([]int{-1}, p)
-			require.Equal(t, append([]int{-1}, seq(0, k)...), got, "StealBatch(p=%v) of %d items", p, n)
+			require.Equal(t, append([]int{-1}, Seq(0, k)...), got, "StealBatch(p=%v) of %d items", p, n)
 			require.Equal(t, n-k, q.Len(), "Len after StealBatch(p=%v) of %d items", p, n)
 			if cfg.StealNative != nil {
 				q := cfg.New()
-				require.Equal(t, n, q.PushBatch(seq(0, n)))
+				require.Equal(t, n, q.PushBatch(Seq(0, n)))
 				got := cfg.StealNative(q, nil, p)
-				require.Equal(t, seq(0, k), got, "native steal(p=%v) of %d items", p, n)
+				require.Equal(t, Seq(0, k), got, "native steal(p=%v) of %d items", p, n)
 			}
 		}
 	}
@@ -132,7 +133,7 @@ func testBadInput(t testing.TB, cfg Config) {
 		// nothing is lost.
 		assert.Panics(t, func() { q.StealBatch(nil, p) }, "StealBatch(p=%v) on an empty queue", p)
 	}
-	require.Equal(t, 5, q.PushBatch(seq(1, 5)))
+	require.Equal(t, 5, q.PushBatch(Seq(1, 5)))
 	for _, p := range invalidProportions {
 		assert.PanicsWithValue(t, fmt.Sprintf("wsq: steal proportion %v is outside (0, 1]", p),
 			func() { q.StealBatch([]int{0}, p) }, "StealBatch(p=%v)", p)
@@ -141,7 +142,7 @@ func testBadInput(t testing.TB, cfg Config) {
 		}
 		require.Equal(t, 5, q.Len(), "an invalid proportion must leave the queue unchanged")
 	}
-	assert.Equal(t, seq(1, 5), drain(t, q))
+	assert.Equal(t, Seq(1, 5), drain(t, q))
 	// The queue still works after the panics.
 	require.True(t, q.Push(9))
 	assert.Equal(t, []int{9}, q.StealBatch(nil, 0.5))
@@ -164,7 +165,7 @@ func testBounded(t testing.TB, cfg Config) {
 	require.True(t, ok)
 	assert.Equal(t, 0, v)
 	assert.Equal(t, 1, q.PushBatch([]int{c, -3, -4}), "PushBatch takes the prefix that fits")
-	assert.Equal(t, seq(1, c), drain(t, q), "nothing lost or reordered by refused pushes")
+	assert.Equal(t, Seq(1, c), drain(t, q), "nothing lost or reordered by refused pushes")
 
 	// Wrap around the capacity many times with a queue kept near full.
 	q = cfg.New()
@@ -172,7 +173,7 @@ func testBounded(t testing.TB, cfg Config) {
 	next := 0
 	rng := rand.New(rand.NewPCG(1, uint64(c)))
 	for round := 0; round < 50*c/max(c/4, 1)+100; round++ {
-		vs := seq(next, 1+rng.IntN(max(c/2, 1)))
+		vs := Seq(next, 1+rng.IntN(max(c/2, 1)))
 		n := q.PushBatch(vs)
 		require.Equal(t, d.PushBatch(vs), n, "PushBatch near full, round %d", round)
 		next += n
@@ -257,7 +258,7 @@ func runScript(t testing.TB, cfg Config, data []byte) bool {
 				next++
 			}
 		case 1, 5: // PushBatch, native push
-			vs := seq(next, arg(&i)%70)
+			vs := Seq(next, arg(&i)%70)
 			var got int
 			if op == 5 && cfg.PushNative != nil {
 				trace = append(trace, fmt.Sprintf("PushNative(%d items)", len(vs)))

@@ -339,7 +339,7 @@ func (c *checker) program() interleave.Instance {
 	r := &run{c: c, q: q, pushed: make(map[int]bool), taken: make(map[int]string), values: make(map[int][]int)}
 	next := 1
 	if s.Prefill > 0 {
-		r.prefill = seq(next, s.Prefill)
+		r.prefill = queuetest.Seq(next, s.Prefill)
 		n := q.PushBatch(r.prefill)
 		r.ops = append(r.ops, queuetest.PushBatchOp(0, -2, -1, r.prefill, n))
 		for _, v := range r.prefill[:n] {
@@ -349,7 +349,7 @@ func (c *checker) program() interleave.Instance {
 	}
 	for i, op := range s.Owner {
 		if op.Kind == OpPush || op.Kind == OpPushBatch || op.Kind == OpPushNative {
-			r.values[i] = seq(next, op.N)
+			r.values[i] = queuetest.Seq(next, op.N)
 			next += op.N
 		}
 	}
@@ -365,14 +365,6 @@ func (c *checker) program() interleave.Instance {
 		inst.Names = c.cfg.Names(q)
 	}
 	return inst
-}
-
-func seq(from, n int) []int {
-	vs := make([]int, n)
-	for i := range vs {
-		vs[i] = from + i
-	}
-	return vs
 }
 
 // take records that the operation what of client removed the items vs.
