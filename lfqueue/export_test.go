@@ -8,13 +8,6 @@ import (
 
 // Test-only access to internals.
 
-// SkipReady reports whether the next StealList could use the skip-count path,
-// given the epoch of the header the owner published last.
-func (q *Queue[T]) SkipReady() bool {
-	h := q.head.Load()
-	return q.thief.skipCount && q.thief.lastOK && h != nil && q.thief.lastEpoch == h.epoch
-}
-
 // Layout returns the offsets of the owner's private state, the published
 // head, the control word and the thief state.
 func Layout[T any]() (own, head, ctl, thief uintptr) {

@@ -47,7 +47,11 @@ import (
 //     validates and then locates items by index from the old end, which is
 //     stable; it never acts on a size it read before an owner operation. A
 //     header is matched to ctl by its sequence number, and two loads of head
-//     around the ctl load exclude a wrap of that number between them.
+//     around the ctl load exclude a wrap of that number between them. The
+//     reserving CAS itself assumes that ctl does not return to the same
+//     value, sequence number included, while a thief is between its loads
+//     and its CAS: that takes 2³² owner pushes during one steal, which no
+//     test can produce and we take as impossible.
 //  4. The owner writing into a stolen node: the owner writes the links only
 //     of nodes it has not published yet, with one exception, the unlinking of
 //     its own new batch from a node a thief reserved while the push was in
@@ -135,8 +139,6 @@ type Queue[T any] struct {
 		next int64
 		// epoch counts the owner's pushes onto an empty queue.
 		epoch uint64
-		// cur is the header the owner published last.
-		cur *header[T]
 	}
 	_ pad.Line
 
@@ -164,13 +166,12 @@ type Queue[T any] struct {
 		// oldest node, and lastEpoch the epoch of the header that steal
 		// walked. While the header a steal walks has the same epoch, the
 		// owner has not refilled the queue from empty since, so last is
-		// still the oldest node. lastOK is false when there was no cut or
-		// the skip-count steal is off. Only the skip-count steal keeps last,
-		// and a steal that finds the queue empty drops it, so that a node
-		// the owner popped since is not kept reachable for long.
+		// still the oldest node. last is nil when there was no cut: only
+		// the skip-count steal keeps it, and a steal that finds the queue
+		// empty drops it, so that a node the owner popped since is not
+		// kept reachable for long.
 		last      *node[T]
 		lastEpoch uint64
-		lastOK    bool
 		// skipCount selects the skip-count steal; set by New.
 		skipCount bool
 	}
@@ -286,7 +287,7 @@ func (q *Queue[T]) publish(h *header[T], top, bottom *node[T], m int) {
 		o.epoch++
 	}
 	h.top, h.idx, h.seq, h.epoch = top, o.next+int64(m)-1, ctlSeq(c)+1, o.epoch
-	h.prev.SetPlain(o.cur)
+	h.prev.SetPlain(q.head.Plain()) // the owner is head's only writer
 	// Publish: thieves may now see h, but they pair it with ctl only once
 	// the count below lands; until then they walk h.prev.
 	if !mutated(mutCountBeforePublish) {
@@ -311,7 +312,6 @@ func (q *Queue[T]) publish(h *header[T], top, bottom *node[T], m int) {
 	// Counted: no thief needs h.prev any more (one that still reads it has
 	// a stale ctl value and will retry).
 	h.prev.Store(nil)
-	o.cur = h
 	o.head = top
 	o.next += int64(m)
 }
@@ -432,8 +432,8 @@ func (q *Queue[T]) steal(want func(n int) int, needLast bool) (first, last *node
 		c := q.ctl.Load()
 		n := ctlSize(c)
 		if n == 0 {
-			th.last, th.lastOK = nil, false // keep no dead node reachable
-			return nil, nil, 0              // linearizes at the load
+			th.last = nil      // keep no dead node reachable
+			return nil, nil, 0 // linearizes at the load
 		}
 		// Between the two loads of head no push was published, so at
 		// most h's own count happened between them: ctl's sequence
@@ -488,7 +488,7 @@ func (q *Queue[T]) steal(want func(n int) int, needLast bool) (first, last *node
 	}
 
 	if needLast {
-		if th.skipCount && th.lastOK && (th.lastEpoch == h.epoch || mutated(mutSkipCountNoEpoch)) {
+		if th.last != nil && (th.lastEpoch == h.epoch || mutated(mutSkipCountNoEpoch)) {
 			// Skip-count: no refill from empty since the previous steal
 			// cut at th.last, so th.last is still the oldest node.
 			last = th.last
@@ -506,9 +506,9 @@ func (q *Queue[T]) steal(want func(n int) int, needLast bool) (first, last *node
 		}
 	}
 	th.bottom = cutIdx
-	th.last, th.lastEpoch, th.lastOK = nil, h.epoch, false
-	if th.skipCount && cut != nil {
-		th.last, th.lastOK = cut, true
+	th.last, th.lastEpoch = nil, h.epoch
+	if th.skipCount {
+		th.last = cut // nil when nothing stayed
 	}
 	return first, last, k
 }
