@@ -71,6 +71,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	case c.cutoff < 1:
 		return c, fmt.Errorf("-cutoff %d is below 1", c.cutoff)
 	}
+	c.cutoff = min(c.cutoff, maxN) // any cutoff >= n runs serially
 	if c.workers == 0 {
 		c.workers = runtime.GOMAXPROCS(0)
 	}

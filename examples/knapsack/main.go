@@ -20,8 +20,9 @@ import (
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/catalog"
-	"github.com/worksteal/wsq/internal/pad"
 	"github.com/worksteal/wsq/sched"
+
+	"golang.org/x/sys/cpu"
 )
 
 // Limits that keep every sum and product in int64 and the DP check feasible.
@@ -396,7 +397,7 @@ type solver struct {
 type workerState struct {
 	pruned, improved int64
 	children         []node
-	_                pad.Line
+	_                cpu.CacheLinePad
 }
 
 func newSolver(in *instance) *solver {

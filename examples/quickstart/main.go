@@ -10,12 +10,21 @@ import (
 	"github.com/worksteal/wsq/catalog"
 )
 
+// maxItems bounds -n: the items are held in memory (8 bytes each on 64-bit
+// platforms). The checksum may wrap around on 32-bit ones, identically on
+// both sides of the comparison.
+const maxItems = 1 << 26
+
 func main() {
 	name := flag.String("queue", "lf", "queue implementation: one of "+fmt.Sprint(catalog.Names()))
 	n := flag.Int("n", 100_000, "number of items to process")
 	flag.Parse()
-	if *n < 0 {
-		fmt.Fprintln(os.Stderr, "quickstart: -n must not be negative")
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "quickstart: unexpected arguments %q\n", flag.Args())
+		os.Exit(2)
+	}
+	if *n < 0 || *n > maxItems {
+		fmt.Fprintf(os.Stderr, "quickstart: -n %d is outside [0, %d]\n", *n, maxItems)
 		os.Exit(2)
 	}
 	q, err := catalog.New[int](*name)
