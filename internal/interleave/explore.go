@@ -452,7 +452,8 @@ func (d *dfs) clock(e *execution, j int) {
 // races adds backtracking points for the state after n decisions: for each
 // live thread p, the last step i of another thread that p's next transition
 // depends on and that does not happen before p's position must be tried
-// with p first (or, if p could not run there, with every thread).
+// with p first (or, if p could not run there or is in its sleep set, with
+// every thread).
 func (d *dfs) races(e *execution, n int) {
 	for _, p := range e.threads {
 		if p.done {
@@ -468,9 +469,12 @@ func (d *dfs) races(e *execution, n int) {
 				continue // step i happens before p's next transition
 			}
 			dec := &d.trail[i]
-			if index(dec.ids, p.id) >= 0 {
+			if index(dec.ids, p.id) >= 0 && dec.sleep&bit(p.id) == 0 {
 				dec.backtrack |= bit(p.id)
 			} else {
+				// p could not run there, or is asleep there (its run from
+				// that point is covered elsewhere, but not its race with
+				// step i): try every thread.
 				for _, id := range dec.ids {
 					dec.backtrack |= bit(id)
 				}

@@ -3,6 +3,7 @@ package interleave_test
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -406,4 +407,86 @@ func TestScheduleMismatch(t *testing.T) {
 	require.NotNil(t, r.Failure)
 	assert.True(t, errors.Is(r.Failure.Err, r.Failure.Err))
 	assert.ErrorContains(t, r.Failure.Err, "bad schedule character")
+}
+
+// outcomes explores p and returns the set of outcomes its executions
+// reported through record.
+func outcomes(t *testing.T, p func(record func(string)) interleave.Program, opt interleave.Options) map[string]bool {
+	t.Helper()
+	seen := map[string]bool{}
+	r := interleave.Exhaustive(p(func(o string) { seen[o] = true }), opt)
+	require.Nil(t, r.Failure)
+	require.True(t, r.Complete)
+	return seen
+}
+
+// randomProgram is threads of random loads and stores of two shared cells;
+// an execution's outcome is every value a load returned and the final cells.
+func randomProgram(rng *rand.Rand) func(record func(string)) interleave.Program {
+	type op struct {
+		store bool
+		cell  int
+		v     int
+	}
+	threads := make([][]op, 2+rng.IntN(2))
+	for i := range threads {
+		for j := 0; j < 1+rng.IntN(3); j++ {
+			threads[i] = append(threads[i], op{rng.IntN(2) == 0, rng.IntN(2), 1 + rng.IntN(3)})
+		}
+	}
+	return func(record func(string)) interleave.Program {
+		return func() interleave.Instance {
+			cells := []*cell{new(cell), new(cell)}
+			seen := make([][]int, len(threads))
+			var ts []interleave.Thread
+			for i, ops := range threads {
+				ts = append(ts, interleave.Thread{Name: fmt.Sprint(i), Run: func() {
+					for _, o := range ops {
+						if o.store {
+							cells[o.cell].store(o.v)
+						} else {
+							seen[i] = append(seen[i], cells[o.cell].load())
+						}
+					}
+				}})
+			}
+			return interleave.Instance{Threads: ts, Check: func() error {
+				record(fmt.Sprint(seen, cells[0].v, cells[1].v))
+				return nil
+			}}
+		}
+	}
+}
+
+// The reduction runs at least one execution of every equivalence class, so
+// it sees every outcome the full enumeration sees. The first program is the
+// smallest known to need backtracking past a sleeping thread: t0 stores x;
+// t1 and t2 each load x and then store y. Its outcome "t1 saw 1, t2 saw 0,
+// y = 2" needs t2's load before t0's store and t1's after, with t1's store
+// first.
+func TestReductionSeesEveryOutcome(t *testing.T) {
+	sleeping := func(record func(string)) interleave.Program {
+		return func() interleave.Instance {
+			x, y := new(cell), new(cell)
+			var r1, r2 int
+			return interleave.Instance{
+				Threads: []interleave.Thread{
+					{Name: "t0", Run: func() { x.store(1) }},
+					{Name: "t1", Run: func() { r1 = x.load(); y.store(1) }},
+					{Name: "t2", Run: func() { r2 = x.load(); y.store(2) }},
+				},
+				Check: func() error { record(fmt.Sprint(r1, r2, y.v)); return nil },
+			}
+		}
+	}
+	full, red := outcomes(t, sleeping, every), outcomes(t, sleeping, unbounded)
+	assert.Len(t, full, 8)
+	assert.Equal(t, full, red)
+
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 400 {
+		p := randomProgram(rng)
+		full, red := outcomes(t, p, every), outcomes(t, p, unbounded)
+		require.Equal(t, full, red, "random program %d", i)
+	}
 }
