@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/chaselev"
@@ -18,6 +19,8 @@ import (
 	"github.com/worksteal/wsq/internal/pad"
 	"github.com/worksteal/wsq/internal/queuetest"
 )
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // variant is one way to construct a deque for the conformance suite.
 type variant struct {

@@ -7,12 +7,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/pad"
 	"github.com/worksteal/wsq/internal/queuetest"
 	"github.com/worksteal/wsq/lfqueue"
 )
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 func config(opts ...lfqueue.Option) queuetest.Config {
 	return queuetest.Config{

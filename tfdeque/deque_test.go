@@ -7,12 +7,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/chaselev"
 	"github.com/worksteal/wsq/internal/queuetest"
 	"github.com/worksteal/wsq/tfdeque"
 )
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // variant is one way to construct a deque for the conformance suite.
 type variant struct {

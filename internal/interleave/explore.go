@@ -558,8 +558,11 @@ type pct struct {
 func newPCT(seed uint64, depth, k int) *pct {
 	rng := rand.New(rand.NewPCG(seed, 0x5eed_1e7e))
 	s := &pct{rng: rng, depth: depth, prio: make(map[int]int), change: make(map[int]int)}
-	for j := 1; j < depth; j++ {
-		s.change[1+rng.IntN(k)] = depth - j // later change points drop lower
+	for j := 1; j < depth && len(s.change) < k; {
+		if at := 1 + rng.IntN(k); s.change[at] == 0 { // distinct steps
+			s.change[at] = depth - j // later change points drop lower
+			j++
+		}
 	}
 	return s
 }

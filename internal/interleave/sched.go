@@ -38,7 +38,7 @@ func (k Kind) String() string {
 }
 
 // active is the execution in progress, or nil. It is set by the goroutine
-// that runs Explore while every thread of the execution is parked, and read
+// that runs the exploration (Exhaustive, Random, Replay) while every thread of the execution is parked, and read
 // by every atomicx operation; the atomic load is what a normal (unchecked)
 // operation pays in the check build.
 var active atomic.Pointer[execution]
@@ -174,7 +174,6 @@ type execution struct {
 	log      []step // the transitions performed, one per decision
 	schedule []byte
 	held     map[any]*thread
-	preempts int
 
 	starting chan struct{} // a starting thread reached its first point
 	wg       sync.WaitGroup
@@ -255,9 +254,6 @@ func (e *execution) choose(t *thread) *thread {
 	if err != nil {
 		e.fail(err)
 		return nil
-	}
-	if i > 0 && curOK {
-		e.preempts++
 	}
 	next := alts[i]
 	e.schedule = append(e.schedule, scheduleDigit(next.id))

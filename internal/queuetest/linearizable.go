@@ -228,6 +228,3 @@ func recordHistory(cfg Config, seed uint64) []porcupine.Operation {
 	wg.Wait()
 	return ops
 }
-
-// queueOf is used by tests of this package.
-var _ = wsq.StealCount

@@ -1,12 +1,15 @@
 package queuetest_test
 
 import (
+	"go.uber.org/goleak"
 	"testing"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/queuetest"
 	"github.com/worksteal/wsq/mutexq"
 )
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // The suite checks itself on mutexq, the reference model behind a lock.
 func mutexConfig(capacity int) queuetest.Config {

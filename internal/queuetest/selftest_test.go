@@ -154,10 +154,16 @@ func (b *broken[T]) StealBatch(dst []T, p float64) []T {
 			}
 		}
 	case b.splitSB:
-		dst = b.Queue.StealBatch(dst, 0.5)
-		runtime.Gosched()
-		if p > 0.5 {
-			dst = b.Queue.StealBatch(dst, 1)
+		// The right count, taken in two halves that the owner may
+		// interleave with.
+		k := wsq.StealCount(b.Len(), p)
+		for i := 0; i < k; i++ {
+			if i == k/2 {
+				runtime.Gosched()
+			}
+			if v, ok := b.Queue.Steal(); ok {
+				dst = append(dst, v)
+			}
 		}
 	default:
 		dst = b.Queue.StealBatch(dst, p)

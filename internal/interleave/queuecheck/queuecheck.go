@@ -114,7 +114,9 @@ const Unbounded = -1
 
 // Scenario is a small concurrent test: a queue prefilled with items 1..Prefill
 // by one PushBatch, an owner thread and thief threads each running a
-// sequence of operations, explored exhaustively (the default) or at random.
+// sequence of operations, explored exhaustively (with preemption bound
+// Bound, so a zero Scenario allows none; Unbounded for every schedule) or at
+// random.
 type Scenario struct {
 	Name    string
 	Prefill int
