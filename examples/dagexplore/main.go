@@ -40,6 +40,10 @@ type config struct {
 	progress   time.Duration
 }
 
+// errReported stands for a flag error that the flag package has already
+// printed, with the usage.
+var errReported = errors.New("invalid flags")
+
 // parseFlags parses the command line into a config.
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("dagexplore", flag.ContinueOnError)
@@ -60,7 +64,10 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&c.speedup, "speedup", false, "also explore with one worker first and report the speedup")
 	fs.DurationVar(&c.progress, "progress", 500*time.Millisecond, "interval of the progress line on stderr (0: off)")
 	if err := fs.Parse(args); err != nil {
-		return c, err
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, errReported // the flag package printed it, with the usage
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -104,6 +111,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
+	}
+	if errors.Is(err, errReported) {
+		return 2
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "dagexplore:", err)

@@ -35,6 +35,10 @@ type config struct {
 	cutoff     int
 }
 
+// errReported stands for a flag error that the flag package has already
+// printed, with the usage.
+var errReported = errors.New("invalid flags")
+
 // parseFlags parses the command line into a config.
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("fib", flag.ContinueOnError)
@@ -49,7 +53,10 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.Float64Var(&c.proportion, "proportion", sched.DefaultProportion, "part of a victim's queue one steal takes (master mode, or random with -one=false)")
 	fs.IntVar(&c.cutoff, "cutoff", 1, "calls fib(k) with k <= cutoff run serially in one task")
 	if err := fs.Parse(args); err != nil {
-		return c, err
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, errReported // the flag package printed it, with the usage
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -83,6 +90,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	c, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
+	}
+	if errors.Is(err, errReported) {
+		return 2
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "fib:", err)

@@ -58,6 +58,10 @@ type genConfig struct {
 // kinds lists the correlation types of generated instances.
 var kinds = []string{"uncorrelated", "weak", "strong", "subset"}
 
+// errReported stands for a flag error that the flag package has already
+// printed, with the usage.
+var errReported = errors.New("invalid flags")
+
 // parseFlags parses the command line into a config.
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("knapsack", flag.ContinueOnError)
@@ -75,7 +79,10 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&c.workers, "workers", 0, "number of workers (0 means GOMAXPROCS)")
 	fs.Float64Var(&c.proportion, "proportion", sched.DefaultProportion, "part of a victim's queue one steal takes")
 	if err := fs.Parse(args); err != nil {
-		return c, err
+		if errors.Is(err, flag.ErrHelp) {
+			return c, err
+		}
+		return c, errReported // the flag package printed it, with the usage
 	}
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -124,6 +131,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	c, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
+	}
+	if errors.Is(err, errReported) {
+		return 2
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "knapsack:", err)
