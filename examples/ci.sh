@@ -5,7 +5,7 @@
 #
 #   bash examples/ci.sh
 #
-# It takes a few seconds on two cores. Set EXAMPLES_CI_KEEP=1 to keep the
+# It takes under a minute on two cores. Set EXAMPLES_CI_KEEP=1 to keep the
 # binaries and logs (the script prints where they are).
 set -euo pipefail
 cd "$(dirname "$0")/.."
