@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,7 +14,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
-	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/model"
 )
 
 type opKind int
@@ -44,65 +45,50 @@ type lzOutput struct {
 // state in place.
 type lzState []int
 
-// linearizabilityModel is the porcupine model of wsq.Queue: the same
-// semantics as internal/model, stated as a step relation so that the
-// tolerances a Config declares (steals that may fail, inexact batch sizes)
-// can be expressed.
+// linearizabilityModel is the porcupine model of wsq.Queue. Its step
+// replays the operation on internal/model (the one copy of the semantics)
+// and compares the outputs, except where a Config declares a tolerance: a
+// steal that may fail while items are there, and a batch steal that may
+// take another count than the model's, oldest first all the same.
 func linearizabilityModel(cfg Config) porcupine.Model {
 	return porcupine.Model{
 		Init: func() any { return lzState(nil) },
 		Step: func(state, input, output any) (bool, any) {
 			s, in, out := state.(lzState), input.(lzInput), output.(lzOutput)
+			d := model.New[int](cfg.Capacity)
+			d.PushBatch(s)
+			var ok bool
 			switch in.kind {
 			case opPush:
-				full := cfg.Capacity > 0 && len(s) >= cfg.Capacity
-				if out.ok == full {
-					return false, s
-				}
-				if !out.ok {
+				ok = d.Push(in.v) == out.ok
+			case opPushBatch:
+				ok = d.PushBatch(in.vs) == out.n
+			case opPop:
+				v, got := d.Pop()
+				ok = got == out.ok && (!got || v == out.v)
+			case opSteal:
+				if !out.ok && cfg.StealMayFail {
 					return true, s
 				}
-				return true, append(s[:len(s):len(s)], in.v)
-			case opPushBatch:
-				n := len(in.vs)
-				if cfg.Capacity > 0 {
-					n = min(n, cfg.Capacity-len(s))
-				}
-				if out.n != n {
-					return false, s
-				}
-				return true, append(s[:len(s):len(s)], in.vs[:n]...)
-			case opPop:
-				if len(s) == 0 {
-					return !out.ok, s
-				}
-				return out.ok && out.v == s[len(s)-1], s[:len(s)-1]
-			case opSteal:
-				if !out.ok {
-					return len(s) == 0 || cfg.StealMayFail, s
-				}
-				return len(s) > 0 && out.v == s[0], s[min(1, len(s)):]
+				v, got := d.Steal()
+				ok = got == out.ok && (!got || v == out.v)
 			case opStealBatch:
 				k := len(out.vs)
-				if k == 0 {
-					return len(s) == 0 || cfg.StealMayFail, s
+				switch {
+				case k == 0 && cfg.StealMayFail:
+					return true, s
+				case cfg.StealBatchInexact && k > 0:
+					ok = k <= d.Len() && slices.Equal(d.StealN(nil, k), out.vs)
+				default:
+					ok = slices.Equal(d.StealBatch(nil, in.p), out.vs)
 				}
-				if k > len(s) {
-					return false, s
-				}
-				if !cfg.StealBatchInexact && k != wsq.StealCount(len(s), in.p) {
-					return false, s
-				}
-				for i, v := range out.vs {
-					if s[i] != v {
-						return false, s
-					}
-				}
-				return true, s[k:]
 			}
-			return false, s
+			if !ok {
+				return false, s
+			}
+			return true, lzState(d.Items(nil))
 		},
-		Equal: func(a, b any) bool { return equalInts(a.(lzState), b.(lzState)) },
+		Equal: func(a, b any) bool { return slices.Equal(a.(lzState), b.(lzState)) },
 		DescribeOperation: func(input, output any) string {
 			in, out := input.(lzInput), output.(lzOutput)
 			switch in.kind {

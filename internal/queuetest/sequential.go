@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -316,7 +317,7 @@ func runScript(t testing.TB, cfg Config, data []byte) bool {
 				got = q.StealBatch(nil, p)
 			}
 			want := d.StealBatch(nil, p)
-			if !equalInts(got, want) {
+			if !slices.Equal(got, want) {
 				return fail("StealBatch = %v, model %v", got, want)
 			}
 		}
@@ -324,20 +325,8 @@ func runScript(t testing.TB, cfg Config, data []byte) bool {
 			return fail("Len = %d, model %d", q.Len(), d.Len())
 		}
 	}
-	if got, want := drain(t, q), d.Items(nil); !equalInts(got, want) {
+	if got, want := drain(t, q), d.Items(nil); !slices.Equal(got, want) {
 		return fail("final contents %v, model %v", got, want)
-	}
-	return true
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
 	}
 	return true
 }
