@@ -310,7 +310,12 @@ func (q *Queue[T]) publish(h *header[T], top, bottom *node[T], m int) {
 		q.head.Store(h)
 	}
 	// Counted: no thief needs h.prev any more (one that still reads it has
-	// a stale ctl value and will retry).
+	// a stale ctl value and will retry). Correctness does not need this
+	// store; the garbage collector does: without it every header would
+	// keep its predecessor, and with it the popped nodes that header leads
+	// to, reachable. It must be atomic, since thieves load prev, and it
+	// costs about 10 of the 74 ns of a Push and Pop of one item
+	// (BenchmarkPushPop1 with a plain store instead, which races).
 	h.prev.Store(nil)
 	o.head = top
 	o.next += int64(m)
