@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 )
@@ -64,49 +65,43 @@ type curve struct {
 	pts  []xy
 }
 
-// pushCurves returns ns per batch against batch size, one curve per queue.
-func (r *report) pushCurves() []curve {
-	rows := r.bench("Push")
-	procs := procsFor(rows)
+// curves returns one curve per queue of benchmark bench: the metric unit
+// (scaled by scale) against the integer parameter x, over the rows whose
+// other parameters match fixed. A queue without points is left out.
+func (r *report) curves(bench string, fixed map[string]string, x, unit string, scale float64) []curve {
+	rows := r.bench(bench)
 	var cs []curve
 	for _, q := range distinct(rows, "queue") {
-		c := curve{name: q}
-		for _, b := range distinctInts(rows, "batch") {
-			if row, ok := lookup(rows, procs, map[string]string{"queue": q, "batch": strconv.Itoa(b)}); ok {
-				if v, ok := row.Value("ns/op"); ok {
-					c.pts = append(c.pts, xy{float64(b), v})
-				}
-			}
+		want := maps.Clone(fixed)
+		if want == nil {
+			want = map[string]string{}
 		}
-		if len(c.pts) > 0 {
+		want["queue"] = q
+		if c := r.curve(rows, q, want, x, unit, scale); len(c.pts) > 0 {
 			cs = append(cs, c)
 		}
 	}
 	return cs
 }
 
-// stealCurves returns ns per steal against the proportion in percent, one
-// curve per queue, for queues of n items.
-func (r *report) stealCurves(n int) []curve {
-	rows := r.bench("Steal")
+// curve returns the curve named name of the metric unit (scaled by scale)
+// against the integer parameter x, over the rows matching want.
+func (r *report) curve(rows []Row, name string, want map[string]string, x, unit string, scale float64) curve {
 	procs := procsFor(rows)
-	var cs []curve
-	for _, q := range distinct(rows, "queue") {
-		c := curve{name: q}
-		for _, p := range distinctInts(rows, "p") {
-			want := map[string]string{"queue": q, "n": strconv.Itoa(n), "p": strconv.Itoa(p)}
-			if row, ok := lookup(rows, procs, want); ok {
-				if v, ok := row.Value("ns/op"); ok {
-					c.pts = append(c.pts, xy{float64(p), v})
-				}
+	c := curve{name: name}
+	for _, k := range distinctInts(rows, x) {
+		want[x] = strconv.Itoa(k)
+		if row, ok := lookup(rows, procs, want); ok {
+			if v, ok := row.Value(unit); ok {
+				c.pts = append(c.pts, xy{float64(k), v * scale})
 			}
 		}
-		if len(c.pts) > 0 {
-			cs = append(cs, c)
-		}
 	}
-	return cs
+	return c
 }
+
+// pushCurves returns ns per batch against batch size, one curve per queue.
+func (r *report) pushCurves() []curve { return r.curves("Push", nil, "batch", "ns/op", 1) }
 
 // popBars returns ns per pop by queue.
 func (r *report) popBars() (names []string, ns []float64) {
@@ -126,40 +121,13 @@ func (r *report) popBars() (names []string, ns []float64) {
 // dagCurves returns seconds per exploration against workers, one curve per
 // queue, for one work distribution and mode.
 func (r *report) dagCurves(work, mode string) []curve {
-	rows := r.bench("DAG")
-	procs := procsFor(rows)
-	var cs []curve
-	for _, q := range distinct(rows, "queue") {
-		c := curve{name: q}
-		for _, k := range distinctInts(rows, "workers") {
-			want := map[string]string{"queue": q, "mode": mode, "work": work, "workers": strconv.Itoa(k)}
-			if row, ok := lookup(rows, procs, want); ok {
-				if v, ok := row.Value("ns/op"); ok {
-					c.pts = append(c.pts, xy{float64(k), v / 1e9})
-				}
-			}
-		}
-		if len(c.pts) > 0 {
-			cs = append(cs, c)
-		}
-	}
-	return cs
+	return r.curves("DAG", map[string]string{"mode": mode, "work": work}, "workers", "ns/op", 1e-9)
 }
 
 // ceilingCurve returns seconds per run of BenchmarkDAGCeiling (the same
 // busy work split over goroutines that share nothing) against workers.
 func (r *report) ceilingCurve() curve {
-	rows := r.bench("DAGCeiling")
-	procs := procsFor(rows)
-	c := curve{name: "ceiling: the busy work alone, split evenly"}
-	for _, k := range distinctInts(rows, "workers") {
-		if row, ok := lookup(rows, procs, map[string]string{"workers": strconv.Itoa(k)}); ok {
-			if v, ok := row.Value("ns/op"); ok {
-				c.pts = append(c.pts, xy{float64(k), v / 1e9})
-			}
-		}
-	}
-	return c
+	return r.curve(r.bench("DAGCeiling"), "ceiling: the busy work alone, split evenly", map[string]string{}, "workers", "ns/op", 1e-9)
 }
 
 // speedups turns time curves into speedup over one worker; a curve without
@@ -184,23 +152,7 @@ func speedups(cs []curve) []curve {
 // masterCurves returns a metric of BenchmarkMasterCapacity against workers,
 // one curve per queue.
 func (r *report) masterCurves(unit string) []curve {
-	rows := r.bench("MasterCapacity")
-	procs := procsFor(rows)
-	var cs []curve
-	for _, q := range distinct(rows, "queue") {
-		c := curve{name: q}
-		for _, k := range distinctInts(rows, "workers") {
-			if row, ok := lookup(rows, procs, map[string]string{"queue": q, "workers": strconv.Itoa(k)}); ok {
-				if v, ok := row.Value(unit); ok {
-					c.pts = append(c.pts, xy{float64(k), v})
-				}
-			}
-		}
-		if len(c.pts) > 0 {
-			cs = append(cs, c)
-		}
-	}
-	return cs
+	return r.curves("MasterCapacity", nil, "workers", unit, 1)
 }
 
 // num formats a value with about three significant digits.

@@ -34,11 +34,7 @@ func newPlot(title, x, y string) *plot.Plot {
 // addCurves draws our measurements, one line with markers per curve.
 func addCurves(p *plot.Plot, cs []curve) error {
 	for i, c := range cs {
-		pts := make(plotter.XYs, len(c.pts))
-		for j, q := range c.pts {
-			pts[j] = plotter.XY{X: q.x, Y: q.y}
-		}
-		l, s, err := plotter.NewLinePoints(pts)
+		l, s, err := plotter.NewLinePoints(xys(c.pts))
 		if err != nil {
 			return err
 		}
@@ -52,6 +48,15 @@ func addCurves(p *plot.Plot, cs []curve) error {
 	return nil
 }
 
+// xys converts points for gonum/plot.
+func xys(pts []xy) plotter.XYs {
+	out := make(plotter.XYs, len(pts))
+	for i, q := range pts {
+		out[i] = plotter.XY{X: q.x, Y: q.y}
+	}
+	return out
+}
+
 // addPaperLine draws a dashed grey reference line from the paper.
 func addPaperLine(p *plot.Plot, label string, pts ...xy) error {
 	return addReference(p, label, paperColor, pts...)
@@ -59,11 +64,7 @@ func addPaperLine(p *plot.Plot, label string, pts ...xy) error {
 
 // addReference draws a dashed reference line.
 func addReference(p *plot.Plot, label string, c color.Color, pts ...xy) error {
-	xys := make(plotter.XYs, len(pts))
-	for i, q := range pts {
-		xys[i] = plotter.XY{X: q.x, Y: q.y}
-	}
-	l, err := plotter.NewLine(xys)
+	l, err := plotter.NewLine(xys(pts))
 	if err != nil {
 		return err
 	}
@@ -77,11 +78,7 @@ func addReference(p *plot.Plot, label string, c color.Color, pts ...xy) error {
 
 // addPaperPoints marks single values the paper states.
 func addPaperPoints(p *plot.Plot, label string, pts ...xy) error {
-	xys := make(plotter.XYs, len(pts))
-	for i, q := range pts {
-		xys[i] = plotter.XY{X: q.x, Y: q.y}
-	}
-	s, err := plotter.NewScatter(xys)
+	s, err := plotter.NewScatter(xys(pts))
 	if err != nil {
 		return err
 	}
@@ -140,20 +137,13 @@ func (r *report) writePlots(dir string) (map[string]bool, error) {
 		}})
 	}
 	for _, n := range distinctInts(r.bench("Steal"), "n") {
-		cs := r.stealCurves(n)
+		cs := r.curves("Steal", map[string]string{"n": strconv.Itoa(n)}, "p", "ns/op", 1e-3) // µs
 		if len(cs) == 0 {
 			continue
 		}
 		jobs = append(jobs, job{fmt.Sprintf("steal-n%d.png", n), func() (*plot.Plot, error) {
 			p := newPlot(fmt.Sprintf("Steal latency by proportion, %d items", n), "proportion stolen (%)", "µs per steal")
-			us := make([]curve, len(cs))
-			for i, c := range cs {
-				us[i] = curve{name: c.name}
-				for _, q := range c.pts {
-					us[i].pts = append(us[i].pts, xy{q.x, q.y / 1e3})
-				}
-			}
-			if err := addCurves(p, us); err != nil {
+			if err := addCurves(p, cs); err != nil {
 				return nil, err
 			}
 			if n != paper.stealItemsAssumed {
