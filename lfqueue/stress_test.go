@@ -116,13 +116,7 @@ func TestNodesReleased(t *testing.T) {
 		var freed atomic.Int64
 		const batches, size = 50, 200
 		for i := 0; i < batches; i++ {
-			var l lfqueue.List[int]
-			l.Grow(size)
-			for j := 0; j < size; j++ {
-				l.Append(i*size + j)
-			}
-			l.TrackNodes(&freed)
-			a.PushList(&l)
+			a.PushList(trackedList(i*size, size, &freed))
 			if i%3 == 0 {
 				a.Pop()
 			}
@@ -150,12 +144,7 @@ func TestNodesReleased(t *testing.T) {
 			_, ok = q.Steal() // an empty steal drops the remembered cut node
 			require.False(t, ok)
 		}
-		deadline := time.Now().Add(20 * time.Second)
-		for freed.Load() < batches*size {
-			require.True(t, time.Now().Before(deadline), "only %d of %d removed nodes were freed", freed.Load(), batches*size)
-			runtime.GC()
-			time.Sleep(time.Millisecond)
-		}
+		waitFreed(t, &freed, batches*size)
 		runtime.KeepAlive(a)
 		runtime.KeepAlive(b)
 	}
@@ -172,13 +161,7 @@ func TestStealAllReleasesNodes(t *testing.T) {
 			var freed atomic.Int64
 			const lists, size = 100, 3
 			for i := 0; i < lists; i++ {
-				var l lfqueue.List[int]
-				l.Grow(size)
-				for j := 0; j < size; j++ {
-					l.Append(i*size + j)
-				}
-				l.TrackNodes(&freed)
-				q.PushList(&l)
+				q.PushList(trackedList(i*size, size, &freed))
 			}
 			if native {
 				var l lfqueue.List[int]
@@ -193,13 +176,32 @@ func TestStealAllReleasesNodes(t *testing.T) {
 			}
 			_, ok := q.Pop() // the owner sees the queue empty
 			require.False(t, ok)
-			deadline := time.Now().Add(20 * time.Second)
-			for freed.Load() < lists*size {
-				require.True(t, time.Now().Before(deadline), "only %d of %d stolen nodes were freed", freed.Load(), lists*size)
-				runtime.GC()
-				time.Sleep(time.Millisecond)
-			}
+			waitFreed(t, &freed, lists*size)
 			runtime.KeepAlive(q)
 		}
+	}
+}
+
+// trackedList returns a list of from, from+1, ..., from+n-1 whose nodes
+// count themselves in freed when the garbage collector frees them.
+func trackedList(from, n int, freed *atomic.Int64) *lfqueue.List[int] {
+	l := new(lfqueue.List[int])
+	l.Grow(n)
+	for j := 0; j < n; j++ {
+		l.Append(from + j)
+	}
+	l.TrackNodes(freed)
+	return l
+}
+
+// waitFreed collects garbage until want tracked nodes were freed; the
+// deadline only turns a leak into a failure.
+func waitFreed(t *testing.T, freed *atomic.Int64, want int) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for freed.Load() < int64(want) {
+		require.True(t, time.Now().Before(deadline), "only %d of %d removed nodes were freed", freed.Load(), want)
+		runtime.GC()
+		time.Sleep(time.Millisecond)
 	}
 }
