@@ -20,9 +20,15 @@ import (
 // PushBatch that adds an item x synchronizes before the Pop, Steal or
 // StealBatch that returns x, and no item is returned twice.
 //
-// Methods do not block, except that an implementation which serializes its
-// thieves may make one thief wait for another; the owner never waits for a
-// thief.
+// Methods do not block, except as the queue's Contract says: an
+// implementation that serializes its thieves may make one thief wait for
+// another, and one that locks may make any call wait.
+//
+// The rules below are the strictest form of each operation; an
+// implementation may relax some of them, and says which in its Contract:
+// it may be bounded, push or steal a batch one item at a time, fix a batch
+// steal's count before the steal takes effect, let a steal that meets
+// another goroutine take nothing, or make callers take turns.
 type Queue[T any] interface {
 	// Push adds v at the owner's end. It reports false, and leaves the queue
 	// unchanged, only when a bounded queue is full. Only the owner may call it.
@@ -30,7 +36,8 @@ type Queue[T any] interface {
 
 	// PushBatch adds the items of vs as if by Push(vs[0]), Push(vs[1]), ...
 	// in order, so vs[len(vs)-1] becomes the newest item, but publishes them
-	// as one operation: a thief sees none or all of them. It returns how many
+	// as one operation: a thief sees none or all of them (unless the
+	// Contract says LoopedPushBatch). It returns how many
 	// items it took: len(vs), unless a bounded queue fills up, in which case
 	// it takes the longest prefix of vs that fits. A nil or empty vs takes
 	// nothing and returns 0. PushBatch does not retain vs. Only the owner may
@@ -42,25 +49,33 @@ type Queue[T any] interface {
 	Pop() (T, bool)
 
 	// Steal removes and returns the oldest item (first in, first out). It
-	// reports false when it takes nothing: the queue was empty, or, for an
-	// implementation whose documentation says so, the thief lost a race.
-	// Any goroutine may call it.
+	// reports false when it takes nothing: the queue was empty, or, if the
+	// Contract says StealMayFail, the thief met another goroutine. Any
+	// goroutine may call it.
 	Steal() (T, bool)
 
 	// StealBatch removes about proportion p of the items from the old end in
-	// one operation and appends them to dst, oldest first, returning the
-	// extended slice. The count follows StealCount: when nothing races, a
-	// non-empty queue gives StealCount(Len(), p) items, at least one. When it
-	// takes nothing, StealBatch returns dst unchanged. p must satisfy
+	// one operation (a loop of steals if the Contract says LoopedStealBatch)
+	// and appends them to dst, oldest first, returning the extended slice.
+	// The count follows StealCount: when nothing races, a non-empty queue
+	// gives StealCount(Len(), p) items, at least one, and under concurrency
+	// exactly StealCount of the length at the instant the steal takes
+	// effect, unless the Contract says InexactStealBatch. When it takes
+	// nothing, StealBatch returns dst unchanged. p must satisfy
 	// 0 < p <= 1; any other value (zero, negative, above one, NaN or an
 	// infinity) makes StealBatch panic before it touches the queue, so no
 	// item is lost. Any goroutine may call it.
 	StealBatch(dst []T, p float64) []T
 
 	// Len returns the number of items in the queue. Under concurrency it is
-	// a snapshot that may be stale as soon as it returns. Any goroutine may
-	// call it.
+	// a snapshot that may be stale as soon as it returns, but never less
+	// than zero, more than the queue can hold, or more than was pushed. Any
+	// goroutine may call it.
 	Len() int
+
+	// Contract says which of the rules above the queue relaxes. It returns
+	// the same value for the queue's whole life. Any goroutine may call it.
+	Contract() Contract
 }
 
 // StealCount returns how many of n items a proportional steal of p takes:

@@ -53,7 +53,10 @@ type Deque[T any] struct {
 	// Invariants (mod 2^32, as int32 differences):
 	//   - claimEnd(s, real) <= tail whenever the owner is not inside Pop
 	//     (s <= real in the idle and claim states below; real is s-1 or
-	//     s-2 in the pending and cancelled ones);
+	//     s-2 in the pending and cancelled ones), except for a one-item
+	//     claim made from a tail of another lap of the positions, which
+	//     its thief turns into an announcement before it reads anything
+	//     (stealOne, confirm);
 	//   - the items in the deque are those at positions real..tail-1;
 	//   - positions s..real-1 are claimed by the one thief at work, which is
 	//     copying them out; no other goroutine reads or writes those slots
@@ -71,9 +74,18 @@ type Deque[T any] struct {
 	// its count, withdraw, or clear the cancelled state back to idle, which
 	// only it may do, so that no other thief's announcement at the same s can
 	// be mistaken for its own); the thief holding a claim, with an atomic
-	// store (to release it, since nobody else may change head then); the
-	// owner, with a CAS, only to take the last item or to cancel a pending
-	// announcement.
+	// store (to release it, or to turn it into an announcement, since nobody
+	// else may change head then); the owner, with a CAS, only to take the
+	// last item from an idle head or to cancel a pending announcement.
+	//
+	// Positions are 32-bit and wrap, so a CAS on head alone cannot tell a
+	// head from one that went round all 2^32 positions. Every CAS that
+	// could meet such a head is guarded: a thief's announcement is
+	// harmless (its count loads tail afresh), an announced or claimed head
+	// is changed by nobody but its thief and the owner's cancellation (so
+	// commit and uncancel meet the same lap), the owner's CASes follow its
+	// own loads closely (positions move only through its pushes), and a
+	// one-item claim is checked against the 64-bit tail (stealOne).
 	//
 	// Linearization points: Push and PushBatch at their tail store; Pop at
 	// its tail store when it takes its item without a CAS (or at its
@@ -81,8 +93,9 @@ type Deque[T any] struct {
 	// commits in between without claiming it), at its CAS on
 	// head when it takes the last item or cancels an announcement, and at
 	// its load of head when it finds nothing; Steal, TrySteal and a
-	// one-item StealBatch at the CAS that claims; a batch StealBatch at its
-	// commit CAS.
+	// one-item StealBatch at the CAS that claims (or, for a claim that
+	// confirm settles, at its commit); a batch StealBatch at its commit
+	// CAS.
 	head atomicx.Uint64
 
 	_ pad.Line
@@ -91,7 +104,13 @@ type Deque[T any] struct {
 	// atomic store that publishes the slots written before it (Push,
 	// PushBatch) or announces the slot it is about to take (Pop); thieves
 	// load it after head. It equals bottom except inside Pop.
-	tail atomicx.Uint32
+	//
+	// Unlike the positions in head, tail is a 64-bit count that never
+	// wraps (its low 32 bits are the position). A single-item steal
+	// compares the tail it loaded before its claim with one loaded after:
+	// head cannot have come round to the same 32-bit value in between
+	// unless tail moved by more than 2^31 (see stealOne).
+	tail atomicx.Uint64
 
 	// buf is the current ring. Only the owner writes it, when it grows;
 	// thieves load it after tail, so the ring they read holds every position
@@ -102,7 +121,7 @@ type Deque[T any] struct {
 
 	// The rest is the owner's private state.
 
-	bottom uint32   // the owner's copy of tail
+	bottom uint64   // the owner's copy of tail
 	seen   uint32   // the release frontier s the owner has last seen; slots from seen up are not yet cleared
 	r      *ring[T] // the owner's copy of buf
 
@@ -185,6 +204,19 @@ func checkCapacity(capacity int) {
 	}
 }
 
+// Contract reports what the deque promises where wsq.Queue lets queues
+// differ: a steal takes nothing while another thief holds head
+// (StealMayFail), a batch steal counts before it claims
+// (InexactStealBatch), and a bounded deque has a Capacity. Any goroutine
+// may call it.
+func (q *Deque[T]) Contract() wsq.Contract {
+	c := wsq.Contract{StealMayFail: true, InexactStealBatch: true}
+	if q.bounded {
+		c.Capacity = int(q.limit)
+	}
+	return c
+}
+
 // Bounded reports whether the deque was made by NewBounded. Any goroutine
 // may call it.
 func (q *Deque[T]) Bounded() bool { return q.bounded }
@@ -199,14 +231,25 @@ func (q *Deque[T]) Cap() int {
 }
 
 // Len returns the number of items in the deque. Under concurrency it is a
-// snapshot that may be stale as soon as it returns. Any goroutine may call
-// it.
+// snapshot that may be stale as soon as it returns, but it is a count the
+// deque had while Len ran, or, when thieves kept moving head, a count no
+// larger than the deque can hold. Any goroutine may call it.
 func (q *Deque[T]) Len() int {
-	real := claimEnd(unpack(q.head.Load()))
-	if n := int32(q.tail.Load() - real); n > 0 {
-		return int(n)
+	// head, tail, head: if head did not change, the pair describes the
+	// deque at the tail load. Otherwise the second head is newer than the
+	// tail, so the difference never exceeds what the deque held at the
+	// tail load (a stale head with a newer tail could exceed the capacity).
+	var n int32
+	for range 4 {
+		h := q.head.Load()
+		t := uint32(q.tail.Load())
+		h2 := q.head.Load()
+		n = int32(t - claimEnd(unpack(h2)))
+		if h2 == h {
+			break
+		}
 	}
-	return 0
+	return int(max(n, 0))
 }
 
 // Push adds v as the newest item. It reports false, and leaves the deque
@@ -214,13 +257,13 @@ func (q *Deque[T]) Len() int {
 // the item. Push must only be called by the owner; it does not block.
 func (q *Deque[T]) Push(v T) bool {
 	b := q.bottom
-	if b-q.seen >= q.limit { // full, unless thieves took items since
+	if uint32(b)-q.seen >= q.limit { // full, unless thieves took items since
 		if q.room(1) == 0 {
 			return false
 		}
 	}
 	r := q.r
-	r.slots[b&r.mask] = v
+	r.slots[uint32(b)&r.mask] = v
 	q.bottom = b + 1
 	q.tail.Store(b + 1) // publishes the slot write to thieves that load tail
 	return true
@@ -239,16 +282,16 @@ func (q *Deque[T]) PushBatch(vs []T) int {
 		return 0
 	}
 	b := q.bottom
-	if free := int(q.limit) - int(b-q.seen); n > free {
+	if free := int(q.limit) - int(uint32(b)-q.seen); n > free {
 		if n = q.room(n); n == 0 {
 			return 0
 		}
 	}
 	r := q.r
-	i := int(b & r.mask)
+	i := int(uint32(b) & r.mask)
 	c := copy(r.slots[i:], vs[:n])
 	copy(r.slots, vs[c:n])
-	b += uint32(n)
+	b += uint64(n)
 	q.bottom = b
 	q.tail.Store(b) // one publication for the whole batch
 	return n
@@ -264,9 +307,9 @@ func (q *Deque[T]) room(n int) int {
 		// copying out, s..real-1, are at most limit more, so the ring of
 		// 2*limit slots has room for limit items whatever the thieves do.
 		q.observe(s)
-		return max(0, min(n, int(q.limit)-int(q.bottom-claimEnd(s, real))))
+		return max(0, min(n, int(q.limit)-int(uint32(q.bottom)-claimEnd(s, real))))
 	}
-	used := int(q.bottom - s)
+	used := int(uint32(q.bottom) - s)
 	if free := len(q.r.slots) - used; free >= n {
 		q.observe(s)
 		return n
@@ -302,7 +345,7 @@ func (q *Deque[T]) Reserve(capacity int) {
 // the items the old ring still holds die with it.
 func (q *Deque[T]) grow(s uint32, capacity int) {
 	old, nr := q.r, newRing[T](capacity)
-	for i := s; i != q.bottom; i++ {
+	for i := s; i != uint32(q.bottom); i++ {
 		nr.slots[i&nr.mask] = old.slots[i&old.mask]
 	}
 	q.r = nr
@@ -350,7 +393,7 @@ func (q *Deque[T]) Pop() (T, bool) {
 	b := q.bottom
 	// head only moves forward, so once the oldest item's position has
 	// reached bottom there is nothing to take, whatever the thieves do next.
-	if s, real := unpack(q.head.Load()); int32(b-claimEnd(s, real)) <= 0 {
+	if s, real := unpack(q.head.Load()); int32(uint32(b)-claimEnd(s, real)) <= 0 {
 		q.observe(s)
 		return zero, false
 	}
@@ -358,16 +401,17 @@ func (q *Deque[T]) Pop() (T, bool) {
 	q.tail.Store(b) // from here a thief that loads tail will not claim b
 	h := q.head.Load()
 	if s, real := unpack(h); real-s <= MaxCapacity {
-		if d := int32(b - real); d > 0 || (d == 0 && s != real) {
+		if d := int32(uint32(b) - real); d > 0 || (d == 0 && s != real) {
 			// The common case, inline: b is above every claim. When d == 0
 			// a thief holds a claim just below b: no other thief can claim
 			// until it releases, and any that does will load a tail no
-			// higher than b. This is popTake written out: neither Pop
-			// (inlining cost 397) nor popTake (115) fits the compiler's
-			// budget of 80, so calling popTake would add a call here.
+			// higher than b. This is popTake written out: neither Pop nor
+			// popTake fits the compiler's inlining budget, so calling
+			// popTake would add a call here.
 			r := q.r
-			v := r.slots[b&r.mask]
-			r.slots[b&r.mask] = zero
+			i := uint32(b) & r.mask
+			v := r.slots[i]
+			r.slots[i] = zero
 			q.bottom = b
 			q.observe(s)
 			return v, true
@@ -379,41 +423,37 @@ func (q *Deque[T]) Pop() (T, bool) {
 // popSlow finishes a Pop of the item at b, given head h as loaded after the
 // tail store, when b is the last item, a batch steal is announced, or a
 // claim covers b.
-func (q *Deque[T]) popSlow(b uint32, h uint64) (T, bool) {
+func (q *Deque[T]) popSlow(b uint64, h uint64) (T, bool) {
 	var zero T
+	p := uint32(b)
 	for {
 		s, real := unpack(h)
 		if l := real - s; l == pendingLen || l == cancelledLen {
 			// No claim is in progress, but a thief announced a batch steal
 			// at s and may have loaded tail before our store.
-			if int32(b-s) < 0 {
+			if int32(p-s) < 0 {
 				break // empty
-			}
-			if b == s {
-				// The last item: take it through head, which also makes the
-				// announcing thief's commit fail.
-				if q.head.CompareAndSwap(h, pack(b+1, b+1)) {
-					return q.popLast(b)
-				}
-				h = q.head.Load()
-				continue
 			}
 			// Cancel the announcement, so its commit fails and the thief
 			// starts again with a tail loaded after our store. Once it is
-			// cancelled, no thief can claim b.
+			// cancelled no thief can claim b, even when b == s is the
+			// last item, so the owner takes it without moving head: an
+			// announced head is changed only by the owner's cancellation
+			// and by its own thief, which keeps it from going round the
+			// 32-bit positions under a stalled announcer (see stealOne).
 			if l == pendingLen && !q.head.CompareAndSwap(h, pack(s, s-2)) {
 				h = q.head.Load()
 				continue
 			}
 			return q.popTake(b, s)
 		}
-		d := int32(b - real)
+		d := int32(p - real)
 		if d > 0 || (d == 0 && s != real) {
 			return q.popTake(b, s) // as in Pop
 		}
 		if d == 0 {
 			// b is the last item and no thief is at work: race them for it.
-			if q.head.CompareAndSwap(h, pack(b+1, b+1)) {
+			if q.head.CompareAndSwap(h, pack(p+1, p+1)) {
 				return q.popLast(b)
 			}
 			h = q.head.Load()
@@ -429,11 +469,12 @@ func (q *Deque[T]) popSlow(b uint32, h uint64) (T, bool) {
 }
 
 // popTake returns the item at b, taken without moving head.
-func (q *Deque[T]) popTake(b, s uint32) (T, bool) {
+func (q *Deque[T]) popTake(b uint64, s uint32) (T, bool) {
 	var zero T
 	r := q.r
-	v := r.slots[b&r.mask]
-	r.slots[b&r.mask] = zero
+	i := uint32(b) & r.mask
+	v := r.slots[i]
+	r.slots[i] = zero
 	q.bottom = b
 	q.observe(s)
 	return v, true
@@ -441,19 +482,23 @@ func (q *Deque[T]) popTake(b, s uint32) (T, bool) {
 
 // popLast returns the item at b, taken by moving head past it; head is now
 // (b+1, b+1), so tail goes back to b+1.
-func (q *Deque[T]) popLast(b uint32) (T, bool) {
+func (q *Deque[T]) popLast(b uint64) (T, bool) {
 	q.tail.Store(b + 1)
 	r := q.r
-	v := r.slots[b&r.mask]
+	v := r.slots[uint32(b)&r.mask]
 	q.bottom = b + 1
-	q.observe(b + 1) // clears b too
+	q.observe(uint32(b) + 1) // clears b too
 	return v, true
 }
 
 // Steal removes and returns the oldest item (first in, first out). It
-// reports false when the deque is empty or another thief is copying items
-// out; when it loses a CAS it tries again. Any goroutine may call it; it
-// does not block.
+// reports false when the deque is empty, and also, without waiting, when
+// another thief holds head: one copying items out, or one that has
+// announced a batch steal and not yet committed it (a thief descheduled in
+// that state makes every other thief of the deque come back empty until it
+// runs again). When it loses a CAS it tries again. Any goroutine may call
+// it; it does not block. A scheduler should treat a false result as "try
+// another victim", not as proof that the deque is empty: Len tells.
 //
 // A Steal claims the item with one CAS on head, reads the slot, and releases
 // it with one atomic store.
@@ -486,22 +531,57 @@ func (q *Deque[T]) TrySteal() (T, bool) {
 }
 
 // stealOne steals the item at s, given head h = (s, s) and then tail t as
-// loaded. It reports lost when its CAS failed.
+// loaded. It reports lost when its CAS failed or it gave its claim back,
+// so that the caller looks again.
 //
 // One CAS suffices for one item, as in Chase-Lev: the owner takes the item
 // at s only with a CAS from the same idle head (the last item) or after
 // seeing our claim, and we claim s only from a tail loaded after h that
 // included s. The steal takes effect at the CAS.
-func (q *Deque[T]) stealOne(h uint64, s, t uint32) (v T, ok, lost bool) {
-	if int32(t-s) <= 0 {
+//
+// That argument assumes that head did not go round all 2^32 positions
+// between our load of h and the CAS, which a thief stalled there while
+// batch steals move billions of items could otherwise see: its CAS would
+// succeed against a head that only looks like h, with a t from another lap,
+// and claim a slot that holds no item. tail is a 64-bit count and head never
+// runs ahead of it by more than one, nor behind it by more than the ring
+// (at most 2^30 slots), so unless tail moved by 2^31 or more since t was
+// loaded, head did not go round, and the claim stands. Otherwise the claim
+// was made against the current head but without a valid tail; confirm
+// settles it with a fresh one. No stall, however long, makes a steal take a
+// slot without an item.
+func (q *Deque[T]) stealOne(h uint64, s uint32, t uint64) (v T, ok, lost bool) {
+	if int32(uint32(t)-s) <= 0 {
 		return v, false, false
 	}
-	r := q.buf.Load() // after tail: this ring holds position s
 	if !q.head.CompareAndSwap(h, pack(s, s+1)) {
 		return v, false, true
 	}
+	if int64(q.tail.Load()-t) >= 1<<31 {
+		return q.confirm(s)
+	}
+	r := q.buf.Load()            // after tail: this ring holds position s
 	v = r.slots[s&r.mask]        // the claim keeps the owner off this slot
 	q.head.Store(pack(s+1, s+1)) // release: the owner may clear and reuse it
+	return v, true, false
+}
+
+// confirm settles a single-item claim at s whose tail came from another lap
+// of the positions. Nobody else writes head during a claim, so a store turns
+// the claim into an announcement at s, and the steal finishes as a batch
+// steal of one item does: count from a tail loaded after the announcement,
+// then commit. While the claim stood, the owner's Pop saw it and left the
+// item at s alone (if there was one), and the announcement keeps it so, so
+// taking the item after all is correct. It reports lost when it takes
+// nothing, so the caller looks again.
+func (q *Deque[T]) confirm(s uint32) (v T, ok, lost bool) {
+	q.head.Store(pack(s, s-1))
+	if q.count(s) == 0 || !q.commit(s, 1) {
+		return v, false, true
+	}
+	r := q.buf.Load() // after the tail load in count: it holds s
+	v = r.slots[s&r.mask]
+	q.head.Store(pack(s+1, s+1))
 	return v, true, false
 }
 
@@ -510,9 +590,9 @@ func (q *Deque[T]) stealOne(h uint64, s, t uint32) (v T, ok, lost bool) {
 // first. The operation takes effect at the CAS that claims the items; if the
 // owner pushed or popped items after StealBatch counted them, the count is
 // that of the deque it saw. It takes nothing and returns dst unchanged when
-// the deque is empty or another thief is at work. It panics, before it
-// touches the deque, unless 0 < p <= 1. Any goroutine may call it; it does
-// not block.
+// the deque is empty or another thief holds head (see Steal). It panics,
+// before it touches the deque, unless 0 < p <= 1. Any goroutine may call it;
+// it does not block.
 //
 // A batch steal announces itself with a CAS on head, loads tail, commits its
 // count with a second CAS, copies the items and releases them with an atomic
@@ -526,7 +606,7 @@ func (q *Deque[T]) StealBatch(dst []T, p float64) []T {
 			return dst // another thief is at work
 		}
 		t := q.tail.Load()
-		n := int32(t - s)
+		n := int32(uint32(t) - s)
 		if n <= 0 {
 			return dst
 		}
@@ -543,12 +623,13 @@ func (q *Deque[T]) StealBatch(dst []T, p float64) []T {
 		if !q.announce(h, s) {
 			continue
 		}
-		k := q.count(s, p)
-		if k == 0 {
+		m := q.count(s)
+		if m == 0 {
 			return dst
 		}
+		k := uint32(wsq.StealCount(int(m), p))
 		if !q.commit(s, k) {
-			continue // the owner settled the announcement: start again
+			continue // the owner cancelled the announcement: start again
 		}
 		return q.take(dst, s, k)
 	}
@@ -570,6 +651,15 @@ func (q *Deque[T]) StealBatch(dst []T, p float64) []T {
 // load sees the owner's store, so its count leaves the popped item out, or
 // the owner's head load sees the announcement and cancels it with a CAS,
 // which makes the thief's commit CAS fail.
+//
+// Why the positions cannot wrap under it. Once announced, head changes only
+// by the announcing thief's own steps and by the owner's cancellation, which
+// only that thief clears: other thieves wait their turn, and the owner takes
+// even the last item without moving head. So head stays at s until the
+// announcer moves on, and its commit and uncancel CASes can never meet a
+// head that went round the 32-bit positions and came back to the same value.
+// The announcing CAS itself may, after a long stall; it is harmless, since
+// everything after it is computed from a tail loaded after it.
 
 // announce turns head from idle h = (s, s) into pending. It reports whether
 // its CAS succeeded.
@@ -577,24 +667,23 @@ func (q *Deque[T]) announce(h uint64, s uint32) bool {
 	return q.head.CompareAndSwap(h, pack(s, s-1))
 }
 
-// count loads tail after the announcement and returns how many items to
-// take. When there is nothing to take it withdraws the announcement and
-// returns 0.
-func (q *Deque[T]) count(s uint32, p float64) uint32 {
-	n := int32(q.tail.Load() - s)
+// count loads tail after the announcement at s and returns how many items
+// the deque holds from s. When it holds none it withdraws the announcement
+// and returns 0.
+func (q *Deque[T]) count(s uint32) uint32 {
+	n := int32(uint32(q.tail.Load()) - s)
 	if n <= 0 {
 		if !q.head.CompareAndSwap(pack(s, s-1), pack(s, s)) {
 			q.uncancel(s)
 		}
 		return 0
 	}
-	return uint32(wsq.StealCount(int(n), p))
+	return uint32(n)
 }
 
 // commit turns the announcement into a claim of positions s..s+k-1. It
-// reports false if the owner settled the announcement first, by cancelling
-// it or by taking the last item through head; either way head is idle again
-// when commit returns.
+// reports false if the owner cancelled the announcement first; head is idle
+// again when commit returns false.
 //
 // The batch steal takes effect at a successful commit: every item of the
 // claim is still in the deque then, and the oldest, because a pop that took
@@ -610,9 +699,10 @@ func (q *Deque[T]) commit(s, k uint32) bool {
 	return false
 }
 
-// uncancel returns head from cancelled to idle after the owner settled our
-// announcement at s. The CAS fails, harmlessly, when the owner took the last
-// item instead, which left head idle at s+1.
+// uncancel returns head from cancelled to idle after the owner cancelled our
+// announcement at s. Only the announcing thief leaves the cancelled state,
+// so in the protocol the CAS always succeeds; it is a CAS so that a stray
+// call changes nothing.
 func (q *Deque[T]) uncancel(s uint32) {
 	q.head.CompareAndSwap(pack(s, s-2), pack(s, s))
 }

@@ -45,16 +45,8 @@ func config(v variant) queuetest.Config {
 		New:     func() wsq.Queue[int] { return newDeque[int](v) },
 		NewWide: func() wsq.Queue[queuetest.Wide] { return newDeque[queuetest.Wide](v) },
 		NewPtr:  func() wsq.Queue[*queuetest.Payload] { return newDeque[*queuetest.Payload](v) },
-		// A thief takes nothing when another thief is at work.
-		StealMayFail: true,
-		// A batch steal counts before it claims, and the owner may push
-		// in between.
-		StealBatchInexact: true,
-		Thieves:           8,
-		Items:             2_000_000,
-	}
-	if v.bounded {
-		cfg.Capacity = v.capacity
+		Thieves: 8,
+		Items:   2_000_000,
 	}
 	return cfg
 }

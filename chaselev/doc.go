@@ -75,11 +75,12 @@
 // until it is done, and nobody writes it again.
 //
 // Positions are 32-bit counters that wrap around, as in the Go runtime and
-// Tokio, which bounds the capacity to MaxCapacity (2^29). A single-item
-// steal validates its claim with a CAS on head only, so in principle a thief
-// stalled between two of its instructions while exactly a multiple of 2^32
-// items pass through the deque could claim a stale position (ABA); a batch
-// steal re-reads tail after its announcement and is immune.
+// Tokio, which bounds the capacity to MaxCapacity (2^29). Wrapping is never
+// mistaken for progress: a thief stalled for any length of time between its
+// loads and its compare-and-swap cannot take a slot that holds no item (a
+// batch steal's announced head is frozen until its thief moves on, and a
+// one-item steal checks its claim against tail, a 64-bit count; see the
+// comments on Deque.head and stealOne).
 //
 // # Costs
 //
@@ -93,7 +94,8 @@
 //	                        item (CAS, tail store), 1 more to cancel an
 //	                        announced batch steal or to give back the tail
 //	                        when a thief's claim covers the item
-//	Steal, TrySteal         2 (claim CAS, release store)
+//	Steal, TrySteal         2 (claim CAS, release store), and a second
+//	                        load of tail after the claim
 //	StealBatch of 1 item    2, as Steal
 //	StealBatch of k >= 2    3 per batch (announce, commit, release)
 //

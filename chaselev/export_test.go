@@ -1,6 +1,10 @@
 package chaselev
 
-import "unsafe"
+import (
+	"unsafe"
+
+	wsq "github.com/worksteal/wsq"
+)
 
 // Test-only access to internals.
 
@@ -12,15 +16,15 @@ func (q *Deque[T]) SetStart(start uint32) {
 		panic("chaselev: SetStart on a used deque")
 	}
 	q.head.Store(pack(start, start))
-	q.tail.Store(start)
-	q.bottom, q.seen = start, start
+	q.tail.Store(uint64(start))
+	q.bottom, q.seen = uint64(start), start
 }
 
 // Positions returns the release frontier s, the claim frontier real and
 // tail.
 func (q *Deque[T]) Positions() (s, real, tail uint32) {
 	s, real = unpack(q.head.Load())
-	return s, real, q.tail.Load()
+	return s, real, uint32(q.tail.Load())
 }
 
 // Idle reports whether head is idle: no thief is at work.
@@ -58,8 +62,14 @@ func (q *Deque[T]) Announce() (s uint32, ok bool) {
 	return s, q.announce(h, s)
 }
 
-// Count is count.
-func (q *Deque[T]) Count(s uint32, p float64) uint32 { return q.count(s, p) }
+// Count is count, followed by the batch steal's wsq.StealCount.
+func (q *Deque[T]) Count(s uint32, p float64) uint32 {
+	n := q.count(s)
+	if n == 0 {
+		return 0
+	}
+	return uint32(wsq.StealCount(int(n), p))
+}
 
 // Commit is commit.
 func (q *Deque[T]) Commit(s, k uint32) bool { return q.commit(s, k) }

@@ -18,12 +18,9 @@ import (
 //
 //	go test -tags wsqcheck -run Interleave ./chaselev/
 
-func interleaveConfig(newQ func() *Deque[int], capacity int) qc.Config {
+func interleaveConfig(newQ func() *Deque[int]) qc.Config {
 	return qc.Config{
-		New:               func() wsq.Queue[int] { return newQ() },
-		Capacity:          capacity,
-		StealMayFail:      true, // a thief takes nothing while another is at work
-		StealBatchInexact: true, // a batch steal counts before it claims
+		New: func() wsq.Queue[int] { return newQ() },
 		Names: func(q wsq.Queue[int]) interleave.Names {
 			d := q.(*Deque[int])
 			return interleave.Names{Object: func(obj any) string {
@@ -125,12 +122,12 @@ func interleaveScenarios() []qc.Scenario {
 }
 
 func TestInterleaveUnbounded(t *testing.T) {
-	qc.Run(t, interleaveConfig(func() *Deque[int] { return NewUnbounded[int](4) }, 0), interleaveScenarios())
+	qc.Run(t, interleaveConfig(func() *Deque[int] { return NewUnbounded[int](4) }), interleaveScenarios())
 }
 
 // A tiny unbounded ring that grows while thieves read the old one.
 func TestInterleaveGrowing(t *testing.T) {
-	qc.Run(t, interleaveConfig(func() *Deque[int] { return NewUnbounded[int](1) }, 0), []qc.Scenario{
+	qc.Run(t, interleaveConfig(func() *Deque[int] { return NewUnbounded[int](1) }), []qc.Scenario{
 		{
 			Name: "grow-during-steal", Prefill: 2, Bound: qc.Unbounded,
 			Owner:   []qc.Op{qc.PushBatch(2), qc.Pop()},
@@ -152,7 +149,7 @@ func TestInterleaveBoundedWrap(t *testing.T) {
 		q.SetStart(^uint32(0))
 		return q
 	}
-	qc.Run(t, interleaveConfig(newQ, 2), []qc.Scenario{
+	qc.Run(t, interleaveConfig(newQ), []qc.Scenario{
 		{
 			Name: "full-during-claim", Prefill: 2, Bound: qc.Unbounded,
 			Owner:   []qc.Op{qc.Push(), qc.Pop(), qc.Push(), qc.Push()},

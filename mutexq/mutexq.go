@@ -74,6 +74,13 @@ func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
 	return q.d.StealBatch(dst, p)
 }
 
+// Contract reports what the queue promises where wsq.Queue lets queues
+// differ: every method takes the lock (Locking), and a bounded queue has a
+// Capacity. Any goroutine may call it.
+func (q *Queue[T]) Contract() wsq.Contract {
+	return wsq.Contract{Capacity: q.d.Cap(), Locking: true}
+}
+
 // Len returns the number of items.
 func (q *Queue[T]) Len() int {
 	q.mu.Lock()

@@ -117,6 +117,18 @@ func apply(capacity int, opts []Option) options {
 	return o
 }
 
+// Contract reports what the deque promises where wsq.Queue lets queues
+// differ: those of package chaselev's deque (StealMayFail,
+// InexactStealBatch, and a Capacity when bounded), a StealBatch that is a
+// loop of steals (LoopedStealBatch), and, with PushLoop, a PushBatch that
+// publishes item by item (LoopedPushBatch). Any goroutine may call it.
+func (q *Deque[T]) Contract() wsq.Contract {
+	c := q.d.Contract()
+	c.LoopedStealBatch = true
+	c.LoopedPushBatch = q.style == PushLoop
+	return c
+}
+
 // PushStyle returns how PushBatch pushes a batch. Any goroutine may call it.
 func (q *Deque[T]) PushStyle() PushStyle { return q.style }
 

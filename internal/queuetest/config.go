@@ -7,7 +7,8 @@ import (
 )
 
 // Config describes the implementation under test. New, NewWide and NewPtr
-// are required; the rest default to the strictest behaviour.
+// are required. What the suite holds the queue to (its capacity, and which
+// rules of wsq.Queue it relaxes) is what the queue's own Contract says.
 type Config struct {
 	// New returns a new empty queue of ints.
 	New func() wsq.Queue[int]
@@ -17,31 +18,6 @@ type Config struct {
 	// NewPtr returns a new empty queue of pointers, used to check that
 	// removed items are not kept reachable.
 	NewPtr func() wsq.Queue[*Payload]
-
-	// Capacity is the capacity of a bounded queue, or 0 if the queue is
-	// unbounded.
-	Capacity int
-
-	// StealMayFail says that Steal and StealBatch may take nothing from a
-	// non-empty queue when they lose a race with another goroutine, as
-	// Taskflow's steal does. Without concurrency they must still succeed.
-	StealMayFail bool
-
-	// StealBatchIsLoop says that StealBatch is a loop of single steals rather
-	// than one atomic operation, so the linearizability check leaves it out
-	// (exactly-once accounting still covers it).
-	StealBatchIsLoop bool
-
-	// StealBatchInexact says that under concurrency StealBatch may take any
-	// number of items between one and the queue's length rather than exactly
-	// StealCount of the length at its linearization point. Without
-	// concurrency it must still take exactly StealCount.
-	StealBatchInexact bool
-
-	// StolenSlotsRetained says that a stolen item stays reachable from the
-	// queue until the owner overwrites its slot, as the implementation's
-	// documentation states. Popped items must be released regardless.
-	StolenSlotsRetained bool
 
 	// PushNative, if set, pushes vs with the implementation's native batch
 	// operation, as PushBatch would, and returns how many it took. The
@@ -61,6 +37,9 @@ type Config struct {
 	// 2,000,000. Under testing.Short it is divided by 10.
 	Items int
 }
+
+// contract returns the Contract of the queues New makes.
+func (c Config) contract() wsq.Contract { return c.New().Contract() }
 
 func (c Config) thieves() int {
 	if c.Thieves > 0 {
@@ -85,8 +64,14 @@ func (c Config) validate(t testing.TB) {
 	if c.New == nil || c.NewWide == nil || c.NewPtr == nil {
 		t.Fatal("queuetest: Config.New, NewWide and NewPtr are required")
 	}
-	if c.Capacity < 0 {
-		t.Fatal("queuetest: negative Config.Capacity")
+	k := c.contract()
+	if k.Capacity < 0 {
+		t.Fatal("queuetest: negative Contract().Capacity")
+	}
+	for name, q := range map[string]interface{ Contract() wsq.Contract }{"NewWide": c.NewWide(), "NewPtr": c.NewPtr()} {
+		if q.Contract() != k {
+			t.Fatalf("queuetest: the queues of %s have another Contract than those of New", name)
+		}
 	}
 }
 
@@ -131,7 +116,7 @@ var checks = []struct {
 	{"Order", testOrder, nil},
 	{"Rounding", testRounding, nil},
 	{"BadInput", testBadInput, nil},
-	{"Bounded", testBounded, func(c Config) bool { return c.Capacity == 0 }},
+	{"Bounded", testBounded, func(c Config) bool { return c.contract().Capacity == 0 }},
 	{"RandomSequential", testRandomSequential, nil},
 	{"Release", testRelease, nil},
 	{"ExactlyOnce", testExactlyOnce, nil},

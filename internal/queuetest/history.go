@@ -3,6 +3,8 @@ package queuetest
 import (
 	"slices"
 
+	wsq "github.com/worksteal/wsq"
+
 	"github.com/anishathalye/porcupine"
 )
 
@@ -14,8 +16,9 @@ import (
 // return.
 
 // LinearizabilityModel returns the porcupine model of wsq.Queue[int] with
-// the tolerances cfg declares (Capacity, StealMayFail, StealBatchInexact).
-func LinearizabilityModel(cfg Config) porcupine.Model { return linearizabilityModel(cfg) }
+// the tolerances Contract c declares (Capacity, StealMayFail,
+// InexactStealBatch).
+func LinearizabilityModel(c wsq.Contract) porcupine.Model { return linearizabilityModel(c) }
 
 // PushOp is a Push(v) that returned ok.
 func PushOp(client int, call, ret int64, v int, ok bool) porcupine.Operation {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
+	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/model"
 )
 
@@ -47,15 +48,15 @@ type lzState []int
 
 // linearizabilityModel is the porcupine model of wsq.Queue. Its step
 // replays the operation on internal/model (the one copy of the semantics)
-// and compares the outputs, except where a Config declares a tolerance: a
-// steal that may fail while items are there, and a batch steal that may
-// take another count than the model's, oldest first all the same.
-func linearizabilityModel(cfg Config) porcupine.Model {
+// and compares the outputs, except where the queue's Contract declares a
+// tolerance: a steal that may fail while items are there, and a batch steal
+// that may take another count than the model's, oldest first all the same.
+func linearizabilityModel(c wsq.Contract) porcupine.Model {
 	return porcupine.Model{
 		Init: func() any { return lzState(nil) },
 		Step: func(state, input, output any) (bool, any) {
 			s, in, out := state.(lzState), input.(lzInput), output.(lzOutput)
-			d := model.New[int](cfg.Capacity)
+			d := model.New[int](c.Capacity)
 			d.PushBatch(s)
 			var ok bool
 			switch in.kind {
@@ -67,7 +68,7 @@ func linearizabilityModel(cfg Config) porcupine.Model {
 				v, got := d.Pop()
 				ok = got == out.ok && (!got || v == out.v)
 			case opSteal:
-				if !out.ok && cfg.StealMayFail {
+				if !out.ok && c.StealMayFail {
 					return true, s
 				}
 				v, got := d.Steal()
@@ -75,9 +76,9 @@ func linearizabilityModel(cfg Config) porcupine.Model {
 			case opStealBatch:
 				k := len(out.vs)
 				switch {
-				case k == 0 && cfg.StealMayFail:
+				case k == 0 && c.StealMayFail:
 					return true, s
-				case cfg.StealBatchInexact && k > 0:
+				case c.InexactStealBatch && k > 0:
 					ok = k <= d.Len() && slices.Equal(d.StealN(nil, k), out.vs)
 				default:
 					ok = slices.Equal(d.StealBatch(nil, in.p), out.vs)
@@ -115,7 +116,7 @@ func testLinearizable(t testing.TB, cfg Config) {
 	if testing.Short() {
 		histories = 80
 	}
-	model := linearizabilityModel(cfg)
+	model := linearizabilityModel(cfg.contract())
 	for h := 0; h < histories; h++ {
 		ops := recordHistory(cfg, uint64(h))
 		res, info := porcupine.CheckOperationsVerbose(model, ops, 10*time.Second)
@@ -139,6 +140,7 @@ func testLinearizable(t testing.TB, cfg Config) {
 // came from.
 func recordHistory(cfg Config, seed uint64) []porcupine.Operation {
 	q := cfg.New()
+	contract := q.Contract()
 	var clock atomic.Int64
 	var mu sync.Mutex
 	var ops []porcupine.Operation
@@ -172,7 +174,7 @@ func recordHistory(cfg Config, seed uint64) []porcupine.Operation {
 				if rng.IntN(3) == 0 {
 					runtime.Gosched()
 				}
-				if cfg.StealBatchIsLoop || rng.IntN(2) == 0 {
+				if contract.LoopedStealBatch || rng.IntN(2) == 0 {
 					call := clock.Add(1)
 					v, ok := q.Steal()
 					record(client, lzInput{kind: opSteal}, call, lzOutput{v: v, ok: ok})

@@ -14,10 +14,9 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // The suite checks itself on mutexq, the reference model behind a lock.
 func mutexConfig(capacity int) queuetest.Config {
 	return queuetest.Config{
-		New:      func() wsq.Queue[int] { return mutexq.NewBounded[int](capacity) },
-		NewWide:  func() wsq.Queue[queuetest.Wide] { return mutexq.NewBounded[queuetest.Wide](capacity) },
-		NewPtr:   func() wsq.Queue[*queuetest.Payload] { return mutexq.NewBounded[*queuetest.Payload](capacity) },
-		Capacity: capacity,
+		New:     func() wsq.Queue[int] { return mutexq.NewBounded[int](capacity) },
+		NewWide: func() wsq.Queue[queuetest.Wide] { return mutexq.NewBounded[queuetest.Wide](capacity) },
+		NewPtr:  func() wsq.Queue[*queuetest.Payload] { return mutexq.NewBounded[*queuetest.Payload](capacity) },
 	}
 }
 

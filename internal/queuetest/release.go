@@ -18,7 +18,7 @@ func testRelease(t testing.TB, cfg Config) {
 	var mu sync.Mutex
 	freed := map[int]bool{}
 	for i := 0; i < n; i++ {
-		if cfg.Capacity > 0 && q.Len() >= cfg.Capacity {
+		if c := q.Contract().Capacity; c > 0 && q.Len() >= c {
 			break
 		}
 		p := &Payload{ID: i}
@@ -68,10 +68,8 @@ func testRelease(t testing.TB, cfg Config) {
 	for id := range popped {
 		want[id] = true
 	}
-	if !cfg.StolenSlotsRetained {
-		for id := range stolen {
-			want[id] = true
-		}
+	for id := range stolen {
+		want[id] = true
 	}
 	waitFreed(t, &mu, freed, want)
 	mu.Lock()

@@ -98,7 +98,7 @@ func testOrder(t testing.TB, cfg Config) {
 
 func testRounding(t testing.TB, cfg Config) {
 	for _, n := range []int{1, 2, 3, 4, 5, 7, 10, 16, 33, 100, 1000} {
-		if cfg.Capacity > 0 && n > cfg.Capacity {
+		if c := cfg.contract().Capacity; c > 0 && n > c {
 			continue
 		}
 		for _, p := range []float64{0.01, 0.1, 0.25, 1.0 / 3, 0.5, 0.6, 0.9, 0.99, 1} {
@@ -150,8 +150,8 @@ func testBadInput(t testing.TB, cfg Config) {
 }
 
 func testBounded(t testing.TB, cfg Config) {
-	c := cfg.Capacity
 	q := cfg.New()
+	c := q.Contract().Capacity
 	for i := 0; i < c; i++ {
 		require.True(t, q.Push(i), "Push %d of capacity %d", i, c)
 	}
@@ -230,7 +230,7 @@ func Fuzz(f *testing.F, cfg Config) {
 func runScript(t testing.TB, cfg Config, data []byte) bool {
 	t.Helper()
 	q := cfg.New()
-	d := model.New[int](cfg.Capacity)
+	d := model.New[int](q.Contract().Capacity)
 	next := 1
 	arg := func(i *int) int {
 		if *i < len(data) {

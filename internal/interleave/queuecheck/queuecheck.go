@@ -38,11 +38,6 @@ type Config struct {
 	// Names, if set, names the queue's atomic fields and formats their
 	// values in traces.
 	Names func(q wsq.Queue[int]) interleave.Names
-	// Capacity, StealMayFail and StealBatchInexact are the tolerances of
-	// the linearizability model, as in queuetest.Config.
-	Capacity          int
-	StealMayFail      bool
-	StealBatchInexact bool
 }
 
 // OpKind is a queue operation a scenario thread performs.
@@ -316,9 +311,7 @@ func newChecker(cfg Config, s Scenario) *checker {
 	if len(s.Thieves)+1 > interleave.MaxThreads {
 		panic("queuecheck: too many threads")
 	}
-	m := queuetest.LinearizabilityModel(queuetest.Config{
-		Capacity: cfg.Capacity, StealMayFail: cfg.StealMayFail, StealBatchInexact: cfg.StealBatchInexact,
-	})
+	m := queuetest.LinearizabilityModel(cfg.New().Contract())
 	return &checker{cfg: cfg, s: s, model: m, seen: make(map[string]porcupine.CheckResult)}
 }
 

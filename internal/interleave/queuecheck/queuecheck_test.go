@@ -63,6 +63,8 @@ func (q *stepQueue) StealBatch(dst []int, p float64) []int {
 
 func (q *stepQueue) Len() int { return q.d.Len() }
 
+func (q *stepQueue) Contract() wsq.Contract { return wsq.Contract{} }
+
 func config(bug string) qc.Config {
 	return qc.Config{
 		New: func() wsq.Queue[int] { return &stepQueue{bug: bug} },

@@ -1,0 +1,53 @@
+package wsq
+
+// Contract says what a queue promises where Queue lets implementations
+// differ. Every queue of this module returns its own from Queue.Contract,
+// which programs may consult (a scheduler that must not wait uses it to
+// refuse a locking queue, a test to know which races it may see), and which
+// the module's conformance suite reads to know what to hold each queue to.
+//
+// The zero Contract is the strictest: an unbounded queue whose batch
+// operations each take effect at one instant with exactly the count
+// StealCount gives, whose steals take nothing only from an empty queue, and
+// whose operations never wait for another goroutine. Each field names a way
+// in which a queue promises less.
+type Contract struct {
+	// Capacity is the most items the queue holds, or 0 if it grows without
+	// bound. When a bounded queue is full, Push reports false and PushBatch
+	// takes the longest prefix that fits.
+	Capacity int
+
+	// LoopedPushBatch says that PushBatch publishes its items one at a
+	// time, so a thief may see part of a batch before the rest.
+	LoopedPushBatch bool
+
+	// LoopedStealBatch says that StealBatch is a loop of single steals
+	// rather than one operation: other operations may interleave with its
+	// steals, so under concurrency the items it returns need never have
+	// been the oldest part of the queue together, and it may stop early.
+	LoopedStealBatch bool
+
+	// InexactStealBatch says that a batch steal fixes its count from a
+	// snapshot of the queue taken before the instant it takes effect, so
+	// under concurrency it may take any number of items between one and
+	// the queue's length rather than exactly StealCount of the length at
+	// that instant. With no other goroutine at work it takes exactly
+	// StealCount.
+	InexactStealBatch bool
+
+	// StealMayFail says that Steal and StealBatch may take nothing from a
+	// non-empty queue when they meet another goroutine: a lost race, or
+	// another thief in the middle of its steal. With no other goroutine at
+	// work they take an item whenever the queue has one. A thief that sees
+	// false should try elsewhere rather than conclude that the queue is
+	// empty; Len tells.
+	StealMayFail bool
+
+	// SerializedThieves says that thieves take turns through a lock: a thief
+	// may wait for another thief, but the owner never waits.
+	SerializedThieves bool
+
+	// Locking says that every operation, the owner's included, takes a
+	// lock, so any call may wait for another goroutine.
+	Locking bool
+}
