@@ -70,7 +70,9 @@ func (l *List[T]) TrackNodes(freed *atomic.Int64) {
 
 // FakeLen sets the size the control word records, without nodes behind it,
 // so that tests can reach the size limit. The queue is unusable afterwards.
-func (q *Queue[T]) FakeLen(n int) { q.ctl.Store(ctlPack(ctlSeq(q.ctl.Load()), n)) }
+func (q *Queue[T]) FakeLen(n int) {
+	q.ctl.Store(uint64(ctlSeq(q.ctl.Load()))<<32 | uint64(n))
+}
 
 // MaxLen is the size limit.
 const MaxLen = maxLen

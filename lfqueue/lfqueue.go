@@ -2,7 +2,6 @@ package lfqueue
 
 import (
 	"fmt"
-	"math"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/atomicx"
@@ -17,10 +16,12 @@ import (
 // Indices count from the old end, where only thieves work, so the index of a
 // node that stays in the queue never changes while the owner pushes and pops.
 //
-// One 64-bit word, ctl, arbitrates: its low 32 bits are the number of items
+// One 64-bit word, ctl, arbitrates: its low 31 bits are the number of items
 // neither popped nor reserved by a thief, its high 32 bits the sequence number
-// of the last counted push. Every operation that removes or adds items is a
-// compare-and-swap on ctl, and that is its linearization point:
+// of the last counted push, and the bit between them a fence against the
+// wrap-around of that number (see ctlFence). Every operation that removes or
+// adds items is a compare-and-swap on ctl, and that is its linearization
+// point:
 //
 //   - Push and PushBatch publish a header for the new nodes, then count them
 //     in ctl (seq+1, size+m): the push takes effect at the count.
@@ -48,10 +49,14 @@ import (
 //     stable; it never acts on a size it read before an owner operation. A
 //     header is matched to ctl by its sequence number, and two loads of head
 //     around the ctl load exclude a wrap of that number between them. The
-//     reserving CAS itself assumes that ctl does not return to the same
-//     value, sequence number included, while a thief is between its loads
-//     and its CAS: that takes 2³² owner pushes during one steal, which no
-//     test can produce and we take as impossible.
+//     reserving CAS needs more: that ctl does not return to the value the
+//     thief loaded, sequence number included, while the thief is stalled
+//     between its loads and its CAS, which 2³² owner pushes would bring about
+//     (about five minutes of pushes and pops). The fence bit rules it out:
+//     the owner sets it every 2³⁰ pushes, only a thief clears it, thieves
+//     reserve only from a value without it, and a stalled thief holds the
+//     thieves' lock, so the fence set after its loads stays set until it
+//     runs again, and its CAS fails whatever the sequence number does.
 //  4. The owner writing into a stolen node: the owner writes the links only
 //     of nodes it has not published yet, with one exception, the unlinking of
 //     its own new batch from a node a thief reserved while the push was in
@@ -62,12 +67,15 @@ import (
 //  6. Garbage: removed values are cleared at once; a steal clears the link
 //     from the cut to the stolen part, or, when it takes everything, the
 //     header's top, and the owner's Pop that finds the queue empty drops its
-//     head; popped nodes stay reachable only from the last published header,
-//     until the next push.
+//     head; a steal that copies its items out also clears the links of the
+//     stolen nodes, so that a stolen node that shares its allocation with a
+//     node still queued does not keep older nodes reachable; popped nodes
+//     stay reachable only from the last published header, until the next
+//     push, and keep their links, which a thief may be walking.
 
 // maxLen is the largest number of items a queue can hold: the size field of
-// ctl has 32 bits, and Len returns an int (31 bits on 32-bit platforms).
-const maxLen = min(1<<32-1, math.MaxInt)
+// ctl has 31 bits.
+const maxLen = ctlSizeMask
 
 // node is one item. next points to the next older node.
 //
@@ -113,9 +121,37 @@ type single[T any] struct {
 	n node[T]
 }
 
-func ctlSize(c uint64) int                { return int(uint32(c)) }
-func ctlSeq(c uint64) uint32              { return uint32(c >> 32) }
-func ctlPack(seq uint32, size int) uint64 { return uint64(seq)<<32 | uint64(uint32(size)) }
+// The fields of ctl.
+const (
+	ctlSizeMask = 1<<31 - 1 // the unreserved size, bits 0..30
+
+	// ctlFence is set by the owner's push every fenceEvery pushes and
+	// cleared only by a thief, which clears it before it reserves and
+	// reserves only from a value without it (hazard 3). Pops and
+	// reservations leave it as it is.
+	ctlFence = 1 << 31
+
+	// fenceEvery is how many pushes apart the owner sets ctlFence: a
+	// quarter of the sequence number's range, so that a thief stalled
+	// between its loads and its CAS meets a fence long before the
+	// sequence number comes round to the value it loaded.
+	fenceEvery = 1 << 30
+)
+
+func ctlSize(c uint64) int   { return int(c & ctlSizeMask) }
+func ctlSeq(c uint64) uint32 { return uint32(c >> 32) }
+
+// ctlCount returns ctl c after a push of m items: the next sequence number,
+// the size plus m, and the fence, set every fenceEvery pushes and otherwise
+// kept as it was.
+func ctlCount(c uint64, m int) uint64 {
+	seq := ctlSeq(c) + 1
+	next := uint64(seq)<<32 | c&ctlFence | uint64(ctlSize(c)+m)
+	if seq%fenceEvery == 0 {
+		next |= ctlFence
+	}
+	return next
+}
 
 // Queue is an unbounded bulk lock-free work-stealing queue. One goroutine,
 // the owner, may push and pop; any goroutine may steal. Owner methods never
@@ -148,11 +184,13 @@ type Queue[T any] struct {
 	head atomicx.Pointer[header[T]]
 	_    pad.Line
 
-	// ctl packs the number of unreserved items (low 32 bits) with the
-	// sequence number of the last counted push (high 32 bits). Only the
-	// owner increases the size and changes the sequence number; thieves
-	// only decrease the size. Every change is a CAS and is the
-	// linearization point of the operation that makes it.
+	// ctl packs the number of unreserved items (low 31 bits) with the
+	// sequence number of the last counted push (high 32 bits) and the
+	// fence bit (bit 31). Only the owner increases the size, changes the
+	// sequence number and sets the fence; thieves only decrease the size
+	// and clear the fence. Every change is a CAS, and every change of the
+	// size or the sequence number is the linearization point of the
+	// operation that makes it.
 	ctl atomicx.Uint64
 	_   pad.Line
 
@@ -206,13 +244,18 @@ func New[T any](opts ...Option) *Queue[T] {
 	return q
 }
 
+// Contract reports what the queue promises where wsq.Queue lets queues
+// differ: only that thieves take turns (SerializedThieves). Any goroutine
+// may call it.
+func (q *Queue[T]) Contract() wsq.Contract { return wsq.Contract{SerializedThieves: true} }
+
 // Len returns the number of items in the queue, not counting items a thief
 // has reserved and is detaching. It may be called by any goroutine.
 func (q *Queue[T]) Len() int { return ctlSize(q.ctl.Load()) }
 
 // Push adds v as the newest item. It always reports true: the queue is
-// unbounded. It panics if the queue would hold more than 2³²-1 items (2³¹-1
-// on 32-bit platforms). Only the owner may call it.
+// unbounded. It panics if the queue would hold more than 2³¹-1 items. Only
+// the owner may call it.
 func (q *Queue[T]) Push(v T) bool {
 	s := &single[T]{}
 	s.n.val = v
@@ -223,8 +266,8 @@ func (q *Queue[T]) Push(v T) bool {
 // PushBatch adds the items of vs, vs[len(vs)-1] being the newest, as one
 // operation, and returns len(vs). It copies vs into one new block of nodes,
 // so its cost grows with len(vs); PushList pushes a List built in advance in
-// constant time. It panics if the queue would hold more than 2³²-1 items
-// (2³¹-1 on 32-bit platforms). Only the owner may call it.
+// constant time. It panics if the queue would hold more than 2³¹-1 items.
+// Only the owner may call it.
 func (q *Queue[T]) PushBatch(vs []T) int {
 	m := len(vs)
 	if m == 0 {
@@ -244,8 +287,7 @@ func (q *Queue[T]) PushBatch(vs []T) int {
 // constant time whatever their number: the oldest item of l becomes the
 // oldest of the new items, the newest of l the newest of the queue. It
 // leaves l empty and returns how many items it moved. It panics if the
-// queue would hold more than 2³²-1 items (2³¹-1 on 32-bit platforms). Only
-// the owner may call it.
+// queue would hold more than 2³¹-1 items. Only the owner may call it.
 func (q *Queue[T]) PushList(l *List[T]) int {
 	if l == nil || l.n == 0 {
 		return 0
@@ -293,9 +335,9 @@ func (q *Queue[T]) publish(h *header[T], top, bottom *node[T], m int) {
 	if !mutated(mutCountBeforePublish) {
 		q.head.Store(h)
 	}
-	for !q.ctl.CompareAndSwap(c, ctlPack(ctlSeq(c)+1, ctlSize(c)+m)) {
-		// Only a thief changes ctl while the owner is here, and only by
-		// reserving items. If it reserved all of them, o.head is among
+	for !q.ctl.CompareAndSwap(c, ctlCount(c, m)) {
+		// Only a thief changes ctl while the owner is here, by reserving
+		// items or clearing the fence. If it reserved all of them, o.head is among
 		// them: unlink the new chain from it before counting. No thief
 		// walks the new chain before the count, so this is safe.
 		c = q.ctl.Load()
@@ -372,6 +414,7 @@ func (q *Queue[T]) Steal() (T, bool) {
 	}
 	v := first.val
 	first.val = zero
+	first.next.SetPlain(nil) // the thief owns the detached node (hazard 6)
 	return v, true
 }
 
@@ -430,15 +473,34 @@ func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
 // caller holds q.thief.mu. The detached chain runs from first down to last,
 // whose next is nil.
 func (q *Queue[T]) steal(want func(n int) int, needLast bool) (first, last *node[T], k int) {
-	th := &q.thief
-	var h *header[T]
+	for {
+		h, c := q.snapshot()
+		if h == nil {
+			q.thief.last = nil // keep no dead node reachable
+			return nil, nil, 0 // linearizes at the load of ctl
+		}
+		k = want(ctlSize(c))
+		if q.reserve(c, k) {
+			return q.detach(h, k, needLast)
+		}
+	}
+}
+
+// snapshot loads a value c of ctl without the fence and the header h whose
+// chain holds every unreserved item at its index in the state c describes.
+// It returns a nil h when c's size is zero. The caller holds q.thief.mu.
+func (q *Queue[T]) snapshot() (h *header[T], c uint64) {
 	for {
 		h = q.head.Load()
-		c := q.ctl.Load()
-		n := ctlSize(c)
-		if n == 0 {
-			th.last = nil      // keep no dead node reachable
-			return nil, nil, 0 // linearizes at the load
+		c = q.ctl.Load()
+		if c&ctlFence != 0 {
+			// Reserve only from a value without the fence (hazard 3).
+			// The CAS fails only when the owner changed ctl meanwhile.
+			q.ctl.CompareAndSwap(c, c&^ctlFence)
+			continue
+		}
+		if ctlSize(c) == 0 {
+			return nil, c
 		}
 		// Between the two loads of head no push was published, so at
 		// most h's own count happened between them: ctl's sequence
@@ -453,21 +515,30 @@ func (q *Queue[T]) steal(want func(n int) int, needLast bool) (first, last *node
 				continue // counted meanwhile; c is stale
 			}
 		}
-		k = want(n)
-		if mutated(mutStealBlindReserve) {
-			q.ctl.Store(c - uint64(k))
-			break
-		}
-		if q.ctl.CompareAndSwap(c, c-uint64(k)) {
-			break // reserved indices bottom .. bottom+k-1
-		}
+		return h, c
 	}
+}
 
-	// The CAS succeeded, so ctl still held c: no owner operation took
-	// effect between the loads and the CAS, and h's chain holds every
-	// unreserved item at its index. Nodes above the owner's newest item
-	// in that chain may be popped ones; their links are intact, since the
-	// owner never writes into a published node.
+// reserve takes the k oldest unreserved items, indices bottom ..
+// bottom+k-1, with a CAS from c, which snapshot loaded. It reports whether
+// the CAS succeeded; when it did, no owner operation took effect since the
+// load of c, and the steal takes effect here.
+func (q *Queue[T]) reserve(c uint64, k int) bool {
+	if mutated(mutStealBlindReserve) {
+		q.ctl.Store(c - uint64(k))
+		return true
+	}
+	return q.ctl.CompareAndSwap(c, c-uint64(k))
+}
+
+// detach finds the k items reserved against header h, detaches them and
+// advances the thief's bottom; it returns what steal returns.
+func (q *Queue[T]) detach(h *header[T], k int, needLast bool) (first, last *node[T], _ int) {
+	// The reservation succeeded, so h's chain holds every unreserved item
+	// at its index. Nodes above the owner's newest item in that chain may
+	// be popped ones; their links are intact, since the owner never writes
+	// into a published node.
+	th := &q.thief
 	cutIdx := th.bottom + int64(k)
 	var cut *node[T]
 	if h.idx >= cutIdx {

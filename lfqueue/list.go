@@ -94,8 +94,11 @@ func (l *List[T]) Backward() iter.Seq[T] {
 }
 
 // appendChain appends the values of the k nodes of the chain that starts at
-// top (the newest) to dst, oldest first, clearing them from the nodes, and
-// returns the extended slice. The caller owns the nodes.
+// top (the newest) to dst, oldest first, and returns the extended slice. It
+// clears the values and the links of the nodes: a node shares its
+// allocation with the other nodes of its push, so a removed node whose
+// neighbour is still queued stays in memory, and its link must not keep the
+// older nodes it points to in memory as well. The caller owns the nodes.
 func appendChain[T any](dst []T, top *node[T], k int) []T {
 	base := len(dst)
 	dst = append(dst, make([]T, k)...)
@@ -104,7 +107,9 @@ func appendChain[T any](dst []T, top *node[T], k int) []T {
 	for i := base + k - 1; i >= base; i-- {
 		dst[i] = nd.val
 		nd.val = zero
-		nd = nd.next.Plain()
+		nx := nd.next.Plain()
+		nd.next.SetPlain(nil)
+		nd = nx
 	}
 	return dst
 }
