@@ -3,22 +3,60 @@
 // ours: CSV files, Markdown tables and PNG plots of push latency by batch
 // size, steal latency by proportion, pop latency, DAG exploration time and
 // speedup by worker count (uniform and irregular work), and the master's
-// capacity. It rewrites the region of BENCHMARKS.md between the markers
+// capacity.
+//
+// It lives in its own module so that users of the library never download its
+// plotting, statistics and progress-bar dependencies. From the repository
+// root:
+//
+//	cd report && go run .                                 # run ./bench, write results, update BENCHMARKS.md
+//	cd report && go run . -in ../bench.txt -out /tmp/r    # from saved output, into /tmp/r only
+//	go test -run '^$' -bench . -count 6 ./bench | (cd report && go run . -in - -out /tmp/r)
+//
+// # What it writes
+//
+// Results go to the -out folder (default report/results): bench.txt (the raw
+// output, benchstat's input), samples.csv (every sample), summary.csv (per
+// benchmark and metric the median, the smallest and largest sample, and the
+// 95 % confidence interval of the median, empty with fewer than 6 samples),
+// report.md and the plots. It prints the name of every file it writes.
+//
+// A run of the benchmarks (no -in) also rewrites the region of
+// BENCHMARKS.md, or of the -md file, between the markers
 //
 //	<!-- report:begin -->
 //	<!-- report:end -->
 //
 // and leaves the rest of the file alone (it creates the file, or appends the
-// region, if needed).
+// region, if needed). A run from saved output changes a document only when
+// -md names one. The input, and the markers of the document, are checked
+// before anything is created: a failed run leaves nothing behind.
 //
-// It lives in its own module so that users of the library never download its
-// plotting and progress-bar dependencies. From the repository root:
+// # Statistics
 //
-//	cd report && go run . -count 5                   # run ./bench, write results
-//	cd report && go run . -in ../bench.txt           # from saved output
-//	go test -run '^$' -bench . ./bench | (cd report && go run . -in -)
+// Output is read with golang.org/x/perf/benchfmt, the reader of benchstat,
+// and summarized with golang.org/x/perf/benchmath as benchstat does: each
+// figure is the median of the -count samples with its 95 % confidence
+// interval, printed "± 3%", or "± ∞" when there are fewer than 6 samples.
+// The plots draw the interval as whiskers when every point has one, and the
+// range of the samples otherwise, and say which in their caption.
 //
-// Results go to report/results (bench.txt, samples.csv, summary.csv,
-// report.md and the plots) unless -out says otherwise. Run with -h for all
-// flags.
+// The raw output of a run starts with comment lines that go test does not
+// print:
+//
+//	# goversion: go1.26.8
+//	# date: 2026-12-02T18:13:23Z
+//	# cores: 2
+//
+// They are comments, which benchstat ignores, rather than configuration
+// lines, because benchstat splits its tables by configuration and would
+// then never compare two runs made on different days. Saved output without
+// them is accepted; the captions then say what was not recorded. The CPU
+// model, GOOS and GOARCH come from go test's own header lines, and GOMAXPROCS
+// from the -N suffix of the benchmark names.
+//
+// # Exit status
+//
+// 0 after a run or -h, 2 for a wrong command line, 1 for any other error;
+// each error is printed once, prefixed "report: ".
 package main

@@ -3,13 +3,14 @@ package main
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 )
 
 // The paper's figures, as far as its text states them (Kataru, Davarnia,
-// Jannesari 2026; see DESIGN.md §6). Only stated values are drawn; the plots
-// mark them "paper".
+// Jannesari 2026). Only stated values are drawn; the plots mark them
+// "paper".
 var paper = struct {
 	pushLFBound        float64 // ns: LF push stays under this for batches 1..1024
 	pushTaskflow1024   float64 // ns: Taskflow push of a batch of 1024
@@ -42,9 +43,27 @@ var paper = struct {
 type report struct {
 	rows   []Row
 	config map[string]string
+	// queues lists every queue name in order of first appearance in the
+	// input; a queue's place gives it the same colour and marker in every
+	// plot.
+	queues []string
+}
+
+func newReport(set *Set) *report {
+	r := &report{rows: Summarize(set.Samples), config: set.Config}
+	r.queues = distinct(r.rows, "queue")
+	return r
 }
 
 func (r *report) bench(name string) []Row { return filter(r.rows, name) }
+
+// queueStyle returns the style index of a queue name.
+func (r *report) queueStyle(name string) int {
+	if i := slices.Index(r.queues, name); i >= 0 {
+		return i
+	}
+	return len(r.queues)
+}
 
 // procsFor returns the GOMAXPROCS whose rows the report shows for a
 // benchmark: the largest present.
@@ -56,13 +75,34 @@ func procsFor(rows []Row) int {
 	return ps[len(ps)-1]
 }
 
-// xy is one point of a curve.
-type xy struct{ x, y float64 }
+// point is one point of a curve: x and the summary of the samples at x.
+type point struct {
+	x float64
+	Stat
+}
 
 // curve is a named series of points, sorted by x.
 type curve struct {
 	name string
-	pts  []xy
+	pts  []point
+}
+
+// scaled returns s with every value multiplied by k > 0.
+func (s Stat) scaled(k float64) Stat {
+	return Stat{N: s.N, Median: s.Median * k, Lo: s.Lo * k, Hi: s.Hi * k, Min: s.Min * k, Max: s.Max * k}
+}
+
+// ratio summarizes num/den for positive measurements: the ratio of the
+// medians, and for the interval and the range the most extreme ratios of
+// their bounds, so that the spread of both enters. The interval is infinite
+// when either has none.
+func ratio(num, den Stat) Stat {
+	s := Stat{N: min(num.N, den.N), Median: num.Median / den.Median, Min: num.Min / den.Max, Max: num.Max / den.Min}
+	s.Lo, s.Hi = math.Inf(-1), math.Inf(1)
+	if num.HasCI() && den.HasCI() {
+		s.Lo, s.Hi = num.Lo/den.Hi, num.Hi/den.Lo
+	}
+	return s
 }
 
 // curves returns one curve per queue of benchmark bench: the metric unit
@@ -77,23 +117,23 @@ func (r *report) curves(bench string, fixed map[string]string, x, unit string, s
 			want = map[string]string{}
 		}
 		want["queue"] = q
-		if c := r.curve(rows, q, want, x, unit, scale); len(c.pts) > 0 {
+		if c := curveOf(rows, q, want, x, unit, scale); len(c.pts) > 0 {
 			cs = append(cs, c)
 		}
 	}
 	return cs
 }
 
-// curve returns the curve named name of the metric unit (scaled by scale)
+// curveOf returns the curve named name of the metric unit (scaled by scale)
 // against the integer parameter x, over the rows matching want.
-func (r *report) curve(rows []Row, name string, want map[string]string, x, unit string, scale float64) curve {
+func curveOf(rows []Row, name string, want map[string]string, x, unit string, scale float64) curve {
 	procs := procsFor(rows)
 	c := curve{name: name}
 	for _, k := range distinctInts(rows, x) {
 		want[x] = strconv.Itoa(k)
 		if row, ok := lookup(rows, procs, want); ok {
-			if v, ok := row.Value(unit); ok {
-				c.pts = append(c.pts, xy{float64(k), v * scale})
+			if s, ok := row.Stat(unit); ok {
+				c.pts = append(c.pts, point{float64(k), s.scaled(scale)})
 			}
 		}
 	}
@@ -103,64 +143,87 @@ func (r *report) curve(rows []Row, name string, want map[string]string, x, unit 
 // pushCurves returns ns per batch against batch size, one curve per queue.
 func (r *report) pushCurves() []curve { return r.curves("Push", nil, "batch", "ns/op", 1) }
 
-// popBars returns ns per pop by queue.
-func (r *report) popBars() (names []string, ns []float64) {
+// stealCurves returns µs per steal against the proportion, one curve per
+// queue, for queues of n items.
+func (r *report) stealCurves(n int) []curve {
+	return r.curves("Steal", map[string]string{"n": strconv.Itoa(n)}, "p", "ns/op", 1e-3)
+}
+
+// popStats returns ns per pop by queue.
+func (r *report) popStats() (names []string, stats []Stat) {
 	rows := r.bench("Pop")
 	procs := procsFor(rows)
 	for _, q := range distinct(rows, "queue") {
 		if row, ok := lookup(rows, procs, map[string]string{"queue": q}); ok {
-			if v, ok := row.Value("ns/op"); ok {
+			if s, ok := row.Stat("ns/op"); ok {
 				names = append(names, q)
-				ns = append(ns, v)
+				stats = append(stats, s)
 			}
 		}
 	}
-	return names, ns
+	return names, stats
 }
 
-// dagCurves returns seconds per exploration against workers, one curve per
-// queue, for one work distribution and mode.
+// dagCurves returns milliseconds per exploration against workers, one curve
+// per queue, for one work distribution and mode.
 func (r *report) dagCurves(work, mode string) []curve {
-	return r.curves("DAG", map[string]string{"mode": mode, "work": work}, "workers", "ns/op", 1e-9)
+	return r.curves("DAG", map[string]string{"mode": mode, "work": work}, "workers", "ns/op", 1e-6)
 }
 
-// ceilingCurve returns seconds per run of BenchmarkDAGCeiling (the same
-// busy work split over goroutines that share nothing) against workers.
-func (r *report) ceilingCurve() curve {
-	return r.curve(r.bench("DAGCeiling"), "ceiling: the busy work alone, split evenly", map[string]string{}, "workers", "ns/op", 1e-9)
+// busyCurve returns milliseconds per run of BenchmarkDAGCeiling against
+// workers: the busy work of one exploration (the node count times the mean
+// node cost) split evenly over goroutines that share nothing, no queue and
+// no scheduler. At each worker count it is about the least time any queue
+// can take, as every exploration does that work and more; it is not a bound
+// on the speedups, which each queue measures against its own one-worker
+// time.
+func (r *report) busyCurve() curve {
+	return curveOf(r.bench("DAGCeiling"), busyLabel, map[string]string{}, "workers", "ns/op", 1e-6)
 }
+
+// busyLabel names the busy-work reference in tables and plots.
+const busyLabel = "busy work alone"
 
 // speedups turns time curves into speedup over one worker; a curve without
 // a one-worker point is left out.
 func speedups(cs []curve) []curve {
 	var out []curve
 	for _, c := range cs {
-		i := slices.IndexFunc(c.pts, func(p xy) bool { return p.x == 1 })
+		i := slices.IndexFunc(c.pts, func(p point) bool { return p.x == 1 })
 		if i < 0 {
 			continue
 		}
-		base := c.pts[i].y
+		base := c.pts[i].Stat
 		s := curve{name: c.name}
 		for _, p := range c.pts {
-			s.pts = append(s.pts, xy{p.x, base / p.y})
+			if p.x == 1 {
+				s.pts = append(s.pts, exact(1, 1)) // by definition
+				continue
+			}
+			s.pts = append(s.pts, point{p.x, ratio(base, p.Stat)})
 		}
 		out = append(out, s)
 	}
 	return out
 }
 
-// masterCurves returns a metric of BenchmarkMasterCapacity against workers,
-// one curve per queue.
-func (r *report) masterCurves(unit string) []curve {
-	return r.curves("MasterCapacity", nil, "workers", unit, 1)
+// masterCurves returns a metric of BenchmarkMasterCapacity (scaled by
+// scale) against workers, one curve per queue, leaving out runs without hand-offs (one worker).
+func (r *report) masterCurves(unit string, scale float64) []curve {
+	cs := r.curves("MasterCapacity", nil, "workers", unit, scale)
+	var out []curve
+	for _, c := range cs {
+		c.pts = slices.DeleteFunc(c.pts, func(p point) bool { return p.Median == 0 })
+		if len(c.pts) > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // num formats a value with about three significant digits.
 func num(v float64) string {
-	a := v
-	if a < 0 {
-		a = -a
-	}
+	a := math.Abs(v)
 	switch {
 	case a >= 100:
 		return strconv.FormatFloat(v, 'f', 0, 64)

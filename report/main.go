@@ -12,91 +12,309 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdin, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "report:", err)
-		os.Exit(1)
-	}
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
+
+// The command's exit codes.
+const (
+	exitOK    = 0 // done, or help was asked for
+	exitError = 1 // the run failed
+	exitUsage = 2 // the command line is wrong
+)
+
+// description is the first line of the help text.
+const description = "Report runs the wsq benchmarks, or reads saved `go test -bench` output, and writes CSV files, a Markdown report and PNG plots of the results."
+
+// modes is the help text between the synopsis and the flags.
+const modes = `Without -in it runs go test -bench on -pkg from the repository root (ROOT),
+saves the raw output, with the Go version, date and core count in its header,
+as bench.txt in the -out folder, and rewrites the report region of
+ROOT/BENCHMARKS.md or of the -md file. With -in it reads saved output and
+writes only under the -out folder, unless -md names a document to update.
+It checks its input before it creates anything, and prints the name of every
+file it writes.`
 
 // options are the command's flags.
 type options struct {
-	in, out, md, root                       string
-	pkg, bench, benchtime, cpu, count, args string
-	progress                                bool
+	in, out, md, root                string
+	pkg, bench, benchtime, cpu, args string
+	count                            int
+	progress                         bool
+	// mdSet records that -md was given.
+	mdSet bool
 }
 
-func run(argv []string, stdin io.Reader, stderr io.Writer) error {
-	var o options
+// runOnly are the flags that choose what the benchmarks run; with -in they
+// would be ignored, so they are refused. (-progress is harmless and
+// accepted.)
+var runOnly = []string{"pkg", "bench", "benchtime", "cpu", "count", "args"}
+
+// newFlagSet returns the command's flags, writing into o. It prints
+// nothing: run reports errors and help itself.
+func newFlagSet(o *options) *flag.FlagSet {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&o.in, "in", "", "read saved `go test -bench` output from this file (- for standard input) instead of running the benchmarks")
-	fs.StringVar(&o.root, "root", "", "repository root (default: found from the working directory)")
-	fs.StringVar(&o.out, "out", "", "directory for bench.txt, CSV, report.md and plots (default ROOT/report/results)")
-	fs.StringVar(&o.md, "md", "", "Markdown file whose report region to rewrite (default ROOT/BENCHMARKS.md; \"none\" to skip)")
-	fs.StringVar(&o.pkg, "pkg", "./bench", "package to benchmark")
-	fs.StringVar(&o.bench, "bench", ".", "go test -bench pattern")
-	fs.StringVar(&o.benchtime, "benchtime", "", "go test -benchtime")
-	fs.StringVar(&o.cpu, "cpu", "", "go test -cpu list")
-	fs.StringVar(&o.count, "count", "5", "go test -count")
-	fs.StringVar(&o.args, "args", "", "extra arguments for the test binary, e.g. \"-dag.nodes=2500000\"")
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.StringVar(&o.in, "in", "", "read saved benchmark output from `file` (- for standard input) instead of running the benchmarks")
+	fs.StringVar(&o.out, "out", "", "write bench.txt, the CSV files, report.md and the plots to `folder` (default ROOT/report/results)")
+	fs.StringVar(&o.md, "md", "", "rewrite the report region of the Markdown `file`, or none (default ROOT/BENCHMARKS.md when the benchmarks run, none with -in)")
+	fs.StringVar(&o.root, "root", "", "the repository root `folder` (default: the nearest above the working directory whose go.mod is the wsq module's)")
+	fs.StringVar(&o.pkg, "pkg", "./bench", "the `package` to benchmark")
+	fs.StringVar(&o.bench, "bench", ".", "run the benchmarks matching `regexp` (go test -bench)")
+	fs.StringVar(&o.benchtime, "benchtime", "", "run each benchmark for `time`, such as 2s or 100x (go test -benchtime)")
+	fs.StringVar(&o.cpu, "cpu", "", "run each benchmark at each GOMAXPROCS in `list` (go test -cpu)")
+	fs.IntVar(&o.count, "count", 6, "take `n` samples of each benchmark; 6 is the fewest for which benchstat gives a 95 % interval of the median")
+	fs.StringVar(&o.args, "args", "", "pass `arguments` to the test binary, such as -dag.nodes=2500000")
 	fs.BoolVar(&o.progress, "progress", true, "show progress while the benchmarks run")
-	if err := fs.Parse(argv); err != nil {
-		return err
+	return fs
+}
+
+// usageError is a wrong command line.
+type usageError struct{ error }
+
+// parseArgs parses and checks the command line. It returns flag.ErrHelp
+// when help was asked for, and a usageError when the line is wrong.
+func parseArgs(args []string) (*options, *flag.FlagSet, error) {
+	o := &options{}
+	fs := newFlagSet(o)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return o, fs, err
+		}
+		return o, fs, usageError{err}
+	}
+	bad := func(format string, a ...any) (*options, *flag.FlagSet, error) {
+		return o, fs, usageError{fmt.Errorf(format, a...)}
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+		return bad("unexpected argument %q: the command takes only flags", fs.Arg(0))
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	o.mdSet = set["md"]
+	if o.in != "" {
+		for _, name := range runOnly {
+			if set[name] {
+				return bad("-%s applies only when the benchmarks run, not with -in", name)
+			}
+		}
+	}
+	if o.count < 1 {
+		return bad("-count %d: want at least 1", o.count)
+	}
+	if o.mdSet && o.md == "" {
+		return bad("-md needs a file name, or none")
+	}
+	return o, fs, nil
+}
+
+// printUsage writes the help text.
+func printUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "%s\n\nUsage:\n\n  report [flags]\n\n%s\n\nFlags:\n\n", description, modes)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+}
+
+// run runs the command with the arguments args and returns its exit code.
+// Help goes to stdout; each error is printed once, to stderr, prefixed
+// with "report: ".
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, fs, err := parseArgs(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		printUsage(stdout, fs)
+		return exitOK
+	case err != nil:
+		fmt.Fprintf(stderr, "report: %v\nRun 'report -h' for usage.\n", err)
+		return exitUsage
+	}
+	if err := o.run(stdin, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "report: %v\n", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// run does the work of the command.
+func (o *options) run(stdin io.Reader, stdout, stderr io.Writer) error {
+	// The input first, so that a bad one leaves nothing behind.
+	var raw []byte
+	var set *Set
+	if o.in != "" {
+		var err error
+		if raw, set, err = readInput(o.in, stdin); err != nil {
+			return err
+		}
+	}
+
 	root := o.root
-	if root == "" {
+	if root == "" && (o.in == "" || o.out == "") {
 		var err error
 		if root, err = findRoot(); err != nil {
 			return err
 		}
 	}
-	if o.out == "" {
-		o.out = filepath.Join(root, "report", "results")
+	out := o.out
+	if out == "" {
+		out = filepath.Join(root, "report", "results")
 	}
-	if o.md == "" {
-		o.md = filepath.Join(root, "BENCHMARKS.md")
+	md := o.md
+	if !o.mdSet {
+		md = "none"
+		if o.in == "" {
+			md = filepath.Join(root, "BENCHMARKS.md")
+		}
 	}
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
-		return err
+	if md != "none" {
+		// Refuse a document with broken markers before the benchmarks
+		// run and before anything is written.
+		if _, err := updatedRegion(md, ""); err != nil {
+			return err
+		}
 	}
 
-	var raw bytes.Buffer
-	var set *Set
-	var err error
-	switch o.in {
-	case "":
-		set, err = runBenchmarks(root, o, &raw, stderr)
-	case "-":
-		set, err = Parse(io.TeeReader(stdin, &raw))
-	default:
-		var f *os.File
-		if f, err = os.Open(o.in); err != nil {
+	if o.in == "" {
+		var err error
+		if raw, err = runBenchmarks(root, o, stderr); err != nil {
 			return err
 		}
-		set, err = Parse(io.TeeReader(f, &raw))
-		f.Close()
+		if set, err = parseChecked(raw, "go test output"); err != nil {
+			return err
+		}
 	}
-	if err != nil {
+
+	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	if len(set.Samples) == 0 {
-		return errors.New("no benchmark results in the input")
-	}
-	if abs, _ := filepath.Abs(o.in); o.in == "" || abs != mustAbs(filepath.Join(o.out, "bench.txt")) {
-		if err := os.WriteFile(filepath.Join(o.out, "bench.txt"), raw.Bytes(), 0o644); err != nil {
+	w := &writer{dir: out, stdout: stdout}
+	if o.in == "" || o.in == "-" || !sameFile(o.in, filepath.Join(out, "bench.txt")) {
+		if err := w.write("bench.txt", raw); err != nil {
 			return err
 		}
 	}
-	return writeAll(set, o.out, o.md, stderr)
+	return writeAll(set, w, md)
+}
+
+// readInput reads and parses the saved output named by -in.
+func readInput(in string, stdin io.Reader) ([]byte, *Set, error) {
+	var raw []byte
+	var err error
+	name := in
+	if in == "-" {
+		name = "standard input"
+		raw, err = io.ReadAll(stdin)
+	} else {
+		raw, err = os.ReadFile(in)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	set, err := parseChecked(raw, name)
+	return raw, set, err
+}
+
+// parseChecked parses benchmark output and insists on results.
+func parseChecked(raw []byte, name string) (*Set, error) {
+	set, err := Parse(raw, name)
+	if err != nil {
+		return nil, err
+	}
+	if len(set.Samples) == 0 {
+		return nil, fmt.Errorf("%s: %w", name, errNoResults)
+	}
+	return set, nil
+}
+
+// sameFile reports whether two paths name the same existing file.
+func sameFile(a, b string) bool {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
+}
+
+// writer writes files into a folder and says so, one line per file.
+type writer struct {
+	dir    string
+	stdout io.Writer
+	files  int
+}
+
+// write writes data to the file name in the folder.
+func (w *writer) write(name string, data []byte) error {
+	return w.writeAt(filepath.Join(w.dir, name), data)
+}
+
+// writeAt writes data to the file at path.
+func (w *writer) writeAt(path string, data []byte) error {
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return err
+	}
+	w.files++
+	fmt.Fprintf(w.stdout, "wrote %s\n", path)
+	return nil
+}
+
+// writeAll writes the CSV files, the plots, report.md and the region of the
+// Markdown file md ("none" skips it).
+func writeAll(set *Set, w *writer, md string) error {
+	r := newReport(set)
+	var buf bytes.Buffer
+	if err := writeSamples(&buf, set.Samples); err != nil {
+		return err
+	}
+	if err := w.write("samples.csv", buf.Bytes()); err != nil {
+		return err
+	}
+	buf.Reset()
+	if err := writeSummary(&buf, r.rows, set.Samples); err != nil {
+		return err
+	}
+	if err := w.write("summary.csv", buf.Bytes()); err != nil {
+		return err
+	}
+	plots := map[string]bool{}
+	for _, c := range r.charts() {
+		png, err := c.fig.render(r.config)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.file, err)
+		}
+		if err := w.write(c.file, png); err != nil {
+			return err
+		}
+		plots[c.file] = true
+	}
+	// report.md names the plots beside it; the document, from where it is.
+	if err := w.write("report.md", []byte(r.markdown(".", plots))); err != nil {
+		return err
+	}
+	if md != "none" {
+		imgDir, err := filepath.Rel(filepath.Dir(mustAbs(md)), mustAbs(w.dir))
+		if err != nil {
+			imgDir = mustAbs(w.dir)
+		}
+		doc, err := updatedRegion(md, r.markdown(filepath.ToSlash(imgDir), plots))
+		if err != nil {
+			return err
+		}
+		if err := w.writeAt(md, doc); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(w.stdout, "%d samples of %d benchmarks; %d files written\n", len(set.Samples), len(r.rows), w.files)
+	return nil
 }
 
 func mustAbs(p string) string {
@@ -105,56 +323,6 @@ func mustAbs(p string) string {
 		return p
 	}
 	return a
-}
-
-// writeAll writes the CSV files, the plots, report.md and the region of the
-// Markdown file md ("none" skips it).
-func writeAll(set *Set, out, md string, stderr io.Writer) error {
-	r := &report{rows: Summarize(set.Samples), config: set.Config}
-	if err := writeFile(filepath.Join(out, "samples.csv"), func(w io.Writer) error { return writeSamples(w, set.Samples) }); err != nil {
-		return err
-	}
-	if err := writeFile(filepath.Join(out, "summary.csv"), func(w io.Writer) error { return writeSummary(w, r.rows) }); err != nil {
-		return err
-	}
-	plots, err := r.writePlots(out)
-	if err != nil {
-		return err
-	}
-	imgDir := out
-	if md != "none" {
-		if rel, err := filepath.Rel(filepath.Dir(mustAbs(md)), mustAbs(out)); err == nil {
-			imgDir = filepath.ToSlash(rel)
-		}
-	}
-	text := r.markdown(imgDir, plots)
-	if err := os.WriteFile(filepath.Join(out, "report.md"), []byte(text), 0o644); err != nil {
-		return err
-	}
-	if md != "none" {
-		if err := updateRegion(md, text); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(stderr, "report: %d samples, %d benchmarks, %d plots in %s\n", len(set.Samples), len(r.rows), len(plots), out)
-	return nil
-}
-
-func writeFile(name string, write func(io.Writer) error) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	if err := write(w); err != nil {
-		f.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // findRoot returns the nearest directory at or above the working directory
@@ -179,8 +347,8 @@ func findRoot() (string, error) {
 }
 
 // benchArgs returns the go test command line for the options.
-func benchArgs(o options) []string {
-	args := []string{"test", "-run", "^$", "-bench", o.bench, "-count", o.count, "-timeout", "0"}
+func benchArgs(o *options) []string {
+	args := []string{"test", "-run", "^$", "-bench", o.bench, "-count", strconv.Itoa(o.count), "-timeout", "0"}
 	if o.benchtime != "" {
 		args = append(args, "-benchtime", o.benchtime)
 	}
@@ -194,13 +362,35 @@ func benchArgs(o options) []string {
 	return args
 }
 
-// runBenchmarks runs go test in root, copying its output to raw and parsing
-// it as it arrives, with a progress indicator on stderr.
-func runBenchmarks(root string, o options, raw io.Writer, stderr io.Writer) (*Set, error) {
+// header returns the comment lines that the raw output of a run starts
+// with: the Go version that runs the benchmarks, the date and the number of
+// cores, which go test does not print.
+func header(root string, now time.Time) (string, error) {
+	cmd := exec.Command("go", "env", "GOVERSION")
+	cmd.Dir = root
+	v, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go env GOVERSION: %w", err)
+	}
+	return headerLine(keyGoVersion, strings.TrimSpace(string(v))) +
+		headerLine(keyDate, now.UTC().Format(time.RFC3339)) +
+		headerLine(keyCores, strconv.Itoa(runtime.NumCPU())), nil
+}
+
+// runBenchmarks runs go test in root and returns its output after the
+// header, with a progress indicator on stderr.
+func runBenchmarks(root string, o *options, stderr io.Writer) ([]byte, error) {
+	var raw bytes.Buffer
+	h, err := header(root, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	raw.WriteString(h)
+
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	args := benchArgs(o)
-	fmt.Fprintf(stderr, "report: running go %s (in %s)\n", strings.Join(args, " "), root)
+	fmt.Fprintf(stderr, "running go %s (in %s)\n", strings.Join(args, " "), root)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
 	cmd.Stderr = stderr
@@ -223,27 +413,23 @@ func runBenchmarks(root string, o options, raw io.Writer, stderr io.Writer) (*Se
 			progressbar.OptionClearOnFinish(),
 		)
 	}
-	p := newParser()
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	var failed []string
 	for sc.Scan() {
 		line := sc.Text()
-		fmt.Fprintln(raw, line)
-		s, ok, err := p.line(line)
-		if err != nil {
-			return nil, err
-		}
+		fmt.Fprintln(&raw, line)
 		if strings.HasPrefix(line, "--- FAIL") || strings.HasPrefix(line, "FAIL") || strings.Contains(line, "panic:") {
 			failed = append(failed, line)
 		}
-		if bar != nil {
-			if ok {
-				bar.Describe(s.Name)
-				_ = bar.Add(1)
-			} else if strings.HasPrefix(line, "pkg:") || strings.HasPrefix(line, "cpu:") {
-				bar.Describe(line)
-			}
+		if bar == nil {
+			continue
+		}
+		if name, ok := resultName(line); ok {
+			bar.Describe(name)
+			_ = bar.Add(1)
+		} else if strings.HasPrefix(line, "pkg:") || strings.HasPrefix(line, "cpu:") {
+			bar.Describe(line)
 		}
 	}
 	if bar != nil {
@@ -252,5 +438,20 @@ func runBenchmarks(root string, o options, raw io.Writer, stderr io.Writer) (*Se
 	if err := cmd.Wait(); err != nil {
 		return nil, fmt.Errorf("go test: %w\n%s", err, strings.Join(failed, "\n"))
 	}
-	return &p.set, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return raw.Bytes(), nil
+}
+
+// resultName returns the benchmark name of a result line.
+func resultName(line string) (string, bool) {
+	f := strings.Fields(line)
+	if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
+		return "", false
+	}
+	if _, err := strconv.Atoi(f[1]); err != nil {
+		return "", false
+	}
+	return strings.TrimPrefix(f[0], "Benchmark"), true
 }

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
-	"io"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"golang.org/x/perf/benchfmt"
 )
 
 // Sample is one result line of `go test -bench` output.
@@ -21,8 +23,9 @@ type Sample struct {
 	// Procs is the GOMAXPROCS suffix of the name, 1 when it has none.
 	Procs int
 	// Iters is the iteration count.
-	Iters int64
-	// Metrics maps each unit ("ns/op", "nodes/s", ...) to its value.
+	Iters int
+	// Metrics maps each unit ("ns/op", "nodes/s", ...) to its value, both
+	// as the benchmark printed them.
 	Metrics map[string]float64
 }
 
@@ -31,81 +34,107 @@ func (s Sample) Param(key string) string { return s.Params[key] }
 
 // Set is a parsed benchmark output.
 type Set struct {
-	// Config holds the key: value lines (goos, goarch, cpu, pkg), the last
-	// value of each.
+	// Config holds the file's configuration: the key: value lines of go
+	// test (goos, goarch, pkg, cpu) and the "# key: value" comment lines
+	// of the header that the report command writes (goversion, date,
+	// cores), the last value of each.
 	Config  map[string]string
 	Samples []Sample
 }
 
-var (
-	procsSuffix = regexp.MustCompile(`-(\d+)$`)
-	configLine  = regexp.MustCompile(`^([a-z][a-zA-Z0-9_-]*):\s*(.*?)\s*$`)
+// Header keys that the report command records, as comments, at the top of
+// the raw output of the benchmarks it runs. They are comments rather than
+// configuration lines because benchstat splits its tables by configuration:
+// two runs on different days would otherwise never be compared.
+const (
+	keyGoVersion = "goversion"
+	keyDate      = "date"
+	keyCores     = "cores"
 )
 
-// parser accumulates a Set line by line, so that a running suite can be
-// parsed as it prints.
-type parser struct {
-	set Set
+// headerLine returns a header comment line for the raw output.
+func headerLine(key, value string) string { return "# " + key + ": " + value + "\n" }
+
+// Parse reads `go test -bench` output with benchfmt, the reader benchstat
+// uses. name labels positions in syntax errors. A line that starts like a
+// result but is not one (a bad number, a missing unit) is an error; every
+// other line that is not a result or a key: value line is ignored.
+func Parse(data []byte, name string) (*Set, error) {
+	set := &Set{Config: map[string]string{}}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		if k, v, ok := headerComment(sc.Text()); ok {
+			set.Config[k] = v
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	r := benchfmt.NewReader(bytes.NewReader(data), name)
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			return nil, rec
+		case *benchfmt.Result:
+			for _, c := range rec.Config {
+				if c.File {
+					set.Config[c.Key] = string(c.Value)
+				}
+			}
+			set.Samples = append(set.Samples, sampleOf(rec))
+		}
+	}
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	return set, nil
 }
 
-func newParser() *parser { return &parser{set: Set{Config: map[string]string{}}} }
+// headerComment parses a "# key: value" line.
+func headerComment(line string) (key, value string, ok bool) {
+	rest, ok := strings.CutPrefix(line, "# ")
+	if !ok {
+		return "", "", false
+	}
+	key, value, ok = strings.Cut(rest, ": ")
+	if !ok || key == "" || strings.ContainsAny(key, " \t") || strings.ToLower(key) != key {
+		return "", "", false
+	}
+	return key, strings.TrimSpace(value), true
+}
 
-// line parses one line of output and returns the sample it holds, if any.
-// Lines that are neither results nor configuration are ignored.
-func (p *parser) line(text string) (Sample, bool, error) {
-	if !strings.HasPrefix(text, "Benchmark") {
-		if m := configLine.FindStringSubmatch(text); m != nil {
-			p.set.Config[m[1]] = m[2]
+// sampleOf converts a benchfmt result, keeping units as printed (benchfmt
+// converts ns/op to sec/op and keeps the original beside it).
+func sampleOf(r *benchfmt.Result) Sample {
+	s := Sample{Procs: 1, Iters: r.Iters, Params: map[string]string{}, Metrics: map[string]float64{}}
+	base, parts := r.Name.Parts()
+	s.Bench = string(base)
+	name := []string{s.Bench}
+	for _, p := range parts {
+		part := string(p)
+		if procs, ok := strings.CutPrefix(part, "-"); ok {
+			if n, err := strconv.Atoi(procs); err == nil {
+				s.Procs = n
+				continue
+			}
 		}
-		return Sample{}, false, nil
-	}
-	f := strings.Fields(text)
-	// A result is a name, an iteration count and value-unit pairs; a line
-	// with just a name is a benchmark announcing itself (-v) or logging.
-	if len(f) < 4 || len(f)%2 != 0 {
-		return Sample{}, false, nil
-	}
-	iters, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil {
-		return Sample{}, false, nil
-	}
-	s := Sample{Procs: 1, Iters: iters, Params: map[string]string{}, Metrics: map[string]float64{}}
-	name := strings.TrimPrefix(f[0], "Benchmark")
-	if m := procsSuffix.FindStringSubmatchIndex(name); m != nil {
-		s.Procs, _ = strconv.Atoi(name[m[2]:m[3]])
-		name = name[:m[0]]
-	}
-	s.Name = name
-	parts := strings.Split(name, "/")
-	s.Bench = parts[0]
-	for _, part := range parts[1:] {
+		part = strings.TrimPrefix(part, "/")
+		name = append(name, part)
 		if k, v, ok := strings.Cut(part, "="); ok {
 			s.Params[k] = v
 		}
 	}
-	for i := 2; i < len(f); i += 2 {
-		v, err := strconv.ParseFloat(f[i], 64)
-		if err != nil {
-			return Sample{}, false, fmt.Errorf("report: bad value %q in %q", f[i], text)
+	s.Name = strings.Join(name, "/")
+	for _, v := range r.Values {
+		if v.OrigUnit != "" {
+			s.Metrics[v.OrigUnit] = v.OrigValue
+		} else {
+			s.Metrics[v.Unit] = v.Value
 		}
-		s.Metrics[f[i+1]] = v
 	}
-	p.set.Samples = append(p.set.Samples, s)
-	return s, true, nil
+	return s
 }
 
-// Parse reads `go test -bench` output.
-func Parse(r io.Reader) (*Set, error) {
-	p := newParser()
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		if _, _, err := p.line(sc.Text()); err != nil {
-			return nil, err
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	return &p.set, nil
-}
+// errNoResults says that an input held no benchmark results.
+var errNoResults = errors.New("no benchmark results in the input")

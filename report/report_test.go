@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,12 +13,11 @@ import (
 
 func parseSample(t *testing.T) *Set {
 	t.Helper()
-	f, err := os.Open("testdata/sample.txt")
+	data, err := os.ReadFile("testdata/sample.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	set, err := Parse(f)
+	set, err := Parse(data, "testdata/sample.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +56,7 @@ func TestParseSample(t *testing.T) {
 		t.Fatalf("%d samples of Steal/queue=lf/n=10000/p=60, want 2", len(steal))
 	}
 	s := steal[0]
-	if s.Procs != 2 || s.Iters != 1 || s.Metrics["ns/op"] != 13486 || s.Metrics["allocs/op"] != 0 {
+	if s.Procs != 2 || s.Iters != 1 || s.Metrics["ns/op"] != 13486 || s.Metrics["allocs/op"] != 0 || s.Bench != "Steal" {
 		t.Errorf("first sample: %+v", s)
 	}
 	if s.Param("queue") != "lf" || s.Param("n") != "10000" || s.Param("p") != "60" {
@@ -73,6 +75,9 @@ func TestParseSample(t *testing.T) {
 
 func TestParseLines(t *testing.T) {
 	in := strings.Join([]string{
+		"# goversion: go1.26.8",
+		"# date: 2026-12-02T18:13:23Z",
+		"# a comment that is not a header",
 		"goos: linux",
 		"BenchmarkDAG/queue=lf/mode=master/work=uniform/workers=2",             // -v announcement
 		"BenchmarkPop/queue=mutex 	 1000	 12.5 ns/op",                          // GOMAXPROCS 1: no suffix
@@ -81,7 +86,7 @@ func TestParseLines(t *testing.T) {
 		"PASS",
 		"ok  	github.com/worksteal/wsq/bench	1.0s",
 	}, "\n")
-	set, err := Parse(strings.NewReader(in))
+	set, err := Parse([]byte(in), "in")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,12 +100,22 @@ func TestParseLines(t *testing.T) {
 	if push.Name != "Push/queue=tf-ub/batch=64" || push.Procs != 64 || push.Param("queue") != "tf-ub" || push.Metrics["ns/item"] != 23.4 {
 		t.Errorf("push: %+v", push)
 	}
-	if _, err := Parse(strings.NewReader("BenchmarkX-2 1 abc ns/op")); err == nil {
-		t.Error("a bad value parsed")
+	want := map[string]string{"goversion": "go1.26.8", "date": "2026-12-02T18:13:23Z", "goos": "linux"}
+	for k, v := range want {
+		if set.Config[k] != v {
+			t.Errorf("config %s = %q, want %q", k, set.Config[k], v)
+		}
+	}
+	if len(set.Config) != len(want) {
+		t.Errorf("config %v", set.Config)
+	}
+	_, err = Parse([]byte("goos: linux\nBenchmarkX-2 1 abc ns/op\n"), "bad.txt")
+	if err == nil || err.Error() != "bad.txt:2: parsing measurement: invalid syntax" {
+		t.Errorf("a bad value: %v", err)
 	}
 }
 
-func TestSummarizeMedian(t *testing.T) {
+func TestSummarize(t *testing.T) {
 	mk := func(v float64, procs int) Sample {
 		return Sample{Name: "Pop/queue=q", Bench: "Pop", Procs: procs, Params: map[string]string{"queue": "q"}, Metrics: map[string]float64{"ns/op": v}}
 	}
@@ -109,21 +124,125 @@ func TestSummarizeMedian(t *testing.T) {
 		t.Fatalf("%d rows", len(rows))
 	}
 	r := rows[0]
-	if r.Procs != 2 || r.N != 4 || r.Median["ns/op"] != 4 || r.Min["ns/op"] != 1 || r.Max["ns/op"] != 7 {
+	s := r.Stats["ns/op"]
+	if r.Procs != 2 || r.N != 4 || s.N != 4 || s.Median != 4 || s.Min != 1 || s.Max != 7 {
 		t.Errorf("row: %+v", r)
 	}
-	if rows[1].Procs != 4 || rows[1].Median["ns/op"] != 100 {
+	if s.HasCI() || s.CI() != "± ∞" {
+		t.Errorf("4 samples: interval %v to %v, %q; want none, as benchstat", s.Lo, s.Hi, s.CI())
+	}
+	if rows[1].Procs != 4 || rows[1].Stats["ns/op"].Median != 100 {
 		t.Errorf("row: %+v", rows[1])
+	}
+
+	// Ten samples: benchstat's interval is the 2nd to the 9th smallest
+	// (97.9 % by the binomial distribution, the least at least 95 %).
+	var ten []Sample
+	for _, v := range []float64{10, 1, 9, 2, 8, 3, 7, 4, 6, 5} {
+		ten = append(ten, mk(v*10, 2))
+	}
+	s = Summarize(ten)[0].Stats["ns/op"]
+	if s.Median != 55 || s.Lo != 20 || s.Hi != 90 || !s.HasCI() || s.CI() != "± 64%" {
+		t.Errorf("ten samples: %+v %q", s, s.CI())
+	}
+	if ten[0].Metrics["ns/op"] != 100 {
+		t.Error("Summarize reordered the samples' values")
 	}
 }
 
 func TestSpeedups(t *testing.T) {
+	st := func(v float64) Stat {
+		return Stat{N: 6, Median: v, Lo: v * 0.9, Hi: v * 1.1, Min: v * 0.8, Max: v * 1.25}
+	}
 	cs := speedups([]curve{
-		{"a", []xy{{1, 8}, {2, 4}, {4, 2.5}}},
-		{"no-base", []xy{{2, 4}}},
+		{"a", []point{{1, st(8)}, {2, st(4)}, {4, st(2.5)}}},
+		{"no-base", []point{{2, st(4)}}},
 	})
-	if len(cs) != 1 || cs[0].pts[1].y != 2 || cs[0].pts[2].y != 3.2 {
-		t.Errorf("speedups: %+v", cs)
+	if len(cs) != 1 || cs[0].pts[0].Median != 1 || cs[0].pts[1].Median != 2 || cs[0].pts[2].Median != 3.2 {
+		t.Fatalf("speedups: %+v", cs)
+	}
+	if p := cs[0].pts[0]; p.Min != 1 || p.Max != 1 {
+		t.Errorf("speedup at 1 worker has a spread: %+v", p)
+	}
+	p := cs[0].pts[1].Stat
+	if math.Abs(p.Lo-7.2/4.4) > 1e-12 || math.Abs(p.Hi-8.8/3.6) > 1e-12 || p.Min != 6.4/5 || p.Max != 10/3.2 {
+		t.Errorf("speedup spread: %+v", p)
+	}
+}
+
+func TestTicks(t *testing.T) {
+	var got []string
+	for _, tk := range (logTicks{}).Ticks(7.8, 84500) {
+		if tk.Label != "" {
+			got = append(got, tk.Label)
+		}
+	}
+	if strings.Join(got, " ") != "10 100 1000 10000" {
+		t.Errorf("log ticks over 7.8..84500: %v", got)
+	}
+	got = nil
+	for _, tk := range (logTicks{}).Ticks(0.03, 0.4) {
+		if tk.Label != "" {
+			got = append(got, tk.Label)
+		}
+	}
+	if strings.Join(got, " ") != "0.05 0.1 0.2" {
+		t.Errorf("log ticks over 0.03..0.4: %v", got)
+	}
+	got = nil
+	for _, tk := range (logTicks{}).Ticks(0.8, 84) {
+		if tk.Label != "" {
+			got = append(got, tk.Label)
+		}
+	}
+	if strings.Join(got, " ") != "1 2 5 10 20 50" {
+		t.Errorf("log ticks over 0.8..84: %v", got)
+	}
+	got = nil
+	for _, tk := range (linearTicks{}).Ticks(0, 140) {
+		if tk.Label != "" {
+			got = append(got, tk.Label)
+		}
+	}
+	if strings.Join(got, " ") != "0 25 50 75 100 125" {
+		t.Errorf("linear ticks over 0..140: %v", got)
+	}
+	got = nil
+	for _, tk := range (linearTicks{}).Ticks(0, 2.2) {
+		if tk.Label != "" {
+			got = append(got, tk.Label)
+		}
+	}
+	if strings.Join(got, " ") != "0.0 0.5 1.0 1.5 2.0" {
+		t.Errorf("linear ticks over 0..2.2: %v", got)
+	}
+}
+
+// TestStylesDistinct checks that queues, however many and whatever their
+// names, never share both colour and marker, nor look like a reference.
+func TestStylesDistinct(t *testing.T) {
+	type look struct {
+		c     any
+		shape any
+		hatch int
+	}
+	seen := map[look]int{}
+	for i := range 90 {
+		st := queueStyle(i)
+		k := look{st.color, st.glyph, len(st.hatch)}
+		if j, ok := seen[k]; ok {
+			t.Fatalf("queues %d and %d look alike", j, i)
+		}
+		seen[k] = i
+		for _, r := range refStyles {
+			if st.glyph == r.glyph || st.color == r.color {
+				t.Fatalf("queue %d looks like a reference", i)
+			}
+		}
+	}
+	r := &report{queues: []string{"lf", "lf-list"}}
+	if r.queueStyle("bq-batch") != 2 || r.queueStyle("lf-list") != 1 {
+		t.Error("an unknown queue does not get the next style")
 	}
 }
 
@@ -162,7 +281,7 @@ func TestWriteAll(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
-	if err := writeAll(set, out, md, &log); err != nil {
+	if err := writeAll(set, &writer{dir: out, stdout: &log}, md); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"samples.csv", "summary.csv", "report.md", "push.png", "steal-n10000.png", "steal-n100000.png", "pop.png",
@@ -170,6 +289,12 @@ func TestWriteAll(t *testing.T) {
 		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
+		if !strings.Contains(log.String(), "wrote "+filepath.Join(out, f)+"\n") {
+			t.Errorf("the log does not say it wrote %s", f)
+		}
+	}
+	if !strings.Contains(log.String(), "wrote "+md+"\n") {
+		t.Errorf("the log does not say it wrote %s", md)
 	}
 	b, err := os.ReadFile(md)
 	if err != nil {
@@ -178,10 +303,10 @@ func TestWriteAll(t *testing.T) {
 	doc := string(b)
 	for _, want := range []string{
 		"The lead's prose.", "## Recipe", // outside the region: kept
-		"### Push latency by batch size", "| queue | batch=1 | batch=4 |",
+		"### Push latency by batch size", "| queue | batch=1 | batch=4 |", "± ∞",
 		"### Steal latency by proportion", "n = 10000 items:",
 		"### Pop latency", "### DAG exploration", "uniform work:", "irregular work:",
-		"| lf | master |", "| ceiling | – |", "### Master capacity", "![push latency by batch size](results/push.png)",
+		"| lf | master |", "| busy work alone | – |", "### Master capacity", "![push latency by batch size](results/push.png)",
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("BENCHMARKS.md lacks %q", want)
@@ -189,6 +314,13 @@ func TestWriteAll(t *testing.T) {
 	}
 	if strings.Contains(doc, "stale") {
 		t.Error("the old region survived")
+	}
+	report, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(report), "![push latency by batch size](push.png)") {
+		t.Error("report.md does not name its plots relative to itself")
 	}
 	samples, err := os.ReadFile(filepath.Join(out, "samples.csv"))
 	if err != nil {
@@ -201,38 +333,289 @@ func TestWriteAll(t *testing.T) {
 	if !strings.Contains(string(samples), "Steal,Steal/queue=lf/n=10000/p=60,lf,,,,,10000,60,2,1,1,ns/op,16662") {
 		t.Error("samples.csv lacks the second lf steal sample")
 	}
+	summary, err := os.ReadFile(filepath.Join(out, "summary.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines = strings.Split(strings.TrimSpace(string(summary)), "\n")
+	if lines[0] != "benchmark,name,queue,mode,work,workers,batch,n,p,procs,samples,unit,median,min,max,ci95_low,ci95_high" {
+		t.Errorf("summary header %q", lines[0])
+	}
+	if !strings.Contains(string(summary), "\nSteal,Steal/queue=lf/n=10000/p=60,lf,,,,,10000,60,2,2,ns/op,15074,13486,16662,,\n") {
+		t.Error("summary.csv lacks the lf steal row")
+	}
 }
 
 func TestBenchArgs(t *testing.T) {
-	got := strings.Join(benchArgs(options{pkg: "./bench", bench: "DAG", count: "3", benchtime: "2x", cpu: "1,2", args: "-dag.nodes=2500000"}), " ")
+	got := strings.Join(benchArgs(&options{pkg: "./bench", bench: "DAG", count: 3, benchtime: "2x", cpu: "1,2", args: "-dag.nodes=2500000"}), " ")
 	want := "test -run ^$ -bench DAG -count 3 -timeout 0 -benchtime 2x -cpu 1,2 ./bench -dag.nodes=2500000"
 	if got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
 
-func TestRunFromFile(t *testing.T) {
+// runCmd runs the command and returns its exit code and output.
+func runCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errs)
+	return code, out.String(), errs.String()
+}
+
+// checkOneError checks that stderr holds exactly one error, prefixed once.
+func checkOneError(t *testing.T, stderr, want string) {
+	t.Helper()
+	first, _, _ := strings.Cut(stderr, "\n")
+	if !strings.HasPrefix(first, "report: ") || strings.HasPrefix(first, "report: report:") || !strings.Contains(first, want) {
+		t.Errorf("first line %q, want one \"report: \" and %q", first, want)
+	}
+	if n := strings.Count(stderr, want); n != 1 {
+		t.Errorf("the error appears %d times:\n%s", n, stderr)
+	}
+	if n := strings.Count(stderr, "report:"); n != 1 {
+		t.Errorf("%d prefixes:\n%s", n, stderr)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, arg := range []string{"-h", "-help", "--help"} {
+		code, stdout, stderr := runCmd(t, "", arg)
+		if code != exitOK || stderr != "" {
+			t.Errorf("%s: exit %d, stderr %q", arg, code, stderr)
+		}
+		first, _, _ := strings.Cut(stdout, "\n")
+		if first != description {
+			t.Errorf("%s: the help starts %q", arg, first)
+		}
+		for _, want := range []string{"-in file", "-out folder", "-md file", "-count n", "-bench regexp", "(default 6)"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("%s: the help lacks %q:\n%s", arg, want, stdout)
+			}
+		}
+		if strings.Contains(stdout, "go test -bench\n") || strings.Contains(stdout, "-in go") {
+			t.Errorf("%s: a back-quoted phrase became an argument name:\n%s", arg, stdout)
+		}
+	}
+}
+
+func TestMisuse(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-nosuch"}, "flag provided but not defined: -nosuch"},
+		{[]string{"-count", "many"}, `invalid value "many" for flag -count`},
+		{[]string{"-progress=maybe"}, `invalid boolean value "maybe" for -progress`},
+		{[]string{"-count", "0"}, "-count 0: want at least 1"},
+		{[]string{"-in", "testdata/sample.txt", "-count", "3"}, "-count applies only when the benchmarks run"},
+		{[]string{"-in", "testdata/sample.txt", "extra"}, `unexpected argument "extra"`},
+		{[]string{"-md="}, "-md needs a file name"},
+	} {
+		code, stdout, stderr := runCmd(t, "", tc.args...)
+		if code != exitUsage || stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q; want %d and nothing", tc.args, code, stdout, exitUsage)
+		}
+		checkOneError(t, stderr, tc.want)
+	}
+}
+
+func TestBadInput(t *testing.T) {
 	dir := t.TempDir()
-	var log bytes.Buffer
-	err := run([]string{"-in", "testdata/sample.txt", "-root", dir, "-md", "none"}, nil, &log)
+	out := filepath.Join(dir, "out")
+	bad := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(bad, []byte("goos: linux\nBenchmarkPop/queue=lf-2 100 1O.5 ns/op\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args  []string
+		stdin string
+		want  string
+	}{
+		{[]string{"-in", bad, "-out", out}, "", bad + ":2: parsing measurement: invalid syntax"},
+		{[]string{"-in", "-", "-out", out}, "PASS\n", "standard input: no benchmark results in the input"},
+		{[]string{"-in", filepath.Join(dir, "missing.txt"), "-out", out}, "", "missing.txt: no such file or directory"},
+	} {
+		code, stdout, stderr := runCmd(t, tc.stdin, tc.args...)
+		if code != exitError || stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q; want %d and nothing", tc.args, code, stdout, exitError)
+		}
+		checkOneError(t, stderr, tc.want)
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%q: a failed run created %s", tc.args, out)
+		}
+	}
+}
+
+// fakeRoot makes a repository root with a BENCHMARKS.md and a report
+// folder, and moves the test into the report folder.
+func fakeRoot(t *testing.T) (root string) {
+	t.Helper()
+	root = t.TempDir()
+	files := map[string]string{
+		"go.mod":                "module github.com/worksteal/wsq\n\ngo 1.24.0\n",
+		"BENCHMARKS.md":         "# Benchmarks\n\n" + beginMarker + "\nold\n" + endMarker + "\n",
+		"report/go.mod":         "module github.com/worksteal/wsq/report\n",
+		"report/results/old.md": "kept\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sample, err := os.ReadFile("testdata/sample.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, "report", "results", "bench.txt"))
+	if err := os.WriteFile(filepath.Join(root, "report", "sample.txt"), sample, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(root, "report"))
+	return root
+}
+
+// hashTree returns a digest of every file under dir by path.
+func hashTree(t *testing.T, dir string) map[string][32]byte {
+	t.Helper()
+	sums := map[string][32]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		sums[p] = sha256.Sum256(b)
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sample, _ := os.ReadFile("testdata/sample.txt")
-	if !bytes.Equal(raw, sample) {
-		t.Error("bench.txt is not a copy of the input")
+	return sums
+}
+
+// changed lists the files added, removed or modified between two hashes.
+func changed(before, after map[string][32]byte) []string {
+	var out []string
+	for p, h := range after {
+		if old, ok := before[p]; !ok || old != h {
+			out = append(out, p)
+		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "BENCHMARKS.md")); !os.IsNotExist(err) {
-		t.Errorf("-md none wrote BENCHMARKS.md: %v", err)
+	for p := range before {
+		if _, ok := after[p]; !ok {
+			out = append(out, p)
+		}
 	}
-	if !strings.Contains(log.String(), "472 samples") {
-		t.Errorf("log: %s", log.String())
+	return out
+}
+
+// TestInOutLeavesRepositoryAlone runs the command as the issue did, with -in
+// and -out from the report folder of a repository, and checks that no file
+// of the repository changed.
+func TestInOutLeavesRepositoryAlone(t *testing.T) {
+	root := fakeRoot(t)
+	out := filepath.Join(t.TempDir(), "x")
+	before := hashTree(t, root)
+	code, stdout, stderr := runCmd(t, "", "-in", "sample.txt", "-out", out)
+	if code != exitOK || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if err := run([]string{"-in", "-", "-root", dir, "-md", "none"}, strings.NewReader("PASS\n"), &log); err == nil {
-		t.Error("empty input accepted")
+	if c := changed(before, hashTree(t, root)); len(c) > 0 {
+		t.Errorf("the run changed %v", c)
+	}
+	written := hashTree(t, out)
+	for p := range written {
+		if !strings.Contains(stdout, "wrote "+p+"\n") {
+			t.Errorf("wrote %s without saying so", p)
+		}
+	}
+	if n := strings.Count(stdout, "wrote "); n != len(written) {
+		t.Errorf("said %d files, wrote %d", n, len(written))
+	}
+	if !strings.Contains(stdout, "472 samples") {
+		t.Errorf("stdout: %s", stdout)
+	}
+}
+
+// TestInWritesOnlyResults checks that without -out the results go to the
+// report's results folder and nowhere else, and that -md names the one
+// document a run from saved output may change.
+func TestInWritesOnlyResults(t *testing.T) {
+	root := fakeRoot(t)
+	before := hashTree(t, root)
+	if code, _, stderr := runCmd(t, "", "-in", "sample.txt"); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	results := filepath.Join(root, "report", "results") + string(filepath.Separator)
+	for _, p := range changed(before, hashTree(t, root)) {
+		if !strings.HasPrefix(p, results) {
+			t.Errorf("the run changed %s, outside %s", p, results)
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(results, "bench.txt"))
+	sample, _ := os.ReadFile("sample.txt")
+	if err != nil || !bytes.Equal(raw, sample) {
+		t.Errorf("bench.txt is not a copy of the input: %v", err)
+	}
+
+	md := filepath.Join(root, "BENCHMARKS.md")
+	code, stdout, stderr := runCmd(t, "", "-in", "sample.txt", "-md", md)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	doc, _ := os.ReadFile(md)
+	if strings.Contains(string(doc), "\nold\n") || !strings.Contains(string(doc), "![pop latency](report/results/pop.png)") {
+		t.Errorf("-md did not update the document:\n%s", doc)
+	}
+	if !strings.Contains(stdout, "wrote "+md+"\n") {
+		t.Errorf("-md: the run does not say it wrote %s", md)
+	}
+}
+
+// TestBadDocumentCreatesNothing checks that a document with broken markers
+// is refused before anything is written.
+func TestBadDocumentCreatesNothing(t *testing.T) {
+	dir := t.TempDir()
+	md := filepath.Join(dir, "doc.md")
+	if err := os.WriteFile(md, []byte(endMarker+"\n"+beginMarker+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, _, stderr := runCmd(t, "", "-in", "testdata/sample.txt", "-out", out, "-md", md)
+	if code != exitError {
+		t.Errorf("exit %d", code)
+	}
+	checkOneError(t, stderr, "report markers out of order or unpaired")
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("the failed run created %s", out)
+	}
+}
+
+func TestRunFromStdin(t *testing.T) {
+	sample, err := os.ReadFile("testdata/sample.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	code, _, stderr := runCmd(t, string(sample), "-in", "-", "-out", out)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "bench.txt"))
+	if err != nil || !bytes.Equal(raw, sample) {
+		t.Errorf("bench.txt is not a copy of standard input: %v", err)
+	}
+}
+
+func TestMachine(t *testing.T) {
+	got := machine(map[string]string{"cpu": "Some CPU", "goos": "linux", "goarch": "amd64", keyGoVersion: "go1.26.8", keyDate: "2026-12-02T18:13:23Z", keyCores: "2"}, 2)
+	if want := "CPU: Some CPU · 2 cores · GOMAXPROCS 2 · go1.26.8 · linux/amd64 · 2026-12-02"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	got = machine(map[string]string{}, 4)
+	if want := "CPU: not recorded · cores not recorded · GOMAXPROCS 4 · Go version not recorded · ?/? · date not recorded"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

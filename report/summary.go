@@ -1,19 +1,56 @@
 package main
 
 import (
+	"math"
 	"slices"
 	"strconv"
+
+	"golang.org/x/perf/benchmath"
 )
 
-// Row summarizes the samples of one benchmark at one GOMAXPROCS: the median
-// (and range) of each metric.
+// confidence is the level of the intervals the report gives, benchstat's.
+const confidence = 0.95
+
+// Stat summarizes the samples of one metric of one benchmark as benchstat
+// does: the median and its 95 % confidence interval (distribution-free, from
+// order statistics), plus the smallest and largest sample.
+type Stat struct {
+	// N is the number of samples.
+	N int
+	// Median is the median of the samples.
+	Median float64
+	// Lo and Hi bound the confidence interval of the median; they are
+	// infinite when there are too few samples for one (fewer than 6 at
+	// 95 %), where benchstat prints "± ∞".
+	Lo, Hi float64
+	// Min and Max are the extreme samples.
+	Min, Max float64
+}
+
+// newStat summarizes values, which it does not modify.
+func newStat(values []float64) Stat {
+	vs := slices.Clone(values)
+	sum := benchmath.AssumeNothing.Summary(benchmath.NewSample(vs, &benchmath.DefaultThresholds), confidence)
+	return Stat{N: len(vs), Median: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Min: vs[0], Max: vs[len(vs)-1]}
+}
+
+// HasCI reports whether the confidence interval is finite.
+func (s Stat) HasCI() bool { return !math.IsInf(s.Lo, 0) && !math.IsInf(s.Hi, 0) }
+
+// CI formats the interval as benchstat does after the median: "± 3%", or
+// "± ∞" when there are too few samples.
+func (s Stat) CI() string {
+	return "± " + benchmath.Summary{Center: s.Median, Lo: s.Lo, Hi: s.Hi}.PctRangeString()
+}
+
+// Row summarizes the samples of one benchmark at one GOMAXPROCS.
 type Row struct {
 	Name, Bench string
 	Params      map[string]string
 	Procs       int
 	N           int // samples
-	Median      map[string]float64
-	Min, Max    map[string]float64
+	// Stats summarizes each metric, by unit.
+	Stats map[string]Stat
 }
 
 // Param returns the value of a key=value part of the row's name.
@@ -30,12 +67,18 @@ func (r Row) Int(key string) int {
 
 // Value returns the median of a metric and whether the row has it.
 func (r Row) Value(unit string) (float64, bool) {
-	v, ok := r.Median[unit]
-	return v, ok
+	s, ok := r.Stats[unit]
+	return s.Median, ok
+}
+
+// Stat returns the summary of a metric and whether the row has it.
+func (r Row) Stat(unit string) (Stat, bool) {
+	s, ok := r.Stats[unit]
+	return s, ok
 }
 
 // Summarize groups samples by name and GOMAXPROCS, in order of first
-// appearance, and takes the median of each metric.
+// appearance, and summarizes each metric.
 func Summarize(samples []Sample) []Row {
 	type key struct {
 		name  string
@@ -43,38 +86,28 @@ func Summarize(samples []Sample) []Row {
 	}
 	index := map[key]int{}
 	var rows []Row
-	values := map[key]map[string][]float64{}
+	var values []map[string][]float64
 	for _, s := range samples {
 		k := key{s.Name, s.Procs}
-		if _, ok := index[k]; !ok {
-			index[k] = len(rows)
+		i, ok := index[k]
+		if !ok {
+			i = len(rows)
+			index[k] = i
 			rows = append(rows, Row{Name: s.Name, Bench: s.Bench, Params: s.Params, Procs: s.Procs})
-			values[k] = map[string][]float64{}
+			values = append(values, map[string][]float64{})
 		}
-		rows[index[k]].N++
+		rows[i].N++
 		for unit, v := range s.Metrics {
-			values[k][unit] = append(values[k][unit], v)
+			values[i][unit] = append(values[i][unit], v)
 		}
 	}
-	for k, i := range index {
-		r := &rows[i]
-		r.Median, r.Min, r.Max = map[string]float64{}, map[string]float64{}, map[string]float64{}
-		for unit, vs := range values[k] {
-			slices.Sort(vs)
-			r.Median[unit] = median(vs)
-			r.Min[unit], r.Max[unit] = vs[0], vs[len(vs)-1]
+	for i := range rows {
+		rows[i].Stats = map[string]Stat{}
+		for unit, vs := range values[i] {
+			rows[i].Stats[unit] = newStat(vs)
 		}
 	}
 	return rows
-}
-
-// median returns the median of sorted values.
-func median(sorted []float64) float64 {
-	n := len(sorted)
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
 // filter returns the rows of one top-level benchmark.

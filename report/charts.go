@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// chart is a figure and the file it is saved as.
+type chart struct {
+	file string
+	fig  *figure
+}
+
+// seriesOf turns curves into a figure's series, each in its queue's style.
+func (r *report) seriesOf(cs []curve) []series {
+	out := make([]series, len(cs))
+	for i, c := range cs {
+		out[i] = series{name: c.name, style: r.queueStyle(c.name), pts: c.pts}
+	}
+	return out
+}
+
+// workers names a group of bars by worker count.
+func workers(x float64) string { return plural(int(x), "worker", "workers") }
+
+// charts returns every figure the results allow.
+func (r *report) charts() []chart {
+	var out []chart
+	if cs := r.pushCurves(); len(cs) > 0 {
+		out = append(out, chart{"push.png", &figure{
+			title:  "Push latency by batch size",
+			xLabel: "batch size (items)", yLabel: "ns per batch push",
+			series: r.seriesOf(cs),
+			procs:  procsFor(r.bench("Push")),
+			group:  func(x float64) string { return "batch of " + strconv.FormatFloat(x, 'f', -1, 64) },
+			refs: []reference{
+				{label: "paper: lfqueue < 500 ns, flat", pts: []point{exact(1, paper.pushLFBound), exact(1024, paper.pushLFBound)}, line: true},
+				{label: "paper: Taskflow ≈ 5000 ns at 1024", pts: []point{exact(1024, paper.pushTaskflow1024)}},
+			},
+		}})
+	}
+	for _, n := range distinctInts(r.bench("Steal"), "n") {
+		cs := r.stealCurves(n)
+		if len(cs) == 0 {
+			continue
+		}
+		f := &figure{
+			title:  fmt.Sprintf("Steal latency by proportion, %d items", n),
+			xLabel: "proportion stolen (%)", yLabel: "µs per steal",
+			series: r.seriesOf(cs),
+			procs:  procsFor(r.bench("Steal")),
+			group:  func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) + " %" },
+		}
+		if n == paper.stealItemsAssumed {
+			f.refs = []reference{
+				{label: "paper: lfqueue ≈ 40 µs, flat", pts: []point{exact(10, paper.stealLF/1e3), exact(60, paper.stealLF/1e3)}, line: true},
+				{label: "paper: skip-count, 37.7 to 12.5 µs", pts: []point{exact(10, paper.stealSkip10/1e3), exact(60, paper.stealSkip60/1e3)}, line: true},
+				{label: "paper: Taskflow > 112 µs at 60 %", pts: []point{exact(60, paper.stealTaskflow60/1e3)}},
+			}
+			f.notes = append(f.notes, fmt.Sprintf("Paper marks: its figures for 10 to 60 %%, drawn at %d items, our reading of its queue size.", n))
+		}
+		out = append(out, chart{fmt.Sprintf("steal-n%d.png", n), f})
+	}
+	if names, stats := r.popStats(); len(names) > 0 {
+		f := &figure{
+			title:  "Pop latency",
+			yLabel: "ns per pop", categories: names,
+			procs: procsFor(r.bench("Pop")),
+			refs: []reference{{
+				label: fmt.Sprintf("paper: %v–%v ns, all queues", paper.popLow, paper.popHigh),
+				pts:   []point{exact(0, (paper.popLow+paper.popHigh)/2)}, span: true,
+			}},
+		}
+		for i, q := range names {
+			f.series = append(f.series, series{name: q, style: r.queueStyle(q), pts: []point{{float64(i), stats[i]}}})
+		}
+		out = append(out, chart{"pop.png", f})
+	}
+	dag := r.bench("DAG")
+	busy := r.busyCurve()
+	for _, work := range distinct(dag, "work") {
+		for _, mode := range distinct(dag, "mode") {
+			times := r.dagCurves(work, mode)
+			if len(times) == 0 {
+				continue
+			}
+			f := &figure{
+				title:  fmt.Sprintf("DAG exploration time, %s work, %s mode", work, mode),
+				xLabel: "workers", yLabel: "ms per exploration",
+				series: r.seriesOf(times), group: workers,
+				procs: procsFor(dag),
+			}
+			if len(busy.pts) > 0 {
+				f.refs = append(f.refs, reference{label: busyLabel + " (DAGCeiling)", pts: busy.pts, line: true})
+				f.notes = append(f.notes, "Busy work alone: BenchmarkDAGCeiling, the graph's spin work split evenly over goroutines with no queue. "+
+					"Every exploration does that work and more, so no queue should take less, beyond the noise.")
+			}
+			out = append(out, chart{fmt.Sprintf("dag-time-%s-%s.png", work, mode), f})
+
+			sp := speedups(times)
+			if len(sp) == 0 {
+				continue
+			}
+			f = &figure{
+				title:  fmt.Sprintf("DAG exploration speedup over 1 worker, %s work, %s mode", work, mode),
+				xLabel: "workers", yLabel: "speedup over 1 worker",
+				series: r.seriesOf(sp), group: workers,
+				procs: procsFor(dag),
+				notes: []string{"Speedup: the queue's median time at 1 worker over its median time; whiskers span the ratios of the two runs' bounds."},
+			}
+			if f.bars() {
+				// At 1 worker the speedup is 1 by definition.
+				for i := range f.series {
+					f.series[i].pts = slices.DeleteFunc(slices.Clone(f.series[i].pts), func(p point) bool { return p.x == 1 })
+				}
+			}
+			linear := reference{label: "linear speedup", line: true}
+			if work == "uniform" {
+				linear.label = "linear (paper: near-linear)"
+			}
+			for _, x := range f.xs() {
+				linear.pts = append(linear.pts, exact(x, x))
+			}
+			f.refs = append(f.refs, linear)
+			out = append(out, chart{fmt.Sprintf("dag-speedup-%s-%s.png", work, mode), f})
+		}
+	}
+	if cs := r.masterCurves("capacity-steals/s", 1e-6); len(cs) > 0 {
+		out = append(out, chart{"master-capacity.png", &figure{
+			title:  "Master capacity: hand-offs per second of the master's busy time",
+			xLabel: "workers", yLabel: "million hand-offs per second",
+			series: r.seriesOf(cs), group: workers,
+			procs: procsFor(r.bench("MasterCapacity")),
+		}})
+	}
+	return out
+}
