@@ -114,6 +114,10 @@ func (r *report) charts() []chart {
 				for i := range f.series {
 					f.series[i].pts = slices.DeleteFunc(slices.Clone(f.series[i].pts), func(p point) bool { return p.x == 1 })
 				}
+				f.series = slices.DeleteFunc(f.series, func(s series) bool { return len(s.pts) == 0 })
+				if len(f.series) == 0 {
+					continue // one worker only: no speedup to show
+				}
 			}
 			linear := reference{label: "linear speedup", line: true}
 			if work == "uniform" {

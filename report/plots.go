@@ -62,6 +62,7 @@ var queueDashes = [][]vg.Length{
 // lines of slope +1, -1 or both over white.
 var hatches = [][]float64{nil, {1}, {-1}, {1, -1}}
 
+// rgb returns an opaque colour.
 func rgb(r, g, b uint8) color.RGBA { return color.RGBA{R: r, G: g, B: b, A: 255} }
 
 var (
@@ -99,10 +100,12 @@ var refStyles = []style{
 	{color: black, glyph: asteriskGlyph{}, dashes: []vg.Length{vg.Points(3), vg.Points(3)}, width: vg.Points(1.1)},
 }
 
+// line returns the style's line.
 func (s style) line() draw.LineStyle {
 	return draw.LineStyle{Color: s.color, Width: s.width, Dashes: s.dashes}
 }
 
+// glyphStyle returns the style's marker at radius r.
 func (s style) glyphStyle(r vg.Length) draw.GlyphStyle {
 	return draw.GlyphStyle{Color: s.color, Radius: r, Shape: s.glyph}
 }
@@ -129,6 +132,7 @@ func polygonGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point, corners int,
 	c.Stroke(p)
 }
 
+// diamondGlyph draws the outline of a diamond.
 type diamondGlyph struct{}
 
 // DrawGlyph implements draw.GlyphDrawer.
@@ -136,6 +140,7 @@ func (diamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) 
 	polygonGlyph(c, sty, pt, 4, math.Pi/2, false)
 }
 
+// filledDiamondGlyph draws a filled diamond.
 type filledDiamondGlyph struct{}
 
 // DrawGlyph implements draw.GlyphDrawer.
@@ -143,6 +148,7 @@ func (filledDiamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.P
 	polygonGlyph(c, sty, pt, 4, math.Pi/2, true)
 }
 
+// invertedTriangleGlyph draws a filled triangle pointing down.
 type invertedTriangleGlyph struct{}
 
 // DrawGlyph implements draw.GlyphDrawer.
@@ -150,6 +156,7 @@ func (invertedTriangleGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt v
 	polygonGlyph(c, sty, pt, 3, -math.Pi/2, true)
 }
 
+// asteriskGlyph draws a six-armed asterisk.
 type asteriskGlyph struct{}
 
 // DrawGlyph implements draw.GlyphDrawer: three crossed strokes.
@@ -162,6 +169,7 @@ func (asteriskGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point)
 	}
 }
 
+// hexagonGlyph draws the outline of a hexagon.
 type hexagonGlyph struct{}
 
 // DrawGlyph implements draw.GlyphDrawer.
@@ -169,6 +177,7 @@ func (hexagonGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) 
 	polygonGlyph(c, sty, pt, 6, 0, false)
 }
 
+// starGlyph draws the outline of a five-pointed star.
 type starGlyph struct{}
 
 // DrawGlyph implements draw.GlyphDrawer: a five-pointed outline star.
@@ -250,6 +259,34 @@ func (f *figure) xs() []float64 {
 // values for a line to mean anything.
 func (f *figure) bars() bool { return f.categories != nil || len(f.xs()) <= 2 }
 
+// visibleRefs returns the references with only their points that fall on
+// the figure: at a group of bars, or within the measured x range; a
+// reference left without points is dropped, with its legend entry.
+func (f *figure) visibleRefs() []reference {
+	xs := f.xs()
+	if len(xs) == 0 {
+		return nil
+	}
+	var out []reference
+	for _, r := range f.refs {
+		if r.span {
+			out = append(out, r)
+			continue
+		}
+		keep := r
+		keep.pts = slices.DeleteFunc(slices.Clone(r.pts), func(p point) bool {
+			if f.bars() {
+				return f.categories == nil && !slices.Contains(xs, p.x)
+			}
+			return p.x < xs[0] || p.x > xs[len(xs)-1]
+		})
+		if len(keep.pts) > 0 {
+			out = append(out, keep)
+		}
+	}
+	return out
+}
+
 // useCI reports whether every point of the figure has a finite confidence
 // interval; the bars show it then, and the range of the samples otherwise.
 func (f *figure) useCI() bool {
@@ -306,7 +343,7 @@ func (f *figure) yRange(ci bool) (lo, hi float64, log bool) {
 			add(p)
 		}
 	}
-	for _, r := range f.refs {
+	for _, r := range f.visibleRefs() {
 		for _, p := range r.pts {
 			add(p)
 		}
@@ -437,9 +474,8 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 	}
 
 	// The references.
-	for i, r := range f.refs {
+	for i, r := range f.visibleRefs() {
 		st := refStyles[i%len(refStyles)]
-		r := r
 		p.Add(plotFunc(func(c draw.Canvas, p *plot.Plot) {
 			switch {
 			case r.span:
@@ -450,9 +486,6 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 				// A mark across each group of bars it refers to.
 				trX, trY := p.Transforms(&c)
 				for _, q := range r.pts {
-					if !slices.Contains(xs, q.x) && f.categories == nil {
-						continue
-					}
 					x, y := pos(q.x), trY(q.Median)
 					end := trX(x + halfGroup + 0.04)
 					c.StrokeLines(st.line(), []vg.Point{{X: trX(x - halfGroup - 0.04), Y: y}, {X: end, Y: y}})
@@ -476,9 +509,9 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 
 	// The caption.
 	lo, hi := f.sampleCounts()
-	counts := strconv.Itoa(hi)
+	counts := plural(hi, "sample", "samples")
 	if lo != hi {
-		counts = fmt.Sprintf("%d to %d", lo, hi)
+		counts = fmt.Sprintf("%d to %d samples", lo, hi)
 	}
 	what := "Points"
 	if bars {
@@ -487,9 +520,9 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 	var lines []string
 	lines = append(lines, machine(cfg, f.procs))
 	if ci {
-		lines = append(lines, fmt.Sprintf("%s: medians of %s samples; whiskers: 95 %% confidence interval of the median (as benchstat).", what, counts))
+		lines = append(lines, fmt.Sprintf("%s: medians of %s; whiskers: 95 %% confidence interval of the median (as benchstat).", what, counts))
 	} else {
-		lines = append(lines, fmt.Sprintf("%s: medians of %s samples; whiskers: smallest to largest sample (6 or more samples give a 95 %% confidence interval instead).", what, counts))
+		lines = append(lines, fmt.Sprintf("%s: medians of %s; whiskers: smallest to largest sample (6 or more samples give a 95 %% confidence interval instead).", what, counts))
 	}
 	lines = append(lines, f.notes...)
 	return drawFigure(p, &legend, names, lines)
@@ -683,10 +716,10 @@ func drawWhisker(c draw.Canvas, p *plot.Plot, clr color.Color, x vg.Length, s St
 	lo, hi = max(lo, p.Y.Min), min(hi, p.Y.Max)
 	ls := draw.LineStyle{Color: clr, Width: vg.Points(1)}
 	y0, y1 := trY(lo), trY(hi)
-	cap := vg.Points(3)
+	end := vg.Points(3) // half the width of the end strokes
 	c.StrokeLine2(ls, x, y0, x, y1)
-	c.StrokeLine2(ls, x-cap, y0, x+cap, y0)
-	c.StrokeLine2(ls, x-cap, y1, x+cap, y1)
+	c.StrokeLine2(ls, x-end, y0, x+end, y0)
+	c.StrokeLine2(ls, x-end, y1, x+end, y1)
 }
 
 // drawBar draws one bar from base to the median over [x0, x1] and its

@@ -619,3 +619,37 @@ func TestMachine(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestChartsSmallInputs renders inputs at the edges: one sample, one
+// worker, one x value, a queue name the report has never seen, a flat
+// series.
+func TestChartsSmallInputs(t *testing.T) {
+	for name, in := range map[string]string{
+		"one worker": "BenchmarkDAG/queue=bq/mode=master/work=uniform/workers=1 1 5000000 ns/op\n" +
+			"BenchmarkDAGCeiling/workers=1 1 4000000 ns/op\n",
+		"one of each": "BenchmarkPush/queue=bq-batch/batch=1-8 100 10 ns/op\n" +
+			"BenchmarkSteal/queue=bq/n=10000/p=10-8 100 1000 ns/op\n" +
+			"BenchmarkPop/queue=bq-list-8 100 5 ns/op\n" +
+			"BenchmarkMasterCapacity/queue=bq/workers=2-8 1 100 ns/op 5 steals/run 1000 capacity-steals/s\n",
+		"flat": "BenchmarkPush/queue=q/batch=1 100 0 ns/op\nBenchmarkPush/queue=q/batch=4 100 0 ns/op\nBenchmarkPush/queue=q/batch=16 100 0 ns/op\n",
+	} {
+		set, err := Parse([]byte(in), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := newReport(set)
+		charts := r.charts()
+		if len(charts) == 0 {
+			t.Errorf("%s: no charts", name)
+		}
+		for _, c := range charts {
+			png, err := c.fig.render(r.config)
+			if err != nil || len(png) == 0 {
+				t.Errorf("%s: %s: %v", name, c.file, err)
+			}
+		}
+		if r.markdown(".", nil) == "" {
+			t.Errorf("%s: no Markdown", name)
+		}
+	}
+}
