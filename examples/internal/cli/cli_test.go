@@ -1,0 +1,250 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"math"
+	"os"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/worksteal/wsq/catalog"
+	"github.com/worksteal/wsq/sched"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// flags is a program with one flag of each kind.
+type flags struct {
+	fs         *FlagSet
+	stdout     bytes.Buffer
+	stderr     bytes.Buffer
+	n          int
+	nodes      int64
+	proportion float64
+	queue      string
+	mode       sched.Mode
+	workers    int
+	one        bool
+	progress   bool
+}
+
+func newFlags() *flags {
+	f := &flags{}
+	f.fs = New("prog", "prog does something useful.", &f.stdout, &f.stderr)
+	f.fs.IntRangeVar(&f.n, "n", 27, 0, 90, "compute fib(n)")
+	f.fs.Int64RangeVar(&f.nodes, "nodes", 1_000_000, 1, math.MaxInt64, "number of nodes")
+	f.fs.ProportionVar(&f.proportion, 0.5, "part of a queue one steal takes")
+	f.fs.QueueVar(&f.queue)
+	ChoiceVar(f.fs, &f.mode, "mode", sched.Master, sched.Modes, "load balancing")
+	f.fs.WorkersVar(&f.workers)
+	f.fs.BoolVar(&f.one, "one", false, "steal one item at a time")
+	f.fs.ProgressVar(&f.progress)
+	return f
+}
+
+func TestParseDefaults(t *testing.T) {
+	f := newFlags()
+	require.NoError(t, f.fs.Parse(nil))
+	assert.Equal(t, 27, f.n)
+	assert.Equal(t, int64(1_000_000), f.nodes)
+	assert.Equal(t, 0.5, f.proportion)
+	assert.Equal(t, "lf", f.queue)
+	assert.Equal(t, sched.Master, f.mode)
+	assert.Equal(t, 0, f.workers)
+	assert.True(t, f.progress)
+}
+
+func TestParseValues(t *testing.T) {
+	f := newFlags()
+	require.NoError(t, f.fs.Parse([]string{"-n", "90", "-nodes", "2,500,000", "-proportion", "1", "-queue", "cl-bd", "-mode", "random", "-workers", "1_024", "-progress=false"}))
+	assert.Equal(t, 90, f.n)
+	assert.Equal(t, int64(2_500_000), f.nodes)
+	assert.Equal(t, 1.0, f.proportion)
+	assert.Equal(t, "cl-bd", f.queue)
+	assert.Equal(t, sched.Random, f.mode)
+	assert.Equal(t, MaxWorkers, f.workers)
+	assert.False(t, f.progress)
+	assert.True(t, f.fs.Given("mode"))
+	assert.False(t, f.fs.Given("one"))
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-n", "91"}, "-n 91: out of range; want 0 to 90"},
+		{[]string{"-n", "-1"}, "-n -1: out of range; want 0 to 90"},
+		{[]string{"-n", "x"}, "-n x: not an integer"},
+		{[]string{"-n", ""}, `-n "": not an integer`},
+		{[]string{"-n", "1 2"}, `-n "1 2": not an integer`},
+		{[]string{"-n"}, "flag needs an argument: -n"},
+		{[]string{"-nodes", "0"}, "-nodes 0: out of range; want at least 1"},
+		{[]string{"-nodes", "99999999999999999999"}, "-nodes 99999999999999999999: not an integer"},
+		{[]string{"-proportion", "0"}, "-proportion 0: outside (0, 1]"},
+		{[]string{"-proportion", "1.5"}, "-proportion 1.5: outside (0, 1]"},
+		{[]string{"-proportion", "NaN"}, "-proportion NaN: outside (0, 1]"},
+		{[]string{"-proportion", "half"}, "-proportion half: not a number"},
+		{[]string{"-queue", "nope"}, "-queue nope: unknown queue; known queues: " + strings.Join(catalog.Names(), ", ")},
+		{[]string{"-mode", "both"}, "-mode both: unknown value; want master or random"},
+		{[]string{"-workers", "-1"}, "-workers -1: out of range; want 0 to 1,024"},
+		{[]string{"-workers", "100000"}, "-workers 100000: out of range; want 0 to 1,024"},
+		{[]string{"-one=maybe"}, `invalid boolean value "maybe" for -one`},
+		{[]string{"-nosuch"}, "flag provided but not defined: -nosuch"},
+		{[]string{"-n", "5", "extra"}, `unexpected argument "extra": prog takes flags only`},
+	} {
+		f := newFlags()
+		err := f.fs.Parse(tc.args)
+		if assert.Error(t, err, "%q", tc.args) {
+			assert.True(t, strings.HasPrefix(err.Error(), tc.want), "%q: %v", tc.args, err)
+		}
+		assert.Empty(t, f.stdout.String()+f.stderr.String(), "%q: Parse prints nothing", tc.args)
+	}
+}
+
+func TestExitHelp(t *testing.T) {
+	for _, arg := range []string{"-h", "-help", "--help"} {
+		f := newFlags()
+		err := f.fs.Parse([]string{arg})
+		require.ErrorIs(t, err, flag.ErrHelp)
+		assert.Equal(t, 0, f.fs.Exit(err))
+		assert.Empty(t, f.stderr.String())
+		out := f.stdout.String()
+		assert.True(t, strings.HasPrefix(out, "prog does something useful.\n\nUsage: prog [flags]\n\nFlags:\n"), out)
+		for _, s := range []string{
+			"  -n int\n    \tcompute fib(n); 0 to 90 (default 27)\n",
+			"  -nodes int\n    \tnumber of nodes; at least 1 (default 1,000,000)\n",
+			"  -mode master|random\n    \tload balancing (default master)\n",
+			"  -queue name\n    \tqueue implementation: lf, ",
+			"  -proportion float\n    \tpart of a queue one steal takes (default 0.5)\n",
+			"  -workers int\n    \tnumber of workers; 0 means GOMAXPROCS; 0 to 1,024 (default 0)\n",
+			"  -one\n    \tsteal one item at a time\n",
+			"  -progress\n    \tshow a progress line",
+			"  -h\n    \tprint this help and exit\n",
+		} {
+			assert.Contains(t, out, s)
+		}
+	}
+}
+
+func TestExitError(t *testing.T) {
+	f := newFlags()
+	err := f.fs.Parse([]string{"-n", "100"})
+	assert.Equal(t, 2, f.fs.Exit(err))
+	assert.Empty(t, f.stdout.String())
+	out := f.stderr.String()
+	assert.True(t, strings.HasPrefix(out, "prog: -n 100: out of range; want 0 to 90\n\nUsage: prog [flags]\n\nFlags:\n"), out)
+	assert.Equal(t, 1, strings.Count(out, "prog:"), "one message")
+	assert.NotContains(t, out, "does something useful", "the usage without the synopsis")
+
+	f = newFlags()
+	assert.Equal(t, 2, f.fs.Exit(errors.New("-workers 5: more than 3 nodes")))
+	assert.True(t, strings.HasPrefix(f.stderr.String(), "prog: -workers 5: more than 3 nodes\n\nUsage:"))
+}
+
+func TestUnused(t *testing.T) {
+	f := newFlags()
+	require.NoError(t, f.fs.Parse([]string{"-one", "-proportion", "0.3", "-n", "3"}))
+	assert.NoError(t, f.fs.Unused("in master mode", "nodes"))
+	assert.EqualError(t, f.fs.Unused("in master mode", "one"), "-one does nothing in master mode")
+	assert.EqualError(t, f.fs.Unused("with -file", "one", "proportion"), "-one and -proportion do nothing with -file")
+	assert.EqualError(t, f.fs.Unused("here", "n", "one", "proportion", "queue"), "-n, -one and -proportion do nothing here")
+
+	f = newFlags()
+	require.NoError(t, f.fs.Parse([]string{"-one=false"}))
+	assert.EqualError(t, f.fs.Unused("in master mode", "one"), "-one does nothing in master mode", "set to its default, but set")
+}
+
+func TestWorkers(t *testing.T) {
+	p := runtime.GOMAXPROCS(0)
+	w, err := Workers(0, 1<<40, "nodes of the graph")
+	require.NoError(t, err)
+	assert.Equal(t, p, w)
+	w, err = Workers(0, 1, "node of the graph")
+	require.NoError(t, err)
+	assert.Equal(t, 1, w, "GOMAXPROCS, but no more than the work")
+	w, err = Workers(3, 3, "nodes")
+	require.NoError(t, err)
+	assert.Equal(t, 3, w)
+	_, err = Workers(1000, 999, "nodes of the graph")
+	assert.EqualError(t, err, "-workers 1,000: more than the 999 nodes of the graph; a worker needs work to do")
+}
+
+func TestNewQueue(t *testing.T) {
+	for _, name := range catalog.Names() {
+		newQueue, err := NewQueue[int](name)
+		require.NoError(t, err)
+		q := newQueue()
+		q.Push(1)
+		assert.Equal(t, 1, q.Len())
+	}
+	_, err := NewQueue[int]("nope")
+	assert.ErrorContains(t, err, `unknown queue "nope"`)
+}
+
+func TestGroup(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 12345: "12,345", 2_500_000: "2,500,000", -12345: "-12,345", -999: "-999", math.MinInt64: "-9,223,372,036,854,775,808"} {
+		assert.Equal(t, want, Group(n))
+	}
+	assert.Equal(t, "18,446,744,073,709,551,615", Group(uint64(math.MaxUint64)))
+	assert.Equal(t, "1,234", Group(1234))
+	assert.Equal(t, "1 worker", Count(1, "worker"))
+	assert.Equal(t, "0 workers", Count(0, "worker"))
+	assert.Equal(t, "1,000 nodes", Count(int64(1000), "node"))
+}
+
+func TestProgressText(t *testing.T) {
+	assert.Equal(t, "0 / 1,000 nodes (0.0%)", ProgressText(0, 1000, "node", 0))
+	assert.Equal(t, "250 / 1,000 nodes (25.0%), 0.00 M/s, ETA 3s", ProgressText(250, 1000, "node", time.Second))
+	assert.Equal(t, "2,000,000 / 3,000,000 tasks (66.7%), 1.00 M/s, ETA 1s", ProgressText(2_000_000, 3_000_000, "task", 2*time.Second))
+	assert.Equal(t, "1,000,000 / 100,000,000 nodes (1.0%), 1.00 M/s, ETA 1m39s", ProgressText(1_000_000, 100_000_000, "node", time.Second))
+	assert.Equal(t, "1 / 1,000,000,000 nodes (0.0%), 0.00 M/s, ETA 11,574 days", ProgressText(1, 1_000_000_000, "node", time.Second))
+	assert.Equal(t, "1 / 9,223,372,036,854,775,807 tasks (0.0%), 0.00 M/s, ETA forever", ProgressText(1, math.MaxInt64, "task", time.Hour))
+	assert.Equal(t, "1,234,567 nodes, 1.23 M/s", ProgressText(1_234_567, 0, "node", time.Second))
+	assert.Equal(t, "1 node", ProgressText(1, 0, "node", 0))
+}
+
+func TestStartProgress(t *testing.T) {
+	var out bytes.Buffer
+	var calls atomic.Int64
+	stop := startProgress(&out, time.Millisecond, func(elapsed time.Duration) string {
+		assert.Positive(t, elapsed)
+		return "prog: " + Group(10*calls.Add(1)) + strings.Repeat(" x", 50)
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for calls.Load() < 3 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	stop()
+	stop() // a second stop does nothing
+	s := out.String()
+	assert.True(t, strings.HasPrefix(s, "\r\033[Kprog: 10 x x"), "%q", s)
+	assert.True(t, strings.HasSuffix(s, "\r\033[K"), "the line is erased at the end: %q", s)
+	assert.NotContains(t, s, "\n", "the line is rewritten in place")
+	for _, line := range strings.Split(s, "\r\033[K") {
+		assert.LessOrEqual(t, len([]rune(line)), maxLineWidth, "%q", line)
+	}
+	n := calls.Load()
+	time.Sleep(5 * time.Millisecond)
+	assert.Equal(t, n, calls.Load(), "no call after stop")
+
+	// Off, or not on a terminal: nothing at all.
+	out.Reset()
+	StartProgress(&out, true, func(time.Duration) string { panic("not called") })()
+	StartProgress(&out, false, func(time.Duration) string { panic("not called") })()
+	assert.Empty(t, out.String())
+	assert.False(t, IsTerminal(&out))
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	defer null.Close()
+	assert.False(t, IsTerminal(null), "the null device is a character device, but not a terminal")
+}
