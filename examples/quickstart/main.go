@@ -1,50 +1,57 @@
 package main
 
 import (
-	"flag"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/catalog"
+	"github.com/worksteal/wsq/examples/internal/cli"
 )
 
-// maxItems bounds -n: the items are held in memory (8 bytes each on 64-bit
-// platforms). The checksum may wrap around on 32-bit ones, identically on
-// both sides of the comparison.
-const maxItems = 1 << 26
+// synopsis is the one-line description -h prints first.
+const synopsis = "quickstart shares a work-stealing queue between an owner and a thief and checks that they process every item exactly once."
+
+// maxItems bounds -n so that a run takes well under a second (about a
+// microsecond of work per item, on two goroutines) and needs no progress
+// line. The checksum may wrap around on 32-bit platforms, identically on both
+// sides of the comparison.
+const maxItems = 1_000_000
 
 func main() {
-	name := flag.String("queue", "lf", "queue implementation: one of "+fmt.Sprint(catalog.Names()))
-	n := flag.Int("n", 100_000, "number of items to process")
-	flag.Parse()
-	if flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "quickstart: unexpected arguments %q\n", flag.Args())
-		os.Exit(2)
-	}
-	if *n < 0 || *n > maxItems {
-		fmt.Fprintf(os.Stderr, "quickstart: -n %d is outside [0, %d]\n", *n, maxItems)
-		os.Exit(2)
-	}
-	q, err := catalog.New[int](*name)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "quickstart:", err)
-		os.Exit(2)
-	}
-	owned, stolen, sum := run(q, *n)
-	want := *n * (*n + 1) / 2
-	fmt.Printf("queue %s: owner processed %d items, thief stole %d\n", *name, owned, stolen)
-	if owned+stolen != *n || sum != want {
-		fmt.Printf("FAILED: %d items with sum %d, want %d with sum %d\n", owned+stolen, sum, *n, want)
-		os.Exit(1)
-	}
-	fmt.Printf("verified: all %d items processed exactly once (sum %d)\n", *n, sum)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run is the whole pattern: the owner pushes and pops at one end, a thief
+// run is the whole program; it returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := cli.New("quickstart", synopsis, stdout, stderr)
+	var name string
+	var n int
+	fs.QueueVar(&name)
+	fs.IntRangeVar(&n, "n", 100_000, 0, maxItems, "number of items to process")
+	if err := fs.Parse(args); err != nil {
+		return fs.Exit(err)
+	}
+	q, err := catalog.New[int](name)
+	if err != nil { // cannot happen: -queue checked the name
+		return fs.Exit(err)
+	}
+	owned, stolen, sum := share(q, n)
+	want := n * (n + 1) / 2
+	fmt.Fprintf(stdout, "queue %s: the owner processed %s, the thief stole %s\n", name, cli.Count(owned, "item"), cli.Group(stolen))
+	if owned+stolen != n || sum != want {
+		fmt.Fprintf(stdout, "FAILED: %s with sum %s, want %s with sum %s\n", cli.Count(owned+stolen, "item"), cli.Group(sum), cli.Group(n), cli.Group(want))
+		return 1
+	}
+	fmt.Fprintf(stdout, "verified: all %s processed exactly once (sum %s)\n", cli.Count(n, "item"), cli.Group(sum))
+	return 0
+}
+
+// share is the whole pattern: the owner pushes and pops at one end, a thief
 // steals from the other, and no item is lost or processed twice.
-func run(q wsq.Queue[int], n int) (owned, stolen, sum int) {
+func share(q wsq.Queue[int], n int) (owned, stolen, sum int) {
 	items := make([]int, n)
 	for i := range items {
 		items[i] = i + 1

@@ -16,14 +16,14 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// TestRun processes items with every queue, bounded ones included, and
+// TestShare processes items with every queue, bounded ones included, and
 // checks that each was handled exactly once.
-func TestRun(t *testing.T) {
+func TestShare(t *testing.T) {
 	for _, name := range catalog.Names() {
 		for _, n := range []int{0, 1, 1000, 5000} {
 			q, err := catalog.New[int](name)
 			require.NoError(t, err)
-			owned, stolen, sum := run(q, n)
+			owned, stolen, sum := share(q, n)
 			assert.Equal(t, n, owned+stolen, "%s, %d items", name, n)
 			assert.Equal(t, n*(n+1)/2, sum, "%s, %d items", name, n)
 			assert.Equal(t, 0, q.Len(), "%s, %d items", name, n)
@@ -31,19 +31,29 @@ func TestRun(t *testing.T) {
 	}
 }
 
-// TestBinary builds the command and runs it once, as a user would.
-func TestBinary(t *testing.T) {
-	t.Parallel()
+// TestCommand builds the command and runs it as a user would: with every
+// queue, and with each kind of bad flag.
+func TestCommand(t *testing.T) {
+	t.Parallel() // go build runs in a process of its own, beside the other tests
 	bin := cmdtest.BuildBinary(t)
-	out, err := exec.Command(bin, "-n", "3000", "-queue", "cl-bd").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	assert.Contains(t, string(out), "verified: all 3000 items processed exactly once")
-
-	out, err = exec.Command(bin, "-queue", "nope").CombinedOutput()
-	var exit *exec.ExitError
-	require.ErrorAs(t, err, &exit, "%s", out)
-	assert.Equal(t, 2, exit.ExitCode(), "%s", out)
-	assert.Contains(t, string(out), `unknown queue "nope"`)
+	var cases []cmdtest.Case
+	for _, q := range catalog.Names() {
+		cases = append(cases, cmdtest.Verified("verified: all 20,000 items processed exactly once (sum 200,010,000)", "-n", "20000", "-queue", q))
+	}
+	cases = append(cases,
+		cmdtest.Verified("verified: all 1 item processed exactly once (sum 1)", "-n", "1"),
+		cmdtest.Verified("verified: all 0 items processed exactly once (sum 0)", "-n", "0"),
+		cmdtest.Verified("verified: all 2,000 items", "-n", "2,000"),
+		cmdtest.Help(synopsis),
+		cmdtest.Refused(`quickstart: -queue nope: unknown queue; known queues: lf, lf-skip,`, "-queue", "nope"),
+		cmdtest.Refused("quickstart: -n -1: out of range; want 0 to 1,000,000", "-n", "-1"),
+		cmdtest.Refused("quickstart: -n 1000001: out of range; want 0 to 1,000,000", "-n", "1000001"),
+		cmdtest.Refused("quickstart: -n many: not an integer", "-n", "many"),
+		cmdtest.Refused("quickstart: flag needs an argument: -n", "-n"),
+		cmdtest.Refused("quickstart: flag provided but not defined: -workers", "-workers", "2"),
+		cmdtest.Refused(`quickstart: unexpected argument "extra": quickstart takes flags only`, "extra"),
+	)
+	cmdtest.Run(t, bin, "quickstart", cases)
 }
 
 // notInlined matches a call, in the machine code of a queue, to a helper the
