@@ -18,9 +18,11 @@
 //	-queue       queue implementation, any name of package catalog (default lf)
 //	-mode        master (the paper's master-worker balancing, the default)
 //	             or random (decentralized randomized stealing)
-//	-workers     number of workers; 0 means GOMAXPROCS
+//	-workers     number of workers, at most 1,024 and at most -nodes; 0 (the
+//	             default) means GOMAXPROCS, or -nodes if that is fewer
 //	-proportion  the part of a victim's queue one steal takes (default 0.5)
-//	-one         random mode: steal one item at a time instead of a proportion
+//	-one         random mode: steal one item at a time instead of
+//	             -proportion of the queue (default false, as in fib)
 //	-work        per-node cost distribution: uniform (the default) or
 //	             irregular (heavy-tailed, same mean)
 //	-cost        mean busy-work iterations per node (default 400, about a
@@ -28,12 +30,18 @@
 //	-fanout      mean number of children of an inner node (default 8)
 //	-seed        seed of the graph's shape and costs (default 1)
 //	-speedup     also explore the graph with one worker first and report the
-//	             speedup
-//	-progress    interval of the progress line on stderr (default 500ms; 0
-//	             turns it off)
+//	             speedup; needs at least 2 workers
+//	-progress    show a progress line on stderr (default true)
+//	-h           print a one-line description and the flags, and exit
+//
+// Numbers may be grouped, as in -nodes 2,500,000 or -nodes 2_500_000, and
+// the program groups the numbers it prints the same way. A flag that does
+// nothing in the chosen mode is refused rather than ignored: -one in master
+// mode, and -proportion with -one.
 //
 // The progress line shows the nodes done, the rate and the expected time
-// left; on a terminal it is rewritten in place, otherwise printed as lines.
+// left. It is rewritten in place a few times a second, and shown only when
+// stderr is a terminal, so logs and pipes get none.
 //
 // # The paper's runs
 //
@@ -59,5 +67,5 @@
 // twice or never. With -speedup, the checksum of the busy work must also be
 // the same for both runs. The program prints a line starting with
 // "verified:" and exits 0 on success, exits 1 if a check fails or the run is
-// interrupted, and exits 2 on bad flags.
+// interrupted, and exits 2 on bad flags, with one message and the usage.
 package main

@@ -2,24 +2,22 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
-	"strconv"
-	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
-	wsq "github.com/worksteal/wsq"
-	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/dag"
+	"github.com/worksteal/wsq/examples/internal/cli"
 	"github.com/worksteal/wsq/sched"
 )
+
+// synopsis is the one-line description -h prints first.
+const synopsis = "dagexplore explores a seeded random DAG with work-stealing workers, the workload of the paper, and checks that every node is handled exactly once."
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -37,99 +35,79 @@ type config struct {
 	proportion float64
 	one        bool
 	speedup    bool
-	progress   time.Duration
+	progress   bool
 }
 
-// errReported stands for a flag error that the flag package has already
-// printed, with the usage.
-var errReported = errors.New("invalid flags")
-
-// parseFlags parses the command line into a config.
-func parseFlags(args []string, stderr io.Writer) (config, error) {
-	fs := flag.NewFlagSet("dagexplore", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// parseFlags defines the flags on fs, parses args and checks the flags
+// together.
+func parseFlags(fs *cli.FlagSet, args []string) (config, error) {
 	var c config
-	var mode, work string
 	var cost int
-	fs.Int64Var(&c.graph.Nodes, "nodes", 1_000_000, "number of nodes of the graph")
-	fs.StringVar(&c.queue, "queue", "lf", "queue implementation: one of "+fmt.Sprint(catalog.Names()))
-	fs.StringVar(&mode, "mode", "master", "load balancing: master or random")
-	fs.IntVar(&c.workers, "workers", 0, "number of workers (0 means GOMAXPROCS)")
-	fs.Float64Var(&c.proportion, "proportion", sched.DefaultProportion, "part of a victim's queue one steal takes")
-	fs.BoolVar(&c.one, "one", false, "random mode: steal one item at a time")
-	fs.StringVar(&work, "work", "uniform", "per-node cost distribution: uniform or irregular")
-	fs.IntVar(&cost, "cost", dag.DefaultCost, "mean busy-work iterations per node (0 for none)")
-	fs.IntVar(&c.graph.Fanout, "fanout", dag.DefaultFanout, "mean number of children of an inner node")
+	fs.Int64RangeVar(&c.graph.Nodes, "nodes", 1_000_000, 1, math.MaxInt64, "number of nodes of the graph")
+	fs.QueueVar(&c.queue)
+	cli.ChoiceVar(fs, &c.mode, "mode", sched.Master, sched.Modes, "load balancing: the paper's master-worker balancing, or randomized stealing")
+	fs.WorkersVar(&c.workers)
+	fs.ProportionVar(&c.proportion, sched.DefaultProportion, "part of a victim's queue one steal takes")
+	fs.BoolVar(&c.one, "one", false, "random mode: steal one item at a time instead of -proportion of the queue")
+	cli.ChoiceVar(fs, &c.graph.Work, "work", dag.Uniform, dag.Works, "per-node cost distribution: uniform, or heavy-tailed with the same mean")
+	fs.IntRangeVar(&cost, "cost", dag.DefaultCost, 0, math.MaxInt, "mean busy-work iterations per node, 0 for none (400 take about a microsecond)")
+	fs.IntRangeVar(&c.graph.Fanout, "fanout", dag.DefaultFanout, 1, 1<<20, "mean number of children of an inner node")
 	fs.Uint64Var(&c.graph.Seed, "seed", 1, "seed of the graph's shape and costs")
-	fs.BoolVar(&c.speedup, "speedup", false, "also explore with one worker first and report the speedup")
-	fs.DurationVar(&c.progress, "progress", 500*time.Millisecond, "interval of the progress line on stderr (0: off)")
+	fs.BoolVar(&c.speedup, "speedup", false, "explore with 1 worker first, and report the speedup over it")
+	fs.ProgressVar(&c.progress)
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+		return c, err
+	}
+	if c.mode == sched.Master {
+		if err := fs.Unused("in master mode, where the master moves -proportion of a queue", "one"); err != nil {
 			return c, err
 		}
-		return c, errReported // the flag package printed it, with the usage
 	}
-	if fs.NArg() > 0 {
-		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
+	if c.one {
+		if err := fs.Unused("with -one, which steals one item at a time", "proportion"); err != nil {
+			return c, err
+		}
 	}
 	var err error
-	if c.mode, err = sched.ParseMode(mode); err != nil {
+	if c.workers, err = cli.Workers(c.workers, c.graph.Nodes, "nodes of the graph"); err != nil {
 		return c, err
 	}
-	if c.graph.Work, err = dag.ParseWork(work); err != nil {
-		return c, err
-	}
-	if _, err := catalog.New[dag.Node](c.queue); err != nil {
-		return c, err
-	}
-	switch {
-	case c.graph.Nodes < 1:
-		return c, fmt.Errorf("-nodes %d: a graph has at least 1 node", c.graph.Nodes)
-	case c.workers < 0:
-		return c, fmt.Errorf("-workers %d is negative", c.workers)
-	case !wsq.ValidProportion(c.proportion):
-		return c, fmt.Errorf("-proportion %v is outside (0, 1]", c.proportion)
-	case cost < 0:
-		return c, fmt.Errorf("-cost %d is negative", cost)
-	case c.graph.Fanout < 1 || c.graph.Fanout > 1<<20:
-		return c, fmt.Errorf("-fanout %d is outside [1, %d]", c.graph.Fanout, 1<<20)
-	case c.progress < 0:
-		return c, fmt.Errorf("-progress %v is negative", c.progress)
+	if c.speedup && c.workers < 2 {
+		why := ""
+		switch {
+		case fs.Given("workers"):
+		case c.graph.Nodes == 1:
+			why = " (the graph has 1 node)"
+		default:
+			why = fmt.Sprintf(" (-workers 0 means GOMAXPROCS, which is %d)", runtime.GOMAXPROCS(0))
+		}
+		return c, fmt.Errorf("-speedup compares with a run of 1 worker and needs at least 2 workers; this run would have 1%s", why)
 	}
 	c.graph.Cost = cost
 	if cost == 0 {
 		c.graph.Cost = -1 // dag: a negative cost means no busy work
-	}
-	if c.workers == 0 {
-		c.workers = runtime.GOMAXPROCS(0)
 	}
 	return c, nil
 }
 
 // run is the whole program; it returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	c, err := parseFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if errors.Is(err, errReported) {
-		return 2
-	}
+	fs := cli.New("dagexplore", synopsis, stdout, stderr)
+	c, err := parseFlags(fs, args)
 	if err != nil {
-		fmt.Fprintln(stderr, "dagexplore:", err)
-		return 2
+		return fs.Exit(err)
 	}
 	g := c.graph
 	cost := "no busy work"
 	if g.Cost > 0 {
-		cost = fmt.Sprintf("mean %d iterations ≈ %v per node", g.Cost, time.Duration(float64(g.Cost)*dag.Calibrate(10*time.Millisecond)).Round(time.Nanosecond))
+		cost = fmt.Sprintf("mean %s iterations ≈ %v per node", cli.Group(g.Cost), time.Duration(float64(g.Cost)*dag.Calibrate(10*time.Millisecond)).Round(time.Nanosecond))
 	}
-	fmt.Fprintf(stdout, "graph: %s nodes, seed %d, fanout %d, %s work, %s\n", group(g.Nodes), g.Seed, g.Fanout, g.Work, cost)
+	fmt.Fprintf(stdout, "graph: %s, seed %d, fanout %s, %s work, %s\n", cli.Count(g.Nodes, "node"), g.Seed, cli.Group(g.Fanout), g.Work, cost)
 	how := fmt.Sprintf("proportion %g", c.proportion)
 	if c.mode == sched.Random && c.one {
 		how = "steal one"
 	}
-	fmt.Fprintf(stdout, "scheduler: queue %s, %s mode, %s, %d workers\n", c.queue, c.mode, how, c.workers)
+	fmt.Fprintf(stdout, "scheduler: queue %s, %s mode, %s, %s\n", c.queue, c.mode, how, cli.Count(c.workers, "worker"))
 
 	var base *result
 	if c.speedup {
@@ -138,8 +116,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "dagexplore:", err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "1 worker: %s nodes in %v, %.3f M nodes/s\n",
-			group(r.nodes), r.stats.Elapsed.Round(time.Millisecond), r.rate()/1e6)
+		fmt.Fprintf(stdout, "1 worker: %s in %v, %.3f M nodes/s\n",
+			cli.Count(r.nodes, "node"), r.stats.Elapsed.Round(time.Millisecond), r.rate()/1e6)
 		base = &r
 	}
 	r, err := explore(ctx, c, c.workers, stderr)
@@ -149,10 +127,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	summary(stdout, r, base)
 	if base != nil && base.checksum != r.checksum {
-		fmt.Fprintf(stdout, "FAILED: busy-work checksum %#x with %d workers, %#x with 1\n", r.checksum, c.workers, base.checksum)
+		fmt.Fprintf(stdout, "FAILED: busy-work checksum %#x with %s, %#x with 1\n", r.checksum, cli.Count(c.workers, "worker"), base.checksum)
 		return 1
 	}
-	fmt.Fprintf(stdout, "verified: all %s nodes handled exactly once (count, id sum and squared-id sum match", group(g.Nodes))
+	fmt.Fprintf(stdout, "verified: all %s handled exactly once (count, id sum and squared-id sum match", cli.Count(g.Nodes, "node"))
 	if base != nil {
 		fmt.Fprint(stdout, "; both runs agree")
 	}
@@ -171,26 +149,36 @@ func (r result) rate() float64 { return float64(r.nodes) / r.stats.Elapsed.Secon
 
 // explore explores the graph with the given number of workers through
 // dag.Explore, which checks that every node was handled exactly once, and
-// shows progress while it runs.
+// shows progress on stderr while it runs (see cli.StartProgress).
 func explore(ctx context.Context, c config, workers int, stderr io.Writer) (result, error) {
 	g := c.graph
+	newQueue, err := cli.NewQueue[dag.Node](c.queue)
+	if err != nil {
+		return result{}, err
+	}
 	cfg := sched.Config[dag.Node]{
-		NewQueue:   func() wsq.Queue[dag.Node] { q, _ := catalog.New[dag.Node](c.queue); return q },
+		NewQueue:   newQueue,
 		Workers:    workers,
 		Mode:       c.mode,
 		Proportion: c.proportion,
 		StealOne:   c.one,
 	}
 	var done atomic.Int64
-	stopProgress := startProgress(stderr, c.progress, g.Nodes, done.Load)
+	title := "dagexplore"
+	if c.speedup && workers == 1 {
+		title = "dagexplore, 1 worker"
+	}
+	stopProgress := cli.StartProgress(stderr, c.progress, func(elapsed time.Duration) string {
+		return title + ": " + cli.ProgressText(done.Load(), g.Nodes, "node", elapsed)
+	})
 	res, err := dag.Explore(ctx, g, cfg, dag.Options{Done: &done})
 	stopProgress()
 	r := result{nodes: res.Nodes, checksum: res.Checksum, stats: res.Stats}
 	if err != nil {
 		if ctx.Err() != nil {
-			return r, fmt.Errorf("interrupted after %s of %s nodes", group(res.Stats.Processed), group(g.Nodes))
+			return r, fmt.Errorf("interrupted after %s of %s nodes", cli.Group(res.Stats.Processed), cli.Group(g.Nodes))
 		}
-		return r, fmt.Errorf("FAILED exactly-once check with %d workers: %w", workers, err)
+		return r, fmt.Errorf("FAILED exactly-once check with %s: %w", cli.Count(workers, "worker"), err)
 	}
 	return r, nil
 }
@@ -198,28 +186,28 @@ func explore(ctx context.Context, c config, workers int, stderr io.Writer) (resu
 // summary prints the figures of a run, and the speedup over base if given.
 func summary(out io.Writer, r result, base *result) {
 	st := r.stats
-	fmt.Fprintf(out, "explored %s nodes in %v: %.3f M nodes/s with %d workers\n",
-		group(r.nodes), st.Elapsed.Round(time.Millisecond), r.rate()/1e6, st.Workers)
+	fmt.Fprintf(out, "explored %s in %v: %.3f M nodes/s with %s\n",
+		cli.Count(r.nodes, "node"), st.Elapsed.Round(time.Millisecond), r.rate()/1e6, cli.Count(st.Workers, "worker"))
 	if base != nil {
 		s := base.stats.Elapsed.Seconds() / st.Elapsed.Seconds()
-		fmt.Fprintf(out, "speedup over 1 worker: %.2fx (efficiency %.0f%%)\n", s, 100*s/float64(st.Workers))
+		fmt.Fprintf(out, "speedup over 1 worker: %.2fx with %s (efficiency %.0f%%)\n", s, cli.Count(st.Workers, "worker"), 100*s/float64(st.Workers))
 	}
-	fmt.Fprintf(out, "steals: %d (%.0f/s), items moved %d (%.1f per steal), failed steals %d",
-		st.Steals, st.StealsPerSecond(), st.Moved, perSteal(st), st.FailedSteals)
+	fmt.Fprintf(out, "steals: %s (%s/s), items moved %s (%.1f per steal), failed steals %s",
+		cli.Group(st.Steals), cli.Group(int64(math.Round(st.StealsPerSecond()))), cli.Group(st.Moved), perSteal(st), cli.Group(st.FailedSteals))
 	if st.Parcels > 0 {
-		fmt.Fprintf(out, ", %d handed over as parcels", st.Parcels)
+		fmt.Fprintf(out, ", %s handed over as parcels", cli.Group(st.Parcels))
 	}
 	fmt.Fprintln(out)
-	fmt.Fprintf(out, "idle: %d times, %v in all", st.Idles, st.IdleWait.Round(time.Millisecond))
+	fmt.Fprintf(out, "idle: %s, %v in all", cli.Count(st.Idles, "time"), st.IdleWait.Round(time.Millisecond))
 	if st.Mode == sched.Master {
-		fmt.Fprintf(out, "; master busy %v (capacity %.0f hand-offs/s), workers waited %v for it",
-			st.MasterBusy.Round(time.Microsecond), st.MasterCapacity(), st.MasterWait.Round(time.Microsecond))
+		fmt.Fprintf(out, "; master busy %v (capacity %s hand-offs/s), workers waited %v for it",
+			st.MasterBusy.Round(time.Microsecond), cli.Group(int64(math.Round(st.MasterCapacity()))), st.MasterWait.Round(time.Microsecond))
 	}
 	fmt.Fprintln(out)
-	fmt.Fprintf(out, "  %6s %13s %8s %10s %10s %10s\n", "worker", "handled", "steals", "moved", "max queue", "idle")
+	fmt.Fprintf(out, "  %6s %13s %9s %11s %10s %10s\n", "worker", "handled", "steals", "moved", "max queue", "idle")
 	for i, ws := range st.PerWorker {
-		fmt.Fprintf(out, "  %6d %13s %8d %10d %10d %10v\n",
-			i, group(ws.Processed), ws.Steals, ws.Moved, ws.MaxLen, ws.IdleWait.Round(time.Millisecond))
+		fmt.Fprintf(out, "  %6d %13s %9s %11s %10s %10v\n",
+			i, cli.Group(ws.Processed), cli.Group(ws.Steals), cli.Group(ws.Moved), cli.Group(ws.MaxLen), ws.IdleWait.Round(time.Millisecond))
 	}
 }
 
@@ -228,88 +216,4 @@ func perSteal(st sched.Stats) float64 {
 		return 0
 	}
 	return float64(st.Moved) / float64(st.Steals)
-}
-
-// startProgress prints a progress line to w every interval until the
-// returned function is called; done reports the nodes done so far. On a
-// terminal the line is rewritten in place and erased at the end; elsewhere
-// each update is a line of its own. An interval of 0 prints nothing.
-func startProgress(w io.Writer, interval time.Duration, total int64, done func() int64) (stop func()) {
-	if interval <= 0 {
-		return func() {}
-	}
-	tty := isTerminal(w)
-	quit := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		start := time.Now()
-		tick := time.NewTicker(interval)
-		defer tick.Stop()
-		printed := false
-		for {
-			select {
-			case <-quit:
-				if printed && tty {
-					fmt.Fprint(w, "\r\033[K") // erase the line
-				}
-				return
-			case now := <-tick.C:
-				line := progressLine(done(), total, now.Sub(start))
-				if tty {
-					fmt.Fprint(w, "\r\033[K"+line)
-				} else {
-					fmt.Fprintln(w, line)
-				}
-				printed = true
-			}
-		}
-	}()
-	return func() {
-		close(quit)
-		wg.Wait()
-	}
-}
-
-// progressLine formats the progress of a run: nodes done, rate and the time
-// left at that rate.
-func progressLine(done, total int64, elapsed time.Duration) string {
-	var b strings.Builder
-	pct := 100 * float64(done) / float64(total)
-	fmt.Fprintf(&b, "dagexplore: %s / %s nodes (%.1f%%)", group(done), group(total), pct)
-	if s := elapsed.Seconds(); s > 0 && done > 0 {
-		rate := float64(done) / s
-		eta := time.Duration(float64(total-done) / rate * float64(time.Second))
-		fmt.Fprintf(&b, ", %.3f M nodes/s, ETA %v", rate/1e6, eta.Round(100*time.Millisecond))
-	}
-	return b.String()
-}
-
-// isTerminal reports whether w is a character device such as a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// group formats n with commas between groups of three digits.
-func group(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, d := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(d)
-	}
-	return b.String()
 }

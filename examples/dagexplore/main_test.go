@@ -3,11 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"os/exec"
-	"strings"
-	"sync/atomic"
+	"io"
+	"runtime"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/dag"
+	"github.com/worksteal/wsq/examples/internal/cli"
 	"github.com/worksteal/wsq/examples/internal/cmdtest"
 	"github.com/worksteal/wsq/sched"
 )
@@ -51,37 +50,9 @@ func TestExplore(t *testing.T) {
 	}
 }
 
-func TestProgress(t *testing.T) {
-	assert.Equal(t, "dagexplore: 0 / 1,000 nodes (0.0%)", progressLine(0, 1000, 0))
-	assert.Equal(t, "dagexplore: 250 / 1,000 nodes (25.0%), 0.000 M nodes/s, ETA 3s", progressLine(250, 1000, time.Second))
-
-	var out bytes.Buffer
-	var calls atomic.Int64
-	stop := startProgress(&out, time.Millisecond, 1000, func() int64 { return 10 * calls.Add(1) })
-	deadline := time.Now().Add(10 * time.Second)
-	for calls.Load() < 3 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	stop()
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	require.GreaterOrEqual(t, len(lines), 3, "one line per tick when not on a terminal")
-	assert.Equal(t, "dagexplore: 10 / 1,000 nodes (1.0%)", lines[0][:len("dagexplore: 10 / 1,000 nodes (1.0%)")])
-	assert.NotContains(t, out.String(), "\r", "no terminal control codes in a log")
-
-	out.Reset()
-	startProgress(&out, 0, 1000, func() int64 { panic("not called") })()
-	assert.Empty(t, out.String())
-}
-
-func TestGroup(t *testing.T) {
-	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 2_500_000: "2,500,000", 300_000_000: "300,000,000", -12345: "-12,345"} {
-		assert.Equal(t, want, group(n))
-	}
-}
-
 func TestRun(t *testing.T) {
 	var out, errOut bytes.Buffer
-	code := run(context.Background(), []string{"-nodes", "3000", "-cost", "5", "-workers", "3", "-mode", "random", "-speedup", "-progress", "0"}, &out, &errOut)
+	code := run(context.Background(), []string{"-nodes", "3000", "-cost", "5", "-workers", "3", "-mode", "random", "-speedup", "-progress=false"}, &out, &errOut)
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", &out, &errOut)
 	assert.Contains(t, out.String(), "speedup over 1 worker: ")
 	assert.Contains(t, out.String(), "verified: all 3,000 nodes handled exactly once")
@@ -93,53 +64,72 @@ func TestRunInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var out, errOut bytes.Buffer
-	assert.Equal(t, 1, run(ctx, []string{"-nodes", "100000", "-progress", "0"}, &out, &errOut))
+	assert.Equal(t, 1, run(ctx, []string{"-nodes", "100000", "-progress=false"}, &out, &errOut))
 	assert.Contains(t, errOut.String(), "dagexplore: interrupted after")
 	assert.NotContains(t, out.String(), "verified:")
 }
 
-func TestRunBadFlags(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"-nodes", "0"}, "at least 1 node"},
-		{[]string{"-nodes", "many"}, "invalid value"},
-		{[]string{"-queue", "nope"}, `unknown queue "nope"`},
-		{[]string{"-mode", "both"}, `unknown mode "both"`},
-		{[]string{"-work", "lumpy"}, `unknown work "lumpy"`},
-		{[]string{"-workers", "-1"}, "-workers -1"},
-		{[]string{"-proportion", "0"}, "-proportion 0"},
-		{[]string{"-proportion", "NaN"}, "-proportion NaN"},
-		{[]string{"-cost", "-1"}, "-cost -1"},
-		{[]string{"-fanout", "0"}, "-fanout 0"},
-		{[]string{"-progress", "-1s"}, "-progress -1s"},
-		{[]string{"-progress", "soon"}, "invalid value"},
-		{[]string{"extra"}, "unexpected arguments"},
-	} {
-		var out, errOut bytes.Buffer
-		assert.Equal(t, 2, run(context.Background(), tc.args, &out, &errOut), "%q", tc.args)
-		assert.Contains(t, errOut.String(), tc.want, "%q", tc.args)
-		assert.NotContains(t, errOut.String(), "panic", "%q", tc.args)
-		assert.Empty(t, out.String(), "%q", tc.args)
+// TestParseFlags checks what the flags select, the -workers limits and the
+// refusals that depend on more than one flag.
+func TestParseFlags(t *testing.T) {
+	parse := func(args ...string) (config, error) {
+		return parseFlags(cli.New("dagexplore", synopsis, io.Discard, io.Discard), args)
 	}
+	c, err := parse()
+	require.NoError(t, err)
+	assert.Equal(t, int64(1_000_000), c.graph.Nodes)
+	assert.Equal(t, sched.Master, c.mode)
+	assert.Equal(t, min(runtime.GOMAXPROCS(0), cli.MaxWorkers), c.workers)
+	assert.True(t, c.progress)
+	assert.False(t, c.one)
+
+	c, err = parse("-nodes", "3", "-mode", "random", "-one", "-work", "irregular", "-cost", "0")
+	require.NoError(t, err)
+	assert.Equal(t, min(runtime.GOMAXPROCS(0), 3), c.workers, "GOMAXPROCS, but no more workers than nodes")
+	assert.True(t, c.one)
+	assert.Equal(t, dag.Irregular, c.graph.Work)
+	assert.Equal(t, -1, c.graph.Cost, "no busy work")
+
+	_, err = parse("-nodes", "1", "-speedup")
+	assert.EqualError(t, err, "-speedup compares with a run of 1 worker and needs at least 2 workers; this run would have 1 (the graph has 1 node)")
+	_, err = parse("-nodes", "1000", "-workers", "1000")
+	assert.NoError(t, err)
 }
 
-// TestBinary builds the command and runs it once, as a user would, with the
-// progress line on.
-func TestBinary(t *testing.T) {
+// TestCommand builds the command and runs it as a user would: with every
+// queue, with each mode and option, and with each kind of bad flag.
+func TestCommand(t *testing.T) {
 	t.Parallel() // go build runs in a process of its own, beside the other tests
 	bin := cmdtest.BuildBinary(t)
-	cmd := exec.Command(bin, "-nodes", "20000", "-workers", "2", "-progress", "1ms")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	require.NoError(t, cmd.Run(), "stdout:\n%s\nstderr:\n%s", &stdout, &stderr)
-	assert.Contains(t, stdout.String(), "verified: all 20,000 nodes handled exactly once")
-	assert.NotContains(t, stdout.String(), "dagexplore:", "progress goes to stderr")
-
-	out, err := exec.Command(bin, "-mode", "both").CombinedOutput()
-	var exit *exec.ExitError
-	require.ErrorAs(t, err, &exit, "%s", out)
-	assert.Equal(t, 2, exit.ExitCode(), "%s", out)
-	assert.Contains(t, string(out), `unknown mode "both"`)
+	var cases []cmdtest.Case
+	for _, q := range catalog.Names() {
+		cases = append(cases, cmdtest.Verified("verified: all 20,000 nodes handled exactly once", "-nodes", "20000", "-queue", q))
+	}
+	cases = append(cases,
+		cmdtest.Verified("verified: all 20,000 nodes handled exactly once", "-nodes", "20,000", "-queue", "cl-bd", "-mode", "random", "-work", "irregular", "-workers", "3"),
+		cmdtest.Verified("with 2 workers", "-nodes", "5000", "-workers", "2", "-mode", "random", "-one", "-cost", "0"),
+		cmdtest.Verified("both runs agree", "-nodes", "5000", "-workers", "2", "-speedup", "-progress=false"),
+		cmdtest.Verified("verified: all 1 node handled exactly once", "-nodes", "1"),
+		cmdtest.Verified("explored 1,000 nodes", "-nodes", "1000", "-workers", "1000", "-cost", "0"),
+		cmdtest.Help(synopsis),
+		cmdtest.Refused("dagexplore: -nodes 0: out of range; want at least 1", "-nodes", "0"),
+		cmdtest.Refused("dagexplore: -nodes many: not an integer", "-nodes", "many"),
+		cmdtest.Refused(`dagexplore: -queue nope: unknown queue; known queues: lf, `, "-queue", "nope"),
+		cmdtest.Refused("dagexplore: -mode both: unknown value; want master or random", "-mode", "both"),
+		cmdtest.Refused("dagexplore: -work lumpy: unknown value; want uniform or irregular", "-work", "lumpy"),
+		cmdtest.Refused("dagexplore: -workers -1: out of range; want 0 to 1,024", "-workers", "-1"),
+		cmdtest.Refused("dagexplore: -workers 100000: out of range; want 0 to 1,024", "-nodes", "1000", "-workers", "100000"),
+		cmdtest.Refused("dagexplore: -workers 1,001: more than the 1,000 nodes of the graph; a worker needs work to do", "-nodes", "1000", "-workers", "1001"),
+		cmdtest.Refused("dagexplore: -proportion 0: outside (0, 1]", "-proportion", "0"),
+		cmdtest.Refused("dagexplore: -proportion NaN: outside (0, 1]", "-proportion", "NaN"),
+		cmdtest.Refused("dagexplore: -cost -1: out of range; want at least 0", "-cost", "-1"),
+		cmdtest.Refused("dagexplore: -fanout 0: out of range; want 1 to 1,048,576", "-fanout", "0"),
+		cmdtest.Refused("dagexplore: -one does nothing in master mode, where the master moves -proportion of a queue", "-mode", "master", "-one"),
+		cmdtest.Refused("dagexplore: -one does nothing in master mode", "-one=false"),
+		cmdtest.Refused("dagexplore: -proportion does nothing with -one, which steals one item at a time", "-mode", "random", "-one", "-proportion", "0.3"),
+		cmdtest.Refused("dagexplore: -speedup compares with a run of 1 worker and needs at least 2 workers; this run would have 1\n", "-speedup", "-workers", "1"),
+		cmdtest.Refused("dagexplore: invalid boolean value \"soon\" for -progress", "-progress=soon"),
+		cmdtest.Refused(`dagexplore: unexpected argument "extra": dagexplore takes flags only`, "extra"),
+	)
+	cmdtest.Run(t, bin, "dagexplore", cases)
 }

@@ -126,7 +126,7 @@ func TestExitHelp(t *testing.T) {
 			"  -mode master|random\n    \tload balancing (default master)\n",
 			"  -queue name\n    \tqueue implementation: lf, ",
 			"  -proportion float\n    \tpart of a queue one steal takes (default 0.5)\n",
-			"  -workers int\n    \tnumber of workers; 0 means GOMAXPROCS; 0 to 1,024 (default 0)\n",
+			"  -workers int\n    \tnumber of workers, no more than there is work for; 0 means GOMAXPROCS; 0 to 1,024 (default 0)\n",
 			"  -one\n    \tsteal one item at a time\n",
 			"  -progress\n    \tshow a progress line",
 			"  -h\n    \tprint this help and exit\n",

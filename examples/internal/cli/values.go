@@ -86,7 +86,7 @@ func (fs *FlagSet) Int64RangeVar(p *int64, name string, value, lo, hi int64, usa
 // GOMAXPROCS, and MaxWorkers is the most. The program resolves the value
 // with Workers once it knows how much work there is.
 func (fs *FlagSet) WorkersVar(p *int) {
-	fs.IntRangeVar(p, "workers", 0, 0, MaxWorkers, "number of workers; 0 means GOMAXPROCS")
+	fs.IntRangeVar(p, "workers", 0, 0, MaxWorkers, "number of workers, no more than there is work for; 0 means GOMAXPROCS")
 }
 
 // proportionValue is a steal proportion, valid by wsq.ValidProportion.
