@@ -69,7 +69,7 @@ func parseFlags(fs *cli.FlagSet, args []string) (config, error) {
 		}
 	}
 	var err error
-	if c.workers, err = cli.Workers(c.workers, c.graph.Nodes, "nodes of the graph"); err != nil {
+	if c.workers, err = cli.Workers(c.workers, c.graph.Nodes, "node", "of the graph"); err != nil {
 		return c, err
 	}
 	if c.speedup && c.workers < 2 {

@@ -8,7 +8,7 @@
 // Usage:
 //
 //	go run ./examples/fib [-n 27] [-queue lf] [-mode random] [-workers 0]
-//	                      [-one=true] [-proportion 0.5] [-cutoff 1]
+//	                      [-one] [-proportion 0.5] [-cutoff 1]
 //
 // Flags:
 //
@@ -16,13 +16,24 @@
 //	-queue       queue implementation, any name of package catalog (default lf)
 //	-mode        random (decentralized randomized stealing, the default) or
 //	             master (the paper's master-worker balancing)
-//	-workers     number of workers P; 0 means GOMAXPROCS
+//	-workers     number of workers P, at most 1,024 and at most the number
+//	             of tasks; 0 (the default) means GOMAXPROCS, or the number of
+//	             tasks if that is fewer
 //	-one         random mode: a thief takes the single oldest task, as Cilk
-//	             does (default true); false takes -proportion of the queue
-//	-proportion  the part of a victim's queue one steal takes when -one is
-//	             false, and the master's proportion in master mode (default 0.5)
+//	             does, instead of -proportion of the queue (default false,
+//	             as in dagexplore)
+//	-proportion  the part of a victim's queue one steal takes (default 0.5,
+//	             the half the Go runtime steals)
 //	-cutoff      calls fib(k) with k <= cutoff run serially inside one task
 //	             (default 1: every call with k >= 2 forks)
+//	-progress    show a progress line on stderr (default true)
+//	-h           print a one-line description and the flags, and exit
+//
+// A flag that does nothing in the chosen mode is refused rather than
+// ignored: -one in master mode, and -proportion with -one. The progress line
+// shows the tasks done, the rate and the expected time left; it is shown only
+// when stderr is a terminal. Numbers are printed grouped by thousands, and
+// may be given so.
 //
 // # Joins without continuation stealing
 //
@@ -61,5 +72,5 @@
 // that the scheduler handled exactly the number of tasks the recursion
 // defines (calls plus sum tasks), and checks S_P <= S_1·P. It prints a line
 // starting with "verified:" and exits 0 on success, exits 1 if a check
-// fails, and exits 2 on bad flags.
+// fails, and exits 2 on bad flags, with one message and the usage.
 package main

@@ -2,19 +2,19 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
-	"runtime"
 	"sync/atomic"
 	"time"
 
-	wsq "github.com/worksteal/wsq"
-	"github.com/worksteal/wsq/catalog"
+	"github.com/worksteal/wsq/examples/internal/cli"
 	"github.com/worksteal/wsq/sched"
 )
+
+// synopsis is the one-line description -h prints first.
+const synopsis = "fib computes fib(n) by fork-join over work-stealing workers and checks the value, the task count and the space bound S_P <= S_1·P."
 
 // maxN is the largest n accepted: fib(90) and the task count of fib(90)
 // (about 9.1e18) fit in a uint64.
@@ -33,70 +33,47 @@ type config struct {
 	one        bool
 	proportion float64
 	cutoff     int
+	progress   bool
 }
 
-// errReported stands for a flag error that the flag package has already
-// printed, with the usage.
-var errReported = errors.New("invalid flags")
-
-// parseFlags parses the command line into a config.
-func parseFlags(args []string, stderr io.Writer) (config, error) {
-	fs := flag.NewFlagSet("fib", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// parseFlags defines the flags on fs, parses args and checks the flags
+// together.
+func parseFlags(fs *cli.FlagSet, args []string) (config, error) {
 	var c config
-	var mode string
-	fs.IntVar(&c.n, "n", 27, fmt.Sprintf("compute fib(n), 0 <= n <= %d", maxN))
-	fs.StringVar(&c.queue, "queue", "lf", "queue implementation: one of "+fmt.Sprint(catalog.Names()))
-	fs.StringVar(&mode, "mode", "random", "load balancing: random or master")
-	fs.IntVar(&c.workers, "workers", 0, "number of workers P (0 means GOMAXPROCS)")
-	fs.BoolVar(&c.one, "one", true, "random mode: a thief takes the single oldest task, as in Cilk")
-	fs.Float64Var(&c.proportion, "proportion", sched.DefaultProportion, "part of a victim's queue one steal takes (master mode, or random with -one=false)")
-	fs.IntVar(&c.cutoff, "cutoff", 1, "calls fib(k) with k <= cutoff run serially in one task")
+	fs.IntRangeVar(&c.n, "n", 27, 0, maxN, "compute fib(n)")
+	fs.QueueVar(&c.queue)
+	cli.ChoiceVar(fs, &c.mode, "mode", sched.Random, sched.Modes, "load balancing: the paper's master-worker balancing, or randomized stealing")
+	fs.WorkersVar(&c.workers)
+	fs.BoolVar(&c.one, "one", false, "random mode: a thief takes the single oldest task, as in Cilk, instead of -proportion of the queue")
+	fs.ProportionVar(&c.proportion, sched.DefaultProportion, "part of a victim's queue one steal takes")
+	fs.IntRangeVar(&c.cutoff, "cutoff", 1, 1, math.MaxInt, "calls fib(k) with k <= cutoff run serially in one task")
+	fs.ProgressVar(&c.progress)
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+		return c, err
+	}
+	if c.mode == sched.Master {
+		if err := fs.Unused("in master mode, where the master moves -proportion of a queue", "one"); err != nil {
 			return c, err
 		}
-		return c, errReported // the flag package printed it, with the usage
 	}
-	if fs.NArg() > 0 {
-		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	var err error
-	if c.mode, err = sched.ParseMode(mode); err != nil {
-		return c, err
-	}
-	if _, err := catalog.New[task](c.queue); err != nil {
-		return c, err
-	}
-	switch {
-	case c.n < 0 || c.n > maxN:
-		return c, fmt.Errorf("-n %d is outside [0, %d]", c.n, maxN)
-	case c.workers < 0:
-		return c, fmt.Errorf("-workers %d is negative", c.workers)
-	case !wsq.ValidProportion(c.proportion):
-		return c, fmt.Errorf("-proportion %v is outside (0, 1]", c.proportion)
-	case c.cutoff < 1:
-		return c, fmt.Errorf("-cutoff %d is below 1", c.cutoff)
+	if c.one {
+		if err := fs.Unused("with -one, which steals one task at a time", "proportion"); err != nil {
+			return c, err
+		}
 	}
 	c.cutoff = min(c.cutoff, maxN) // any cutoff >= n runs serially
-	if c.workers == 0 {
-		c.workers = runtime.GOMAXPROCS(0)
-	}
-	return c, nil
+	calls, sums := taskCount(c.n, c.cutoff)
+	var err error
+	c.workers, err = cli.Workers(c.workers, int64(min(calls+sums, math.MaxInt64)), "task", fmt.Sprintf("of fib(%d)", c.n))
+	return c, err
 }
 
 // run is the whole program; it returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	c, err := parseFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if errors.Is(err, errReported) {
-		return 2
-	}
+	fs := cli.New("fib", synopsis, stdout, stderr)
+	c, err := parseFlags(fs, args)
 	if err != nil {
-		fmt.Fprintln(stderr, "fib:", err)
-		return 2
+		return fs.Exit(err)
 	}
 
 	want := fibIter(c.n)
@@ -105,10 +82,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if c.mode == sched.Master || !c.one {
 		how = fmt.Sprintf("steal %g of a queue", c.proportion)
 	}
-	fmt.Fprintf(stdout, "fib(%d) by fork-join: queue %s, %s mode, %s, cutoff %d, %d calls + %d sum tasks\n",
-		c.n, c.queue, c.mode, how, c.cutoff, calls, sums)
+	fmt.Fprintf(stdout, "fib(%d) by fork-join: queue %s, %s mode, %s, cutoff %d, %s + %s\n",
+		c.n, c.queue, c.mode, how, c.cutoff, cli.Count(calls, "call"), cli.Count(sums, "sum task"))
 
-	serial, err := compute(context.Background(), c, 1)
+	serial, err := compute(context.Background(), c, 1, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "fib:", err)
 		return 1
@@ -116,17 +93,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	report(stdout, "1 worker", serial)
 	res := serial
 	if c.workers > 1 {
-		if res, err = compute(context.Background(), c, c.workers); err != nil {
+		if res, err = compute(context.Background(), c, c.workers, stderr); err != nil {
 			fmt.Fprintln(stderr, "fib:", err)
 			return 1
 		}
-		report(stdout, fmt.Sprintf("%d workers", c.workers), res)
+		report(stdout, cli.Count(c.workers, "worker"), res)
 		fmt.Fprintf(stdout, "speedup over 1 worker: %.2fx\n", serial.stats.Elapsed.Seconds()/res.stats.Elapsed.Seconds())
 	}
 
 	s1, sp, p := maxLen(serial.stats), sumMaxLen(res.stats), c.workers
-	fmt.Fprintf(stdout, "space: S_1 = %d (longest queue, 1 worker), S_P = %d (sum of each worker's longest queue, P = %d), bound S_1·P = %d\n",
-		s1, sp, p, s1*p)
+	fmt.Fprintf(stdout, "space: S_1 = %s (longest queue, 1 worker), S_P = %s (sum of each worker's longest queue, P = %d), bound S_1·P = %s\n",
+		cli.Group(s1), cli.Group(sp), p, cli.Group(s1*p))
 
 	failed := false
 	fail := func(format string, a ...any) {
@@ -135,20 +112,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, r := range []result{serial, res} {
 		if r.value != want {
-			fail("fib(%d) = %d with %d workers, want %d", c.n, r.value, r.stats.Workers, want)
+			fail("fib(%d) = %s with %s, want %s", c.n, cli.Group(r.value), cli.Count(r.stats.Workers, "worker"), cli.Group(want))
 		}
 		if uint64(r.stats.Processed) != calls+sums {
-			fail("%d workers handled %d tasks, want %d", r.stats.Workers, r.stats.Processed, calls+sums)
+			fail("%s handled %s, want %s", cli.Count(r.stats.Workers, "worker"), cli.Count(r.stats.Processed, "task"), cli.Group(calls+sums))
 		}
 	}
 	if sp > s1*p {
-		fail("S_P = %d exceeds S_1·P = %d", sp, s1*p)
+		fail("S_P = %s exceeds S_1·P = %s", cli.Group(sp), cli.Group(s1*p))
 	}
 	if failed {
 		return 1
 	}
-	fmt.Fprintf(stdout, "verified: fib(%d) = %d equals the iterative value; every run handled its %d tasks exactly once; S_P = %d <= S_1·P = %d\n",
-		c.n, want, calls+sums, sp, s1*p)
+	fmt.Fprintf(stdout, "verified: fib(%d) = %s equals the iterative value; every run handled its %s exactly once; S_P = %s <= S_1·P = %s\n",
+		c.n, cli.Group(want), cli.Count(calls+sums, "task"), cli.Group(sp), cli.Group(s1*p))
 	return 0
 }
 
@@ -188,8 +165,13 @@ type result struct {
 	stats sched.Stats
 }
 
-// compute runs fib(c.n) with the given number of workers.
-func compute(ctx context.Context, c config, workers int) (result, error) {
+// compute runs fib(c.n) with the given number of workers, and shows
+// progress on stderr while it runs (see cli.StartProgress).
+func compute(ctx context.Context, c config, workers int, stderr io.Writer) (result, error) {
+	newQueue, err := cli.NewQueue[task](c.queue)
+	if err != nil {
+		return result{}, err
+	}
 	root := &frame{} // the root holder: one slot, filled by the root call
 	root.pending.Store(1)
 	cutoff := int32(c.cutoff)
@@ -209,13 +191,19 @@ func compute(ctx context.Context, c config, workers int) (result, error) {
 		return nil
 	}
 	cfg := sched.Config[task]{
-		NewQueue:   func() wsq.Queue[task] { q, _ := catalog.New[task](c.queue); return q },
+		NewQueue:   newQueue,
 		Workers:    workers,
 		Mode:       c.mode,
 		Proportion: c.proportion,
 		StealOne:   c.one,
 	}
-	st, err := sched.Run(ctx, cfg, []task{{f: root, n: int32(c.n)}}, handle)
+	calls, sums := taskCount(c.n, c.cutoff)
+	var done atomic.Int64
+	stopProgress := cli.StartProgress(stderr, c.progress, func(elapsed time.Duration) string {
+		return "fib, " + cli.Count(workers, "worker") + ": " + cli.ProgressText(done.Load(), int64(min(calls+sums, math.MaxInt64)), "task", elapsed)
+	})
+	st, err := sched.Run(ctx, cfg, []task{{f: root, n: int32(c.n)}}, cli.Counted(handle, workers, &done))
+	stopProgress()
 	if err != nil {
 		return result{}, err
 	}
@@ -226,11 +214,11 @@ func compute(ctx context.Context, c config, workers int) (result, error) {
 func report(out io.Writer, title string, r result) {
 	st := r.stats
 	rate := float64(st.Processed) / st.Elapsed.Seconds() / 1e6
-	fmt.Fprintf(out, "%s: fib = %d, %d tasks in %v (%.2f M tasks/s), %d steals moved %d tasks\n",
-		title, r.value, st.Processed, st.Elapsed.Round(time.Microsecond), rate, st.Steals, st.Moved)
-	fmt.Fprintf(out, "  %6s %10s %7s %7s %10s\n", "worker", "handled", "steals", "moved", "max queue")
+	fmt.Fprintf(out, "%s: fib = %s, %s in %v (%.2f M tasks/s), %s moved %s\n",
+		title, cli.Group(r.value), cli.Count(st.Processed, "task"), st.Elapsed.Round(time.Microsecond), rate, cli.Count(st.Steals, "steal"), cli.Count(st.Moved, "task"))
+	fmt.Fprintf(out, "  %6s %13s %9s %9s %10s\n", "worker", "handled", "steals", "moved", "max queue")
 	for i, ws := range st.PerWorker {
-		fmt.Fprintf(out, "  %6d %10d %7d %7d %10d\n", i, ws.Processed, ws.Steals, ws.Moved, ws.MaxLen)
+		fmt.Fprintf(out, "  %6d %13s %9s %9s %10s\n", i, cli.Group(ws.Processed), cli.Group(ws.Steals), cli.Group(ws.Moved), cli.Group(ws.MaxLen))
 	}
 }
 

@@ -3,7 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"os/exec"
+	"io"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,6 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/worksteal/wsq/catalog"
+	"github.com/worksteal/wsq/examples/internal/cli"
 	"github.com/worksteal/wsq/examples/internal/cmdtest"
 	"github.com/worksteal/wsq/sched"
 )
@@ -49,9 +51,9 @@ func TestCompute(t *testing.T) {
 		for _, mode := range sched.Modes {
 			for _, one := range []bool{true, false} {
 				c := config{n: n, queue: q, mode: mode, one: one, proportion: 0.5, cutoff: 1}
-				serial, err := compute(context.Background(), c, 1)
+				serial, err := compute(context.Background(), c, 1, nil)
 				require.NoError(t, err)
-				par, err := compute(context.Background(), c, 4)
+				par, err := compute(context.Background(), c, 4, nil)
 				require.NoError(t, err)
 				for _, r := range []result{serial, par} {
 					assert.Equal(t, fibIter(n), r.value, "%s %s one=%v", q, mode, one)
@@ -75,45 +77,56 @@ func TestRun(t *testing.T) {
 	assert.Contains(t, out.String(), "S_1 = 15")
 }
 
-func TestRunBadFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"-n", "-1"},
-		{"-n", "91"},
-		{"-n", "x"},
-		{"-queue", "nope"},
-		{"-mode", "both"},
-		{"-workers", "-2"},
-		{"-proportion", "0"},
-		{"-proportion", "1.5"},
-		{"-proportion", "NaN"},
-		{"-cutoff", "0"},
-		{"-nosuchflag"},
-		{"extra"},
-	} {
-		var out, errOut bytes.Buffer
-		assert.Equal(t, 2, run(args, &out, &errOut), "%q", args)
-		assert.NotEmpty(t, errOut.String(), "%q: no message", args)
-		assert.NotContains(t, errOut.String(), "panic", "%q", args)
-		assert.NotContains(t, out.String(), "verified:", "%q", args)
+// TestParseFlags checks what the flags select and the -workers limits.
+func TestParseFlags(t *testing.T) {
+	parse := func(args ...string) (config, error) {
+		return parseFlags(cli.New("fib", synopsis, io.Discard, io.Discard), args)
 	}
-	var out, errOut bytes.Buffer
-	assert.Equal(t, 0, run([]string{"-h"}, &out, &errOut), "-h")
-	assert.Contains(t, errOut.String(), "-cutoff")
+	c, err := parse()
+	require.NoError(t, err)
+	assert.Equal(t, 27, c.n)
+	assert.Equal(t, sched.Random, c.mode)
+	assert.False(t, c.one, "the same default as dagexplore's")
+	assert.Equal(t, min(runtime.GOMAXPROCS(0), cli.MaxWorkers), c.workers)
+
+	c, err = parse("-n", "1")
+	require.NoError(t, err)
+	assert.Equal(t, 1, c.workers, "fib(1) is one task")
+	c, err = parse("-n", "90", "-cutoff", "1000")
+	require.NoError(t, err)
+	assert.Equal(t, maxN, c.cutoff)
+	assert.Equal(t, 1, c.workers, "fib(90) below the cutoff is one task")
 }
 
-// TestBinary builds the command and runs it once, as a user would.
-func TestBinary(t *testing.T) {
+// TestCommand builds the command and runs it as a user would: with each
+// mode and option, and with each kind of bad flag.
+func TestCommand(t *testing.T) {
 	t.Parallel() // go build runs in a process of its own, beside the other tests
-	bin := cmdtest.BuildBinary(t)
-	out, err := exec.Command(bin, "-n", "14", "-workers", "2").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	assert.Contains(t, string(out), "verified: fib(14) = 377 ")
-
-	out, err = exec.Command(bin, "-queue", "nope").CombinedOutput()
-	var exit *exec.ExitError
-	require.ErrorAs(t, err, &exit, "%s", out)
-	assert.Equal(t, 2, exit.ExitCode(), "%s", out)
-	assert.Contains(t, string(out), `unknown queue "nope"`)
+	cmdtest.Run(t, cmdtest.BuildBinary(t), "fib", []cmdtest.Case{
+		cmdtest.Verified("verified: fib(16) = 987 equals the iterative value; every run handled its 4,789 tasks exactly once", "-n", "16"),
+		cmdtest.Verified("3 workers: fib = 987, 4,789 tasks", "-n", "16", "-queue", "lf-skip", "-mode", "master", "-workers", "3"),
+		cmdtest.Verified("steal 0.3 of a queue", "-n", "16", "-queue", "mutex", "-one=false", "-proportion", "0.3", "-workers", "2"),
+		cmdtest.Verified("steal one task", "-n", "16", "-queue", "cl-bd", "-one", "-workers", "2"),
+		cmdtest.Verified("verified: fib(0) = 0 ", "-n", "0"),
+		cmdtest.Verified("verified: fib(20) = 6,765 ", "-n", "20", "-cutoff", "10", "-workers", "2", "-progress=false"),
+		cmdtest.Help(synopsis),
+		cmdtest.Refused("fib: -n 100: out of range; want 0 to 90", "-n", "100"),
+		cmdtest.Refused("fib: -n -1: out of range; want 0 to 90", "-n", "-1"),
+		cmdtest.Refused("fib: -n x: not an integer", "-n", "x"),
+		cmdtest.Refused(`fib: -queue nope: unknown queue; known queues: lf, `, "-queue", "nope"),
+		cmdtest.Refused("fib: -mode both: unknown value; want master or random", "-mode", "both"),
+		cmdtest.Refused("fib: -workers -2: out of range; want 0 to 1,024", "-workers", "-2"),
+		cmdtest.Refused("fib: -workers 100000: out of range; want 0 to 1,024", "-workers", "100000"),
+		cmdtest.Refused("fib: -workers 2: more than the 1 task of fib(1); a worker needs work to do", "-n", "1", "-workers", "2"),
+		cmdtest.Refused("fib: -proportion 0: outside (0, 1]", "-proportion", "0"),
+		cmdtest.Refused("fib: -proportion 1.5: outside (0, 1]", "-proportion", "1.5"),
+		cmdtest.Refused("fib: -proportion NaN: outside (0, 1]", "-proportion", "NaN"),
+		cmdtest.Refused("fib: -cutoff 0: out of range; want at least 1", "-cutoff", "0"),
+		cmdtest.Refused("fib: -one does nothing in master mode, where the master moves -proportion of a queue", "-mode", "master", "-one"),
+		cmdtest.Refused("fib: -proportion does nothing with -one, which steals one task at a time", "-one", "-proportion", "0.3"),
+		cmdtest.Refused("fib: flag provided but not defined: -nosuchflag", "-nosuchflag"),
+		cmdtest.Refused(`fib: unexpected argument "extra": fib takes flags only`, "extra"),
+	})
 }
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -139,16 +139,16 @@ func (fs *FlagSet) Unused(why string, names ...string) error {
 }
 
 // Workers returns the number of workers for a -workers value n (see
-// WorkersVar) and a run that has at most limit pieces of work that can be
-// handled at once, described by work (for example "nodes of the graph"):
-// n itself if it is at most limit, else an error; for n = 0, GOMAXPROCS,
-// but no more than limit.
-func Workers(n int, limit int64, work string) (int, error) {
+// WorkersVar) and a run with limit pieces of work that could be handled at
+// once, each called unit, in where (for example "node" and "of the graph"):
+// n itself if it is at most limit, else an error that says so; for n = 0,
+// GOMAXPROCS, but no more than limit.
+func Workers(n int, limit int64, unit, where string) (int, error) {
 	if n == 0 {
 		return int(max(1, min(int64(runtime.GOMAXPROCS(0)), limit))), nil
 	}
 	if int64(n) > limit {
-		return 0, fmt.Errorf("-workers %s: more than the %s %s; a worker needs work to do", Group(n), Group(limit), work)
+		return 0, fmt.Errorf("-workers %s: more than the %s %s; a worker needs work to do", Group(n), Count(limit, unit), where)
 	}
 	return n, nil
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"math"
@@ -166,17 +167,19 @@ func TestUnused(t *testing.T) {
 
 func TestWorkers(t *testing.T) {
 	p := runtime.GOMAXPROCS(0)
-	w, err := Workers(0, 1<<40, "nodes of the graph")
+	w, err := Workers(0, 1<<40, "node", "of the graph")
 	require.NoError(t, err)
 	assert.Equal(t, p, w)
-	w, err = Workers(0, 1, "node of the graph")
+	w, err = Workers(0, 1, "node", "of the graph")
 	require.NoError(t, err)
 	assert.Equal(t, 1, w, "GOMAXPROCS, but no more than the work")
-	w, err = Workers(3, 3, "nodes")
+	w, err = Workers(3, 3, "node", "of the graph")
 	require.NoError(t, err)
 	assert.Equal(t, 3, w)
-	_, err = Workers(1000, 999, "nodes of the graph")
+	_, err = Workers(1000, 999, "node", "of the graph")
 	assert.EqualError(t, err, "-workers 1,000: more than the 999 nodes of the graph; a worker needs work to do")
+	_, err = Workers(2, 1, "task", "of fib(1)")
+	assert.EqualError(t, err, "-workers 2: more than the 1 task of fib(1); a worker needs work to do")
 }
 
 func TestNewQueue(t *testing.T) {
@@ -247,4 +250,27 @@ func TestStartProgress(t *testing.T) {
 	require.NoError(t, err)
 	defer null.Close()
 	assert.False(t, IsTerminal(null), "the null device is a character device, but not a terminal")
+}
+
+func TestCounted(t *testing.T) {
+	var done atomic.Int64
+	var handled atomic.Int64
+	const items = 10 * CountEvery
+	h := Counted(func(_ context.Context, item int, w *sched.Worker[int]) error {
+		handled.Add(1)
+		if item > 1 {
+			w.Spawn(item-1, item-2)
+		}
+		return nil
+	}, 3, &done)
+	newQueue, err := NewQueue[int]("lf")
+	require.NoError(t, err)
+	roots := make([]int, items)
+	st, err := sched.Run(context.Background(), sched.Config[int]{NewQueue: newQueue, Workers: 3}, roots, h)
+	require.NoError(t, err)
+	assert.Equal(t, int64(items), handled.Load(), "every item reaches the handler")
+	assert.Equal(t, int64(items), st.Processed)
+	assert.LessOrEqual(t, done.Load(), int64(items))
+	assert.Greater(t, done.Load(), int64(items-3*CountEvery), "lags by less than CountEvery per worker")
+	assert.Zero(t, done.Load()%CountEvery)
 }
