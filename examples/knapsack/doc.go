@@ -10,8 +10,15 @@
 //
 // Common flags: -queue (any name of package catalog, default lf), -mode
 // (master, the paper's master-worker balancing and the default, or random),
-// -workers (0 means GOMAXPROCS) and -proportion (the part of a victim's queue
-// one steal takes, default 0.5).
+// -workers (0 means GOMAXPROCS; at most 1,024) and -proportion (the part of a
+// victim's queue one steal takes, default 0.5). -check=false skips the
+// dynamic-programming check (see Verification), -progress=false turns off
+// the progress line, and -h prints a one-line description and the flags.
+//
+// While the search runs, a progress line on stderr shows the nodes handled,
+// the rate and the best value found so far, and while the DP check runs, the
+// items done and the time left; the line is shown only when stderr is a
+// terminal. Numbers are printed grouped by thousands, and may be given so.
 //
 // # Instances
 //
@@ -24,7 +31,8 @@
 //	strong        value = weight + range/10 (the default)
 //	subset        value = weight (subset sum)
 //
-// The capacity is -capacity, or half the total weight when it is 0. Strongly
+// The capacity is -capacity, or half the total weight when it is 0. These
+// flags describe a generated instance, and are refused with -file. Strongly
 // correlated instances are the hard ones for the fractional bound, and their
 // difficulty varies much with the seed: the default instance takes about
 // 330,000 nodes, -seed 2 takes about 38 million, and uncorrelated or weakly
@@ -43,7 +51,8 @@
 //	30 6
 //	50 3
 //
-// A malformed file is reported with its line number and exit status 2.
+// A malformed file is reported with its line number and exit status 2, and
+// a -file that is missing or is a directory is refused as a bad flag.
 //
 // # The search
 //
@@ -65,9 +74,14 @@
 // # Verification
 //
 // The program solves the same instance by dynamic programming over the
-// capacity (time and memory proportional to n × capacity; larger instances
-// are refused), and checks that the branch-and-bound value equals the DP
-// optimum and that the chosen items fit and are worth that value. It prints a
-// line starting with "verified:" and exits 0 on success, exits 1 if a check
-// fails, and exits 2 on bad flags or a bad instance file.
+// capacity, and checks that the branch-and-bound value equals the DP optimum
+// and that the chosen items fit and are worth that value. The DP takes time
+// proportional to n × capacity and memory proportional to the capacity, so
+// an instance with more than 2³⁰ (about a billion) cells is refused unless
+// -check=false skips the DP; the chosen items are still checked then, but
+// not the optimality of their value. The program prints the taken items (the
+// first 30 of a longer list) and a line starting with "verified:", and exits
+// 0 on success; it exits 1 if a check fails, and 2 on bad flags (with one
+// message and the usage), a bad instance file, or an instance too large for
+// the DP check.
 package main

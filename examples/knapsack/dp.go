@@ -1,6 +1,11 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/worksteal/wsq/examples/internal/cli"
+)
 
 // maxDP is the largest n × (capacity+1) the DP check accepts.
 const maxDP = 1 << 30
@@ -10,18 +15,22 @@ func (in *instance) checkDPSize() error {
 	// The DP table has capacity+1 cells and takes n passes; count at least
 	// one pass, since the table is allocated even for no items.
 	if n := max(int64(len(in.items)), 1); in.capacity >= maxDP/n {
-		return fmt.Errorf("instance too large for the DP check: %d items and capacity %d exceed %d cells; use fewer items or a smaller capacity",
-			len(in.items), in.capacity, maxDP)
+		return fmt.Errorf("instance too large for the DP check: %s × %s capacities exceed %s cells; use fewer items or a smaller capacity, or -check=false to skip the check",
+			cli.Count(len(in.items), "item"), cli.Group(in.capacity+1), cli.Group(maxDP))
 	}
 	return nil
 }
 
-// dp returns the optimum by dynamic programming over the capacity.
-func (in *instance) dp() int64 {
+// dp returns the optimum by dynamic programming over the capacity. If done
+// is not nil, it counts the items processed so far, for a progress line.
+func (in *instance) dp(done *atomic.Int64) int64 {
 	best := make([]int64, in.capacity+1) // best[c]: best value with capacity c
 	for _, it := range in.items {
 		for c := in.capacity; c >= it.weight; c-- {
 			best[c] = max(best[c], best[c-it.weight]+it.value)
+		}
+		if done != nil {
+			done.Add(1)
 		}
 	}
 	return best[in.capacity]

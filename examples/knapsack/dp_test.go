@@ -1,6 +1,7 @@
 package main
 
 import (
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -32,7 +33,7 @@ func TestDPAndBound(t *testing.T) {
 		for seed := range uint64(20) {
 			in := generate(genConfig{n: 12, kind: kind, seed: seed, rng: 50})
 			opt := bruteForce(in)
-			require.Equal(t, opt, in.dp(), "%s seed %d", kind, seed)
+			require.Equal(t, opt, in.dp(nil), "%s seed %d", kind, seed)
 			s := newSolver(in)
 			assert.GreaterOrEqual(t, s.bound(0, 0, in.capacity), opt, "%s seed %d: root bound", kind, seed)
 			g := s.greedySolution()
@@ -48,4 +49,12 @@ func TestCheckDPSize(t *testing.T) {
 	assert.ErrorContains(t, in.checkDPSize(), "too large for the DP check", "no items, but a table too large")
 	in = &instance{capacity: 1000, items: make([]item, 100)}
 	assert.NoError(t, in.checkDPSize())
+}
+
+// TestDPProgress checks that the DP counts the items it has processed.
+func TestDPProgress(t *testing.T) {
+	in := generate(genConfig{n: 50, kind: "weak", seed: 4, rng: 100})
+	var done atomic.Int64
+	assert.Equal(t, in.dp(nil), in.dp(&done))
+	assert.Equal(t, int64(50), done.Load())
 }

@@ -19,14 +19,21 @@ const (
 // genConfig describes a generated instance.
 type genConfig struct {
 	n        int
-	kind     string
+	kind     kind
 	seed     uint64
 	rng      int64 // weights are drawn from 1..rng
 	capacity int64 // 0: half the total weight
 }
 
+// kind is the correlation type of a generated instance's values and
+// weights.
+type kind string
+
+// String returns the kind's name, as -type takes it.
+func (k kind) String() string { return string(k) }
+
 // kinds lists the correlation types of generated instances.
-var kinds = []string{"uncorrelated", "weak", "strong", "subset"}
+var kinds = []kind{"uncorrelated", "weak", "strong", "subset"}
 
 // item is one item of an instance.
 type item struct {

@@ -14,7 +14,7 @@ func TestParse(t *testing.T) {
 	assert.Len(t, in.items, 12)
 	assert.Equal(t, int64(156), in.capacity)
 	assert.Equal(t, item{value: 45, weight: 33}, in.items[0])
-	assert.Equal(t, bruteForce(in), in.dp())
+	assert.Equal(t, bruteForce(in), in.dp(nil))
 
 	in, err = parse(strings.NewReader("0 5\n"), "empty")
 	require.NoError(t, err)

@@ -3,19 +3,23 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"math"
 	"os"
-	"runtime"
-	"slices"
-	"strings"
+	"sync/atomic"
 	"time"
 
-	wsq "github.com/worksteal/wsq"
-	"github.com/worksteal/wsq/catalog"
+	"github.com/worksteal/wsq/examples/internal/cli"
 	"github.com/worksteal/wsq/sched"
 )
+
+// synopsis is the one-line description -h prints first.
+const synopsis = "knapsack solves a 0/1 knapsack instance by parallel branch and bound over work-stealing workers and checks the optimum by dynamic programming."
+
+// maxListed is the most taken items the output lists.
+const maxListed = 30
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -29,137 +33,134 @@ type config struct {
 	mode       sched.Mode
 	workers    int
 	proportion float64
+	check      bool
+	progress   bool
 }
 
-// errReported stands for a flag error that the flag package has already
-// printed, with the usage.
-var errReported = errors.New("invalid flags")
-
-// parseFlags parses the command line into a config.
-func parseFlags(args []string, stderr io.Writer) (config, error) {
-	fs := flag.NewFlagSet("knapsack", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// parseFlags defines the flags on fs, parses args and checks the flags
+// together.
+func parseFlags(fs *cli.FlagSet, args []string) (config, error) {
 	var c config
-	var mode string
 	fs.StringVar(&c.file, "file", "", "read the instance from this file instead of generating one")
-	fs.IntVar(&c.gen.n, "n", 100, "number of items of a generated instance")
-	fs.StringVar(&c.gen.kind, "type", "strong", "correlation of values and weights: one of "+fmt.Sprint(kinds))
+	fs.IntRangeVar(&c.gen.n, "n", 100, 0, maxItems, "number of items of a generated instance")
+	cli.ChoiceVar(fs, &c.gen.kind, "type", "strong", kinds, "correlation of values and weights of a generated instance")
 	fs.Uint64Var(&c.gen.seed, "seed", 1, "seed of a generated instance")
-	fs.Int64Var(&c.gen.rng, "range", 1000, "weights of a generated instance are drawn from 1..range")
-	fs.Int64Var(&c.gen.capacity, "capacity", 0, "capacity of a generated instance (0 means half the total weight)")
-	fs.StringVar(&c.queue, "queue", "lf", "queue implementation: one of "+fmt.Sprint(catalog.Names()))
-	fs.StringVar(&mode, "mode", "master", "load balancing: master or random")
-	fs.IntVar(&c.workers, "workers", 0, "number of workers (0 means GOMAXPROCS)")
-	fs.Float64Var(&c.proportion, "proportion", sched.DefaultProportion, "part of a victim's queue one steal takes")
+	fs.Int64RangeVar(&c.gen.rng, "range", 1000, 1, maxNumber/2, "weights of a generated instance are drawn from 1 to range")
+	fs.Int64RangeVar(&c.gen.capacity, "capacity", 0, 0, math.MaxInt64, "capacity of a generated instance, 0 for half the total weight")
+	fs.QueueVar(&c.queue)
+	cli.ChoiceVar(fs, &c.mode, "mode", sched.Master, sched.Modes, "load balancing: the paper's master-worker balancing, or randomized stealing")
+	fs.WorkersVar(&c.workers)
+	fs.ProportionVar(&c.proportion, sched.DefaultProportion, "part of a victim's queue one steal takes")
+	fs.BoolVar(&c.check, "check", true, "check the optimum by dynamic programming, whose time and memory grow with items × capacity")
+	fs.ProgressVar(&c.progress)
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return c, err
-		}
-		return c, errReported // the flag package printed it, with the usage
-	}
-	if fs.NArg() > 0 {
-		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
+		return c, err
 	}
 	if c.file != "" {
-		var conflict []string
-		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "n", "type", "seed", "range", "capacity":
-				conflict = append(conflict, "-"+f.Name)
-			}
-		})
-		if len(conflict) > 0 {
-			return c, fmt.Errorf("-file excludes %s, which describe a generated instance", strings.Join(conflict, ", "))
+		if err := fs.Unused("with -file, which reads the instance instead of generating one", "n", "type", "seed", "range", "capacity"); err != nil {
+			return c, err
+		}
+		if err := checkFile(c.file); err != nil {
+			return c, err
 		}
 	}
 	var err error
-	if c.mode, err = sched.ParseMode(mode); err != nil {
-		return c, err
+	// The size of the search tree is not known in advance.
+	c.workers, err = cli.Workers(c.workers, cli.MaxWorkers, "worker", "allowed")
+	return c, err
+}
+
+// checkFile refuses a -file that does not exist or is not a file.
+func checkFile(name string) error {
+	fi, err := os.Stat(name)
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		return fmt.Errorf("-file %s: %v", name, pe.Err)
 	}
-	if _, err := catalog.New[node](c.queue); err != nil {
-		return c, err
+	if err != nil {
+		return fmt.Errorf("-file %s: %v", name, err)
 	}
-	switch {
-	case c.workers < 0:
-		return c, fmt.Errorf("-workers %d is negative", c.workers)
-	case !wsq.ValidProportion(c.proportion):
-		return c, fmt.Errorf("-proportion %v is outside (0, 1]", c.proportion)
-	case c.gen.n < 0 || c.gen.n > maxItems:
-		return c, fmt.Errorf("-n %d is outside [0, %d]", c.gen.n, maxItems)
-	case !slices.Contains(kinds, c.gen.kind):
-		return c, fmt.Errorf("-type %q is not one of %s", c.gen.kind, strings.Join(kinds, ", "))
-	case c.gen.rng < 1 || c.gen.rng > maxNumber/2:
-		return c, fmt.Errorf("-range %d is outside [1, %d]", c.gen.rng, maxNumber/2)
-	case c.gen.capacity < 0:
-		return c, fmt.Errorf("-capacity %d is negative", c.gen.capacity)
+	if fi.IsDir() {
+		return fmt.Errorf("-file %s: a directory; want an instance file", name)
 	}
-	if c.workers == 0 {
-		c.workers = runtime.GOMAXPROCS(0)
-	}
-	return c, nil
+	return nil
 }
 
 // run is the whole program; it returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	c, err := parseFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if errors.Is(err, errReported) {
-		return 2
-	}
+	fs := cli.New("knapsack", synopsis, stdout, stderr)
+	c, err := parseFlags(fs, args)
 	if err != nil {
-		fmt.Fprintln(stderr, "knapsack:", err)
-		return 2
+		return fs.Exit(err)
 	}
 	var in *instance
 	if c.file != "" {
-		in, err = readFile(c.file)
-		if err == nil {
-			fmt.Fprintf(stdout, "instance %s: %d items, capacity %d\n", c.file, len(in.items), in.capacity)
+		if in, err = readFile(c.file); err != nil {
+			fmt.Fprintln(stderr, "knapsack:", err) // the file's fault, not the flags': no usage
+			return 2
 		}
+		fmt.Fprintf(stdout, "instance %s: %s, capacity %s\n", c.file, cli.Count(len(in.items), "item"), cli.Group(in.capacity))
 	} else {
 		in = generate(c.gen)
-		fmt.Fprintf(stdout, "instance: %d items, %s, weights 1..%d, seed %d, capacity %d\n",
-			len(in.items), c.gen.kind, c.gen.rng, c.gen.seed, in.capacity)
+		fmt.Fprintf(stdout, "instance: %s, %s, weights 1 to %s, seed %d, capacity %s\n",
+			cli.Count(len(in.items), "item"), c.gen.kind, cli.Group(c.gen.rng), c.gen.seed, cli.Group(in.capacity))
 	}
-	if err == nil {
-		err = in.checkDPSize()
-	}
-	if err != nil {
+	if err := in.checkDPSize(); c.check && err != nil {
+		if c.file == "" {
+			return fs.Exit(err) // -n, -range or -capacity is too large
+		}
 		fmt.Fprintln(stderr, "knapsack:", err)
 		return 2
 	}
 
 	s := newSolver(in)
+	stopProgress := cli.StartProgress(stderr, c.progress, func(elapsed time.Duration) string {
+		return fmt.Sprintf("knapsack: %s, best value %s", cli.ProgressText(s.handled.Load(), 0, "node", elapsed), cli.Group(s.best.Load().value))
+	})
 	sol, st, err := s.solve(context.Background(), c)
+	stopProgress()
 	if err != nil {
 		fmt.Fprintln(stderr, "knapsack:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "branch and bound (queue %s, %s mode, %d workers): best value %d in %v\n",
-		c.queue, c.mode, st.Workers, sol.value, st.Elapsed.Round(time.Microsecond))
-	fmt.Fprintf(stdout, "  LP bound at the root %d, greedy start %d, incumbent improved %d times\n",
-		s.rootBound, s.greedy, s.improvements())
-	fmt.Fprintf(stdout, "  %d nodes handled (%.2f M nodes/s), %d pruned on arrival; %d steals moved %d nodes\n",
-		st.Processed, float64(st.Processed)/st.Elapsed.Seconds()/1e6, s.pruned(), st.Steals, st.Moved)
-	fmt.Fprintf(stdout, "  %6s %10s %7s %8s %10s\n", "worker", "handled", "steals", "moved", "max queue")
+	fmt.Fprintf(stdout, "branch and bound (queue %s, %s mode, %s): best value %s in %v\n",
+		c.queue, c.mode, cli.Count(st.Workers, "worker"), cli.Group(sol.value), st.Elapsed.Round(time.Microsecond))
+	fmt.Fprintf(stdout, "  LP bound at the root %s, greedy start %s, incumbent improved %s\n",
+		cli.Group(s.rootBound), cli.Group(s.greedy), cli.Count(s.improvements(), "time"))
+	fmt.Fprintf(stdout, "  %s handled (%.2f M nodes/s), %s pruned on arrival; %s moved %s\n",
+		cli.Count(st.Processed, "node"), float64(st.Processed)/st.Elapsed.Seconds()/1e6, cli.Group(s.pruned()), cli.Count(st.Steals, "steal"), cli.Count(st.Moved, "node"))
+	fmt.Fprintf(stdout, "  %6s %13s %9s %11s %10s\n", "worker", "handled", "steals", "moved", "max queue")
 	for i, ws := range st.PerWorker {
-		fmt.Fprintf(stdout, "  %6d %10d %7d %8d %10d\n", i, ws.Processed, ws.Steals, ws.Moved, ws.MaxLen)
+		fmt.Fprintf(stdout, "  %6d %13s %9s %11s %10s\n", i, cli.Group(ws.Processed), cli.Group(ws.Steals), cli.Group(ws.Moved), cli.Group(ws.MaxLen))
 	}
 
-	start := time.Now()
-	opt := in.dp()
-	fmt.Fprintf(stdout, "dynamic programming: optimum %d in %v (%d items x %d capacities)\n",
-		opt, time.Since(start).Round(time.Microsecond), len(in.items), in.capacity+1)
-
 	taken := sol.items()
-	fmt.Fprintf(stdout, "taken items (0-based, input order): %v\n", taken)
+	opt := sol.value // without the DP check, in.check checks only the items
+	if c.check {
+		start := time.Now()
+		var done atomic.Int64
+		stopProgress := cli.StartProgress(stderr, c.progress, func(elapsed time.Duration) string {
+			return "knapsack, DP check: " + cli.ProgressText(done.Load(), int64(len(in.items)), "item", elapsed)
+		})
+		opt = in.dp(&done)
+		stopProgress()
+		fmt.Fprintf(stdout, "dynamic programming: optimum %s in %v (%s × %s capacities)\n",
+			cli.Group(opt), time.Since(start).Round(time.Microsecond), cli.Count(len(in.items), "item"), cli.Group(in.capacity+1))
+	}
+	if len(taken) <= maxListed {
+		fmt.Fprintf(stdout, "taken items (0-based, input order): %v\n", taken)
+	} else {
+		fmt.Fprintf(stdout, "taken items (0-based, input order): %v and %s more\n", taken[:maxListed], cli.Group(len(taken)-maxListed))
+	}
 	if err := in.check(taken, sol.value, opt); err != nil {
 		fmt.Fprintln(stdout, "FAILED:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "verified: branch and bound is optimal: value %d equals the DP optimum, and its %d items fit the capacity %d\n",
-		sol.value, len(taken), in.capacity)
+	if !c.check {
+		fmt.Fprintf(stdout, "verified: the %s taken fit the capacity %s and are worth %s; optimality not checked (-check=false)\n",
+			cli.Count(len(taken), "item"), cli.Group(in.capacity), cli.Group(sol.value))
+		return 0
+	}
+	fmt.Fprintf(stdout, "verified: branch and bound is optimal: value %s equals the DP optimum, and its %s fit the capacity %s\n",
+		cli.Group(sol.value), cli.Count(len(taken), "item"), cli.Group(in.capacity))
 	return 0
 }

@@ -7,8 +7,7 @@ import (
 	"sort"
 	"sync/atomic"
 
-	wsq "github.com/worksteal/wsq"
-	"github.com/worksteal/wsq/catalog"
+	"github.com/worksteal/wsq/examples/internal/cli"
 	"github.com/worksteal/wsq/sched"
 
 	"golang.org/x/sys/cpu"
@@ -59,6 +58,7 @@ type solver struct {
 
 	best    atomic.Pointer[solution] // the incumbent; only ever improves
 	workers []workerState            // indexed by Worker.ID
+	handled atomic.Int64             // nodes handled so far, for a progress line (cli.Counted)
 }
 
 // workerState is one worker's counters and scratch space, written by its
@@ -176,13 +176,17 @@ func (s *solver) solve(ctx context.Context, c config) (*solution, sched.Stats, e
 	s.greedy = g.value
 	s.best.Store(g)
 	s.workers = make([]workerState, c.workers)
+	newQueue, err := cli.NewQueue[node](c.queue)
+	if err != nil {
+		return nil, sched.Stats{}, err
+	}
 	cfg := sched.Config[node]{
-		NewQueue:   func() wsq.Queue[node] { q, _ := catalog.New[node](c.queue); return q },
+		NewQueue:   newQueue,
 		Workers:    c.workers,
 		Mode:       c.mode,
 		Proportion: c.proportion,
 	}
-	st, err := sched.Run(ctx, cfg, []node{{}}, s.handle)
+	st, err := sched.Run(ctx, cfg, []node{{}}, cli.Counted(s.handle, c.workers, &s.handled))
 	return s.best.Load(), st, err
 }
 

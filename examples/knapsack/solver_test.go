@@ -20,7 +20,7 @@ func TestSolve(t *testing.T) {
 	}
 	for _, g := range instances {
 		in := generate(g)
-		opt := in.dp()
+		opt := in.dp(nil)
 		for _, q := range catalog.Names() {
 			for _, mode := range sched.Modes {
 				for _, workers := range []int{1, 3} {

@@ -117,9 +117,9 @@ func (fs *FlagSet) Given(name string) bool {
 
 // Unused returns an error if any of the named flags was given on the
 // command line, saying that it does nothing in the situation why describes
-// (for example "in master mode"); otherwise it returns nil. A program calls
-// it for the flags its chosen mode ignores, so that a flag never silently
-// does nothing.
+// (for example "in master mode"), and naming every such flag in alphabetical
+// order; otherwise it returns nil. A program calls it for the flags its
+// chosen mode ignores, so that a flag never silently does nothing.
 func (fs *FlagSet) Unused(why string, names ...string) error {
 	var set []string
 	fs.Visit(func(f *flag.Flag) {
@@ -142,10 +142,11 @@ func (fs *FlagSet) Unused(why string, names ...string) error {
 // WorkersVar) and a run with limit pieces of work that could be handled at
 // once, each called unit, in where (for example "node" and "of the graph"):
 // n itself if it is at most limit, else an error that says so; for n = 0,
-// GOMAXPROCS, but no more than limit.
+// GOMAXPROCS, but no more than limit or MaxWorkers. A program that cannot
+// tell how much work there will be passes MaxWorkers as the limit.
 func Workers(n int, limit int64, unit, where string) (int, error) {
 	if n == 0 {
-		return int(max(1, min(int64(runtime.GOMAXPROCS(0)), limit))), nil
+		return int(max(1, min(int64(runtime.GOMAXPROCS(0)), limit, MaxWorkers))), nil
 	}
 	if int64(n) > limit {
 		return 0, fmt.Errorf("-workers %s: more than the %s %s; a worker needs work to do", Group(n), Count(limit, unit), where)
