@@ -47,12 +47,23 @@
 // Every push allocates a small header: a Push allocates it together with
 // its node (one allocation), a PushBatch beside one block of nodes for the
 // whole batch (two), and a PushList alone (one; the List allocated its
-// nodes). Removed items are cleared from their nodes at once, so the queue
-// never keeps a popped or stolen value reachable. Nodes are freed by the
-// garbage collector, a block when none of its nodes is reachable. The queue
-// itself keeps few removed nodes reachable, and none for long: the nodes
-// popped since the owner's last push (until the next push), the nodes of a
-// steal that took every item (until the owner's next Pop or push), and
-// with the skip-count steal the node the last steal cut at (until the next
-// steal).
+// nodes, in blocks of 16 to 4096 that grow with the number of Appends).
+// Removed items are cleared from their nodes at once, so the queue never
+// keeps a popped or stolen value reachable.
+//
+// Nodes are freed by the garbage collector, a block when none of its nodes
+// is reachable, and a removed node never keeps another node reachable for
+// long: a steal that copies its items out (Steal, StealBatch, and
+// List.AppendTo and List.Pop on a stolen List) clears the links of the nodes
+// it takes at once, and the owner clears the links of the nodes it popped
+// after its next push, as soon as no thief can be walking them (at once
+// unless a thief was stealing at that push, otherwise at a later push). So
+// the queue's memory follows what it holds, not what it ever held: at most
+// the blocks that contain an item still in the queue (or in a List that
+// StealList handed over), plus the nodes popped since the last push or two,
+// plus, briefly, the nodes of a steal that took every item (until the
+// owner's next Pop or push) and, with the skip-count steal, the node the
+// last steal cut at (until the next steal). A block of a large batch stays
+// whole while any of its items is queued.
+
 package lfqueue

@@ -58,11 +58,13 @@ import (
 //     thieves' lock, so the fence set after its loads stays set until it
 //     runs again, and its CAS fails whatever the sequence number does.
 //  4. The owner writing into a stolen node: the owner writes the links only
-//     of nodes it has not published yet, with one exception, the unlinking of
-//     its own new batch from a node a thief reserved while the push was in
+//     of nodes it has not published yet, with two exceptions: the unlinking
+//     of its own new batch from a node a thief reserved while the push was in
 //     flight, which happens before the push is counted, when no thief can be
-//     walking that batch. The only other owner write to a published node is
-//     Pop clearing the value of the node its own CAS claimed.
+//     walking that batch; and the clearing of popped nodes' links, once no
+//     thief can walk them (unlinkPopped). The only other owner write to a
+//     published node is Pop clearing the value of the node its own CAS
+//     claimed.
 //  5. Several thieves: they take a thief-side lock; the owner never does.
 //  6. Garbage: removed values are cleared at once; a steal clears the link
 //     from the cut to the stolen part, or, when it takes everything, the
@@ -71,7 +73,8 @@ import (
 //     stolen nodes, so that a stolen node that shares its allocation with a
 //     node still queued does not keep older nodes reachable; popped nodes
 //     stay reachable only from the last published header, until the next
-//     push, and keep their links, which a thief may be walking.
+//     push, and keep their links, which a thief may be walking, until the
+//     owner clears them after a later push (unlinkPopped).
 
 // maxLen is the largest number of items a queue can hold: the size field of
 // ctl has 31 bits.
@@ -175,6 +178,16 @@ type Queue[T any] struct {
 		next int64
 		// epoch counts the owner's pushes onto an empty queue.
 		epoch uint64
+
+		// top is the newest node of the last push, and pops the number
+		// of pops since that push: the popped nodes are the pops nodes
+		// from top down. They keep their links, which a thief whose
+		// reservation came before the next push may be walking.
+		top  *node[T]
+		pops int
+		// unlinking holds runs of popped nodes whose links are to be
+		// cleared once no thief can walk them (see unlinkPopped).
+		unlinking []poppedRun[T]
 	}
 	_ pad.Line
 
@@ -212,8 +225,22 @@ type Queue[T any] struct {
 		lastEpoch uint64
 		// skipCount selects the skip-count steal; set by New.
 		skipCount bool
+		// turns counts the thieves' turns twice: it is odd while a thief
+		// holds mu and even otherwise. The thief holding mu stores it on
+		// taking and on leaving its turn; the owner loads it after
+		// counting a push, to learn when the thieves that may walk the
+		// nodes it popped before that push have finished (unlinkPopped).
+		turns atomicx.Uint64
 	}
 	_ pad.Line
+}
+
+// poppedRun is n popped nodes from top down, popped before the push whose
+// count the owner made when the thieves' turns stood at turn.
+type poppedRun[T any] struct {
+	top  *node[T]
+	n    int
+	turn uint64
 }
 
 var (
@@ -359,8 +386,49 @@ func (q *Queue[T]) publish(h *header[T], top, bottom *node[T], m int) {
 	// costs about 10 of the 74 ns of a Push and Pop of one item (a loop of
 	// both, measured against a build with a plain store, which races).
 	h.prev.Store(nil)
-	o.head = top
+	if o.pops > 0 || len(o.unlinking) > 0 {
+		q.unlinkPopped()
+	}
+	o.head, o.top = top, top
 	o.next += int64(m)
+}
+
+// unlinkPopped clears the links of popped nodes once no thief can walk
+// them, so that a popped node that shares its allocation with a node still
+// in use (a node of a sub-list that StealList handed to another queue, say)
+// does not keep the older nodes it links to in memory. The owner calls it
+// right after counting a push, and records the nodes popped since the
+// previous push as a run to unlink.
+//
+// A thief walks the popped nodes of a push only if it reserved before the
+// next push was counted: a later thief pairs ctl with a newer header, whose
+// chain does not contain them. Thieves reserve and walk within one turn, so
+// the run may be unlinked once the turn in progress at the count, if any,
+// has ended: when the turns counter was even at the count, or has moved on
+// since. Until then the run waits for a later push.
+func (q *Queue[T]) unlinkPopped() {
+	o := &q.own
+	turn := q.thief.turns.Load() // after the count
+	if o.pops > 0 {
+		o.unlinking = append(o.unlinking, poppedRun[T]{top: o.top, n: o.pops, turn: turn})
+		o.pops = 0
+	}
+	done := 0
+	for _, r := range o.unlinking {
+		if r.turn%2 == 1 && r.turn == turn {
+			break // that thief's turn is not over
+		}
+		nd := r.top
+		for range r.n {
+			nx := nd.next.Plain() // the owner's own write, or a thief's before its turn ended
+			nd.next.SetPlain(nil)
+			nd = nx
+		}
+		done++
+	}
+	n := copy(o.unlinking, o.unlinking[done:])
+	clear(o.unlinking[n:])
+	o.unlinking = o.unlinking[:n]
 }
 
 // Pop removes and returns the newest item, reporting false if the queue is
@@ -371,9 +439,13 @@ func (q *Queue[T]) Pop() (T, bool) {
 		c := q.ctl.Load()
 		s := ctlSize(c)
 		if s == 0 {
-			// A thief may have taken everything: own.head would keep
-			// its chain reachable.
+			// A thief may have taken everything: own.head, and own.top
+			// unless it leads to popped nodes still to be unlinked,
+			// would keep its chain reachable.
 			q.own.head = nil
+			if q.own.pops == 0 {
+				q.own.top = nil
+			}
 			return zero, false // linearizes at the load
 		}
 		if !q.ctl.CompareAndSwap(c, c-1) {
@@ -394,6 +466,7 @@ func (q *Queue[T]) Pop() (T, bool) {
 			o.head = n.next.Load()
 		}
 		o.next--
+		o.pops++
 		v := n.val
 		n.val = zero
 		return v, true
@@ -406,9 +479,9 @@ func (q *Queue[T]) Pop() (T, bool) {
 // take turns.
 func (q *Queue[T]) Steal() (T, bool) {
 	var zero T
-	q.thief.mu.Lock()
+	q.lockThieves()
 	first, _, k := q.steal(func(int) int { return 1 }, false)
-	q.thief.mu.Unlock()
+	q.unlockThieves()
 	if k == 0 {
 		return zero, false
 	}
@@ -425,9 +498,9 @@ func (q *Queue[T]) Steal() (T, bool) {
 // queue, unless 0 < p <= 1. Any goroutine may call it; thieves take turns.
 func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
 	wsq.MustProportion(p)
-	q.thief.mu.Lock()
+	q.lockThieves()
 	first, _, k := q.steal(func(n int) int { return wsq.StealCount(n, p) }, false)
-	q.thief.mu.Unlock()
+	q.unlockThieves()
 	if k == 0 {
 		return dst
 	}
@@ -447,9 +520,9 @@ func (q *Queue[T]) StealList(dst *List[T], p float64) int {
 	if dst == nil {
 		panic("lfqueue: StealList into a nil *List")
 	}
-	q.thief.mu.Lock()
+	q.lockThieves()
 	first, last, k := q.steal(func(n int) int { return wsq.StealCount(n, p) }, true)
-	q.thief.mu.Unlock()
+	q.unlockThieves()
 	if k == 0 {
 		return 0
 	}
@@ -465,6 +538,21 @@ func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
 		return nil
 	}
 	return l
+}
+
+// lockThieves begins a thief's turn: it takes the thieves' lock and makes
+// the turns counter odd.
+func (q *Queue[T]) lockThieves() {
+	q.thief.mu.Lock()
+	q.thief.turns.Store(q.thief.turns.Load() + 1)
+}
+
+// unlockThieves ends a thief's turn: it makes the turns counter even, which
+// tells the owner that this thief walks no more nodes, and releases the
+// lock.
+func (q *Queue[T]) unlockThieves() {
+	q.thief.turns.Store(q.thief.turns.Load() + 1)
+	q.thief.mu.Unlock()
 }
 
 // steal reserves want(n) of the n unreserved items, oldest first, and

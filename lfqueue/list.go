@@ -20,29 +20,39 @@ type List[T any] struct {
 	bottom *node[T] // oldest node; its next is nil
 	n      int
 	spare  []node[T] // nodes allocated for future Appends
+	chunk  int       // size of the last block Append allocated, 0 if none
 }
 
 var _ wsq.Parcel[int] = (*List[int])(nil)
 
-// minChunk is the size of the first block of nodes Append allocates when
-// Grow was not called.
-const minChunk = 16
+// Append allocates nodes in blocks that double from minChunk to maxChunk
+// nodes, so that the nodes it allocates are at most about twice those it
+// appended (and at most maxChunk more), however many items the list
+// already holds (a stolen sub-list may hold millions).
+const (
+	minChunk = 16
+	maxChunk = 4096
+)
 
 // Len returns the number of items in the list.
 func (l *List[T]) Len() int { return l.n }
 
 // Grow makes room for n more Appends without further allocation: it
-// allocates their nodes in one block.
+// allocates their nodes in one block, unless the list already has room.
 func (l *List[T]) Grow(n int) {
 	if n > len(l.spare) {
 		l.spare = make([]node[T], n)
 	}
 }
 
-// Append adds v as the newest item of the list.
+// Append adds v as the newest item of the list. Unless Grow made room, it
+// allocates nodes in blocks whose size grows with the number of Appends
+// (not with the items the list holds): 16 nodes, then twice the previous
+// block, up to 4096.
 func (l *List[T]) Append(v T) {
 	if len(l.spare) == 0 {
-		l.Grow(max(minChunk, l.n))
+		l.chunk = min(max(minChunk, 2*l.chunk), maxChunk)
+		l.spare = make([]node[T], l.chunk)
 	}
 	nd := &l.spare[0]
 	l.spare = l.spare[1:]
