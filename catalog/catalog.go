@@ -20,6 +20,9 @@ type Entry struct {
 	// Capacity is the fixed capacity of a bounded queue, or 0 if the queue
 	// grows without bound.
 	Capacity int
+	// Contract is what the implementation's queues report from
+	// wsq.Queue.Contract: which of the interface's rules they relax.
+	Contract wsq.Contract
 }
 
 // entries lists the implementations in the order reports show them. Every
@@ -42,6 +45,19 @@ const (
 	clUnboundedCapacity = tfdeque.DefaultUnboundedCapacity
 	clBoundedCapacity   = tfdeque.DefaultBoundedCapacity
 )
+
+func init() {
+	for i := range entries {
+		q, err := New[struct{}](entries[i].Name)
+		if err != nil {
+			panic(err)
+		}
+		entries[i].Contract = q.Contract()
+		if entries[i].Contract.Capacity != entries[i].Capacity {
+			panic("catalog: the capacity of " + entries[i].Name + " differs from its queues' Contract")
+		}
+	}
+}
 
 // Entries returns a description of every implementation, in report order.
 func Entries() []Entry { return append([]Entry(nil), entries...) }
@@ -82,6 +98,23 @@ var (
 	_ wsq.Queue[struct{}] = (*tfdeque.Deque[struct{}])(nil)
 	_ wsq.Queue[struct{}] = (*mutexq.Queue[struct{}])(nil)
 )
+
+// Factory returns a function that makes new empty queues of the named
+// implementation, or the error New would return. It checks the name once,
+// so that the function fits where a constructor without an error is wanted,
+// such as sched.Config.NewQueue.
+func Factory[T any](name string) (func() wsq.Queue[T], error) {
+	if _, err := New[T](name); err != nil {
+		return nil, err
+	}
+	return func() wsq.Queue[T] {
+		q, err := New[T](name)
+		if err != nil {
+			panic(err) // unreachable: the name was checked
+		}
+		return q
+	}, nil
+}
 
 // New returns a new empty queue of the named implementation, or an error
 // that lists the known names.
