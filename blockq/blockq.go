@@ -1,0 +1,530 @@
+package blockq
+
+import (
+	"fmt"
+
+	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/atomicx"
+	"github.com/worksteal/wsq/internal/pad"
+)
+
+const (
+	// DefaultBlockSize is the number of slots of a block when New is not
+	// given WithBlockSize.
+	DefaultBlockSize = 256
+
+	// MaxBlockSize is the largest block size WithBlockSize accepts.
+	MaxBlockSize = 1 << 20
+
+	// MaxLen is the largest number of items a queue can hold: the size
+	// field of the control word has 30 bits.
+	MaxLen = sizeMask
+)
+
+// The control word. A link's word is unborn (zero) until the link becomes
+// the front, live while it is the front, and moved once it no longer is:
+//
+//	bits 62-63  state: 0 unborn, 1 live, 2 moved
+//	bits 30-61  idx: the position of the oldest item not reserved by a
+//	            thief, counted from the link's first slot along the chain
+//	bits  0-29  size: the number of items from idx on that are neither
+//	            reserved by a thief nor popped
+//
+// While live, idx only grows (thieves add what they reserve) and size
+// changes by every operation; a moved word never changes again. idx stays
+// below 2^32: a thief reserves only while idx is inside the front link, so
+// idx never exceeds a block plus MaxLen.
+const (
+	sizeBits   = 30
+	sizeMask   = 1<<sizeBits - 1
+	idxShift   = sizeBits
+	idxMask    = 1<<32 - 1
+	stateMask  = 3 << 62
+	stateLive  = 1 << 62
+	stateMoved = 2 << 62
+)
+
+func live(idx, size int) uint64 { return stateLive | uint64(idx)<<idxShift | uint64(size) }
+func ctlIdx(c uint64) int       { return int(c >> idxShift & idxMask) }
+func ctlSize(c uint64) int      { return int(c & sizeMask) }
+func isMoved(c uint64) bool     { return c&stateMask == stateMoved }
+
+// take returns live word c after a reservation of the k oldest items.
+func take(c uint64, k int) uint64 { return c + uint64(k)<<idxShift - uint64(k) }
+
+// link is one queue's view of a block: a window of its slots, chained from
+// the front to the back. Invariants, for a link L of a queue:
+//   - The positions of L are L's first span slots. A position is counted
+//     when it holds an item the owner has counted in the control word; a
+//     counted position's slot, the spans of the links before it and their
+//     next pointers never change until a thief has reserved it and taken
+//     it, or the owner has popped it.
+//   - Beyond the counted positions only the owner reads or writes: it
+//     fills slots before counting them, and may change the span and next
+//     of its back link and of the links after it.
+type link[T any] struct {
+	// slots is the window. The owner writes a slot before it counts the
+	// item in it and clears it when it pops it; the thief that reserved
+	// a position reads its slot and clears it (or hands it over in a
+	// parcel). No slot is ever written by two goroutines without that
+	// order between them.
+	slots []T
+
+	// span is the number of positions of the link: len(slots) while the
+	// owner may still fill the link, and the number it filled once the
+	// owner sealed it early to append a pre-built List. Written by the
+	// owner (atomic stores), loaded by thieves walking the chain.
+	span atomicx.Uint32
+
+	// next is the following link, nil at the back. Written by the owner
+	// when it links a block or a List after its back link (or drops the
+	// empty link it keeps behind its back); loaded by thieves.
+	next atomicx.Pointer[link[T]]
+
+	// fwd is the link that became the front after this one, set once by
+	// the first goroutine that completes the move (see help).
+	fwd atomicx.Pointer[link[T]]
+
+	// prev is the link before this one. Only the owner reads or writes
+	// it, to step back when a pop empties its back link; it is cleared on
+	// the front link, so that the chain the thieves have consumed is not
+	// kept reachable.
+	prev *link[T]
+
+	// ctl is the control word while this link is the front (see above).
+	// Every change is a compare-and-swap: by the owner (size), by thieves
+	// (reservations, and the move), and by whoever makes this link the
+	// front (from unborn to live, once). It shares its cache line with the
+	// fields thieves read on their way through the front link; the owner
+	// works on the back link and keeps its own copy of the word.
+	ctl atomicx.Uint64
+}
+
+func newLink[T any](n int) *link[T] {
+	l := &link[T]{slots: make([]T, n)}
+	l.span.Store(uint32(n))
+	return l
+}
+
+// spanOf returns l's span.
+func spanOf[T any](l *link[T]) int { return int(l.span.Load()) }
+
+// Queue is an unbounded lock-free work-stealing queue of items of type T,
+// stored in linked blocks.
+//
+// A Queue has one owner, the goroutine that calls Push, PushBatch,
+// PushList, PushParcel and Pop; they must never be called by two
+// goroutines at once. Steal, StealBatch and StealParcel may be called by any
+// number of goroutines, concurrently with the owner and with each other.
+// Len and Contract may be called by any goroutine. No method blocks or
+// waits for another goroutine: a thief that meets another thief's change
+// retries or finishes the other's work, and always makes progress when the
+// queue holds items.
+//
+// Items are stored by value and never torn. In the terms of the Go memory
+// model, the push that adds an item x synchronizes before the Pop or steal
+// that returns x, and no item is returned twice.
+//
+// The zero value is an empty queue with the default block size, ready to
+// use. A Queue must not be copied after first use.
+type Queue[T any] struct {
+	_ pad.Line
+
+	// front is the link that holds the control word. It moves forward
+	// only, by a compare-and-swap, after the new front's word is live.
+	front atomicx.Pointer[link[T]]
+
+	_ pad.Line
+
+	// own is the owner's private state.
+	own struct {
+		// f and c are the front link and its control word as the owner
+		// last saw them. c is exact after the owner's own successful
+		// compare-and-swap; since thieves only reserve, the true size
+		// is at most ctlSize(c), so a zero size means empty.
+		f *link[T]
+		c uint64
+
+		// back is the link the owner fills and pops, fill the number of
+		// its positions in use, and limit its span as the owner set it.
+		back  *link[T]
+		fill  int
+		limit int
+
+		// blockSize is the number of slots of the blocks the owner
+		// allocates.
+		blockSize int
+	}
+
+	_ pad.Line
+}
+
+var (
+	_ wsq.Queue[int]   = (*Queue[int])(nil)
+	_ wsq.Handoff[int] = (*Queue[int])(nil)
+)
+
+// Option configures a Queue made by New.
+type Option func(*options)
+
+type options struct {
+	blockSize int
+}
+
+// WithBlockSize sets the number of slots of the blocks the queue allocates:
+// larger blocks mean fewer allocations and fewer steps for a steal to skip,
+// smaller ones less memory for a small queue. New panics unless
+// 1 <= n <= MaxBlockSize.
+func WithBlockSize(n int) Option { return func(o *options) { o.blockSize = n } }
+
+// New returns an empty queue configured by opts.
+func New[T any](opts ...Option) *Queue[T] {
+	o := options{blockSize: DefaultBlockSize}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.blockSize < 1 || o.blockSize > MaxBlockSize {
+		panic(fmt.Sprintf("blockq: block size %d is not between 1 and %d", o.blockSize, MaxBlockSize))
+	}
+	q := new(Queue[T])
+	q.own.blockSize = o.blockSize
+	return q
+}
+
+// Contract reports what the queue promises where wsq.Queue lets queues
+// differ: nothing is relaxed. Batches are pushed and stolen as one
+// operation, a batch steal takes exactly wsq.StealCount of the length at
+// the instant it takes effect, a steal takes nothing only from an empty
+// queue, and no call waits for another. Any goroutine may call it.
+func (q *Queue[T]) Contract() wsq.Contract { return wsq.Contract{} }
+
+// Len returns the number of items in the queue, not counting items a thief
+// has reserved and is still copying out. Under concurrency it is a snapshot
+// that may be stale as soon as it returns. Any goroutine may call it.
+func (q *Queue[T]) Len() int {
+	f := q.front.Load()
+	if f == nil {
+		return 0
+	}
+	return ctlSize(f.ctl.Load()) // a moved word keeps the size it had
+}
+
+// Push adds v as the newest item. It always reports true: the queue is
+// unbounded. It panics if the queue would hold more than MaxLen items. It
+// allocates one block when the last one is full. Only the owner may call
+// it; it does not block.
+func (q *Queue[T]) Push(v T) bool {
+	o := &q.own
+	if ctlSize(o.c) == MaxLen {
+		q.checkRoom(1)
+	}
+	if o.fill == o.limit { // the back link is full, or there is none yet
+		q.advance()
+	}
+	o.back.slots[o.fill] = v
+	o.fill++
+	q.count(1)
+	return true
+}
+
+// PushBatch adds the items of vs, vs[len(vs)-1] being the newest, as one
+// operation, and returns len(vs): it copies them into the back block and
+// further blocks, then publishes them all with one compare-and-swap, so a
+// thief sees none or all of them. It panics if the queue would hold more
+// than MaxLen items. PushBatch does not retain vs. Only the owner may call
+// it; it does not block.
+func (q *Queue[T]) PushBatch(vs []T) int {
+	m := len(vs)
+	if m == 0 {
+		return 0
+	}
+	q.checkRoom(m)
+	o := &q.own
+	for rest := vs; len(rest) > 0; {
+		if o.fill == o.limit {
+			q.advance()
+		}
+		n := copy(o.back.slots[o.fill:o.limit], rest)
+		o.fill += n
+		rest = rest[n:]
+	}
+	q.count(m)
+	return m
+}
+
+// checkRoom panics, before the queue changes, if m more items would make
+// it hold more than MaxLen.
+func (q *Queue[T]) checkRoom(m int) {
+	if ctlSize(q.own.c)+m <= MaxLen {
+		return
+	}
+	if q.own.f != nil {
+		q.reload() // thieves may have taken items since the owner looked
+	}
+	if ctlSize(q.own.c)+m > MaxLen {
+		panic(fmt.Sprintf("blockq: pushing %d items would make the queue hold more than %d", m, MaxLen))
+	}
+}
+
+// count adds m items, written beyond the counted ones, to the queue's size:
+// the push takes effect at the compare-and-swap.
+func (q *Queue[T]) count(m int) {
+	o := &q.own
+	for {
+		c := o.c
+		if mutCountBlind.on() {
+			o.f.ctl.Store(c + uint64(m))
+			o.c = c + uint64(m)
+			return
+		}
+		if o.f.ctl.CompareAndSwap(c, c+uint64(m)) {
+			o.c = c + uint64(m)
+			return
+		}
+		q.reload()
+	}
+}
+
+// advance makes room in the back for at least one item: it moves the owner
+// to the empty link it kept behind its back, or links a new block, or, on
+// the queue's first push, makes the first block.
+func (q *Queue[T]) advance() {
+	o := &q.own
+	if o.back == nil {
+		q.start()
+		return
+	}
+	if nx := o.back.next.Plain(); nx != nil { // the owner is next's only writer
+		o.back, o.fill, o.limit = nx, 0, spanOf(nx)
+		return
+	}
+	l := newLink[T](q.blockSize())
+	l.prev = o.back
+	// The back link is full: its span is already its fill. Linking a
+	// block beyond the counted items publishes nothing yet.
+	o.back.next.Store(l)
+	o.back, o.fill, o.limit = l, 0, len(l.slots)
+}
+
+func (q *Queue[T]) blockSize() int {
+	if q.own.blockSize == 0 {
+		q.own.blockSize = DefaultBlockSize // the zero Queue
+	}
+	return q.own.blockSize
+}
+
+// start makes the first link, live and empty, and publishes it as the
+// front.
+func (q *Queue[T]) start() {
+	l := newLink[T](q.blockSize())
+	c := live(0, 0)
+	l.ctl.Store(c)
+	o := &q.own
+	o.f, o.c = l, c
+	o.back, o.fill, o.limit = l, 0, len(l.slots)
+	q.front.Store(l)
+}
+
+// reload makes the owner's view of the front and its word current, moving
+// the front first if a thief started to move it.
+func (q *Queue[T]) reload() {
+	o := &q.own
+	for {
+		f := q.front.Load()
+		c := f.ctl.Load()
+		if isMoved(c) {
+			q.help(f, c)
+			continue
+		}
+		o.f, o.c = f, c
+		// The owner never steps back past the front, so the links
+		// before it are unreachable once nothing points back to them.
+		f.prev = nil
+		return
+	}
+}
+
+// Pop removes and returns the newest item (last in, first out). It reports
+// false when the queue is empty. Only the owner may call it; it does not
+// block.
+//
+// Pop claims the item by taking 1 from the size with a compare-and-swap,
+// which is where it takes effect; when the owner last saw the size at zero
+// it needs no atomic operation, since only the owner adds items.
+func (q *Queue[T]) Pop() (T, bool) {
+	o := &q.own
+	for {
+		c := o.c
+		if ctlSize(c) == 0 {
+			var zero T
+			return zero, false
+		}
+		if mutPopBlind.on() {
+			o.f.ctl.Store(c - 1)
+			o.c = c - 1
+			break
+		}
+		if o.f.ctl.CompareAndSwap(c, c-1) {
+			o.c = c - 1
+			break
+		}
+		q.reload()
+	}
+	// The claim leaves the owner the newest unreserved item, which is the
+	// last position in use: in the back link, or, if that is empty, in
+	// an earlier one.
+	for o.fill == 0 {
+		q.retreat()
+	}
+	o.fill--
+	s := &o.back.slots[o.fill]
+	v := *s
+	var zero T
+	*s = zero
+	return v, true
+}
+
+// retreat moves the owner from its empty back link to the link before it.
+// The empty link stays linked behind the new back, reopened to its whole
+// window, for the next pushes; whatever followed it is dropped. Nobody but
+// the owner reads these links: none of their positions is counted.
+func (q *Queue[T]) retreat() {
+	o := &q.own
+	n := o.back
+	p := n.prev
+	if p == nil {
+		panic("blockq: internal error: a claimed item is not in the chain")
+	}
+	if n.next.Plain() != nil {
+		n.next.Store(nil)
+	}
+	n.span.Store(uint32(len(n.slots)))
+	o.back, o.fill, o.limit = p, spanOf(p), spanOf(p)
+}
+
+// Steal removes and returns the oldest item (first in, first out). It
+// reports false only when the queue is empty: a steal that meets another
+// goroutine's change tries again. Any goroutine may call it; it does not
+// block.
+func (q *Queue[T]) Steal() (T, bool) {
+	var zero T
+	f, idx, k := q.reserve(0)
+	if k == 0 {
+		return zero, false
+	}
+	// idx lies in f (reserve makes sure of it).
+	s := &f.slots[idx]
+	v := *s
+	*s = zero
+	return v, true
+}
+
+// StealBatch removes wsq.StealCount(n, p) of the n items in the queue, the
+// oldest ones, in one operation, and appends them to dst, oldest first. It
+// takes nothing and returns dst unchanged only when the queue is empty. It
+// panics, before it touches the queue, unless 0 < p <= 1. Any goroutine may
+// call it; it does not block.
+//
+// The steal reserves its items with one compare-and-swap, where it takes
+// effect, then walks to them, skipping whole blocks, and copies them out.
+func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
+	wsq.MustProportion(p)
+	f, idx, k := q.reserve(p)
+	if k == 0 {
+		return dst
+	}
+	return appendRange(dst, f, idx, k)
+}
+
+// reserve reserves the oldest items: one when p is 0, otherwise
+// wsq.StealCount of the size. It returns the front link it reserved from,
+// the position of the first reserved item, which lies in that link, and
+// the number of items reserved, or k == 0 when the queue is empty (the
+// steal takes effect at the load that shows it).
+func (q *Queue[T]) reserve(p float64) (f *link[T], idx, k int) {
+	for {
+		f = q.front.Load()
+		if f == nil {
+			return nil, 0, 0
+		}
+		c := f.ctl.Load()
+		if isMoved(c) {
+			q.help(f, c)
+			continue
+		}
+		n := ctlSize(c)
+		if n == 0 {
+			return nil, 0, 0
+		}
+		idx = ctlIdx(c)
+		if idx >= spanOf(f) {
+			// The oldest item lies beyond the front link: move the
+			// front before reserving, so that idx stays small.
+			if f.ctl.CompareAndSwap(c, c&^stateMask|stateMoved) {
+				q.help(f, c&^stateMask|stateMoved)
+			}
+			continue
+		}
+		k = 1
+		if p != 0 {
+			k = wsq.StealCount(n, p)
+		}
+		if mutReserveBlind.on() {
+			f.ctl.Store(take(c, k))
+			return f, idx, k
+		}
+		if f.ctl.CompareAndSwap(c, take(c, k)) {
+			return f, idx, k
+		}
+	}
+}
+
+// help finishes moving the front from f, whose word m is moved: it finds
+// the link that holds the oldest item, makes its word live with m's size
+// and the item's position in it, and makes it the front. Any goroutine
+// that meets a moved word calls it; all compute the same link, because
+// until that link's word is live nobody can pop or reserve, so the chain up
+// to the oldest item cannot change, and the first to finish the walk
+// records the link in f.fwd for those who walk later.
+func (q *Queue[T]) help(f *link[T], m uint64) {
+	l := f.fwd.Load()
+	if l == nil {
+		l = f
+		for v := ctlIdx(m); l != nil && v >= spanOf(l); {
+			v -= spanOf(l)
+			l = l.next.Load() // nil only for a late walker, who finds fwd set
+		}
+		if l != nil {
+			f.fwd.CompareAndSwap(nil, l)
+		}
+		l = f.fwd.Load()
+	}
+	// The position of the oldest item in l. The links from f to l are
+	// sealed and hold no counted position: they no longer change.
+	v := ctlIdx(m)
+	for x := f; x != l; x = x.next.Load() {
+		v -= spanOf(x)
+	}
+	if mutHelpBlind.on() {
+		l.ctl.Store(live(v, ctlSize(m)))
+	} else {
+		l.ctl.CompareAndSwap(0, live(v, ctlSize(m))) // unborn to live, once
+	}
+	q.front.CompareAndSwap(f, l)
+}
+
+// appendRange appends the k items from position idx of f on to dst,
+// oldest first, clearing their slots. The caller has reserved them.
+func appendRange[T any](dst []T, f *link[T], idx, k int) []T {
+	l, off := f, idx
+	for {
+		n := min(k, spanOf(l)-off)
+		w := l.slots[off : off+n]
+		dst = append(dst, w...)
+		clear(w)
+		if k -= n; k == 0 {
+			return dst
+		}
+		l, off = l.next.Load(), 0
+	}
+}

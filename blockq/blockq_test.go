@@ -1,0 +1,161 @@
+package blockq_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/blockq"
+	"github.com/worksteal/wsq/internal/queuetest"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+func config(opts ...blockq.Option) queuetest.Config {
+	return queuetest.Config{
+		New:     func() wsq.Queue[int] { return blockq.New[int](opts...) },
+		NewWide: func() wsq.Queue[queuetest.Wide] { return blockq.New[queuetest.Wide](opts...) },
+		NewPtr:  func() wsq.Queue[*queuetest.Payload] { return blockq.New[*queuetest.Payload](opts...) },
+		PushNative: func(q wsq.Queue[int], vs []int) int {
+			var l blockq.List[int]
+			for _, v := range vs {
+				l.Append(v)
+			}
+			return q.(*blockq.Queue[int]).PushList(&l)
+		},
+		StealNative: func(q wsq.Queue[int], dst []int, p float64) []int {
+			pc := q.(*blockq.Queue[int]).StealParcel(p)
+			if pc == nil {
+				return dst
+			}
+			return pc.AppendTo(dst)
+		},
+		Thieves: 8,
+	}
+}
+
+func TestDefault(t *testing.T) { queuetest.Run(t, config()) }
+
+// Blocks of one, two and three slots put a block boundary at almost every
+// position: every cut, pop and push meets one.
+func TestTinyBlocks(t *testing.T) {
+	for _, n := range []int{1, 2, 3} {
+		t.Run(fmt.Sprintf("block=%d", n), func(t *testing.T) { queuetest.Run(t, config(blockq.WithBlockSize(n))) })
+	}
+}
+
+func FuzzDefault(f *testing.F)    { queuetest.Fuzz(f, config()) }
+func FuzzTinyBlocks(f *testing.F) { queuetest.Fuzz(f, config(blockq.WithBlockSize(2))) }
+
+func TestZeroValue(t *testing.T) {
+	var q blockq.Queue[string]
+	_, ok := q.Pop()
+	assert.False(t, ok)
+	_, ok = q.Steal()
+	assert.False(t, ok)
+	assert.Nil(t, q.StealParcel(0.5))
+	assert.True(t, q.Push("a"))
+	assert.Equal(t, 2, q.PushBatch([]string{"b", "c"}))
+	v, ok := q.Steal()
+	assert.True(t, ok)
+	assert.Equal(t, "a", v)
+	v, ok = q.Pop()
+	assert.True(t, ok)
+	assert.Equal(t, "c", v)
+	assert.Equal(t, 1, q.Len())
+	assert.Equal(t, wsq.Contract{}, q.Contract(), "blockq relaxes nothing")
+}
+
+func TestBadOptions(t *testing.T) {
+	for _, n := range []int{0, -1, blockq.MaxBlockSize + 1} {
+		msg := fmt.Sprintf("blockq: block size %d is not between 1 and %d", n, blockq.MaxBlockSize)
+		assert.PanicsWithValue(t, msg, func() { blockq.New[int](blockq.WithBlockSize(n)) })
+	}
+	q := blockq.New[int]()
+	assert.Panics(t, func() { q.StealParcel(0) })
+	assert.Panics(t, func() { q.StealBatch(nil, 1.5) })
+	var l blockq.List[int]
+	assert.Equal(t, 0, q.PushList(&l), "an empty list")
+	assert.Equal(t, 0, q.PushList(nil))
+	assert.Equal(t, 0, q.PushParcel(nil))
+}
+
+// A List is pushed whole, and a stolen part of a queue moves to another
+// queue as a List without copying; both keep their order.
+func TestHandoff(t *testing.T) {
+	for _, bs := range []int{1, 2, 5, 256} {
+		a := blockq.New[int](blockq.WithBlockSize(bs))
+		var l blockq.List[int]
+		for i := range 20 {
+			l.Append(i)
+		}
+		require.Equal(t, 20, l.Len())
+		require.Equal(t, 20, a.PushList(&l))
+		assert.Zero(t, l.Len(), "PushList empties the list")
+		require.True(t, a.Push(20))
+
+		pc := a.StealParcel(0.5) // 11 of 21: 0..10
+		require.NotNil(t, pc)
+		require.Equal(t, 11, pc.Len())
+
+		b := blockq.New[int](blockq.WithBlockSize(bs))
+		require.True(t, b.Push(-1))
+		require.Equal(t, 11, b.PushParcel(pc))
+		assert.Zero(t, pc.Len())
+		require.True(t, b.Push(99)) // appends after the handed-over blocks
+		assert.Equal(t, 13, b.Len())
+		assert.Equal(t, append(append([]int{-1}, queuetest.Seq(0, 11)...), 99), b.StealBatch(nil, 1))
+		assert.Equal(t, queuetest.Seq(11, 10), a.StealBatch(nil, 1))
+
+		// A List reused after its push starts empty.
+		l.Append(7)
+		require.Equal(t, 1, a.PushList(&l))
+		v, ok := a.Pop()
+		assert.True(t, ok)
+		assert.Equal(t, 7, v)
+	}
+}
+
+// Pops that empty blocks step back over them, and pushes reuse the block
+// kept behind the back; pushing a List while blocks are kept drops them.
+func TestPopAcrossBlocks(t *testing.T) {
+	q := blockq.New[int](blockq.WithBlockSize(4))
+	require.Equal(t, 10, q.PushBatch(queuetest.Seq(0, 10)))
+	for want := 9; want >= 3; want-- {
+		v, ok := q.Pop()
+		require.True(t, ok)
+		require.Equal(t, want, v)
+	}
+	require.Equal(t, 5, q.PushBatch(queuetest.Seq(3, 5)))
+	var l blockq.List[int]
+	l.Append(8)
+	l.Append(9)
+	require.Equal(t, 2, q.PushList(&l))
+	for want := 9; want >= 5; want-- {
+		v, ok := q.Pop()
+		require.True(t, ok)
+		require.Equal(t, want, v)
+	}
+	require.True(t, q.Push(5))
+	assert.Equal(t, queuetest.Seq(0, 6), q.StealBatch(nil, 1))
+	_, ok := q.Pop()
+	assert.False(t, ok)
+}
+
+// A parcel handed to a foreign queue is copied.
+func TestParcelToOtherQueue(t *testing.T) {
+	q := blockq.New[int]()
+	q.PushBatch(queuetest.Seq(0, 5))
+	pc := q.StealParcel(1)
+	var other sliceQueue
+	other.PushParcel(pc)
+	assert.Equal(t, queuetest.Seq(0, 5), other.items)
+}
+
+type sliceQueue struct{ items []int }
+
+func (s *sliceQueue) PushParcel(p wsq.Parcel[int]) { s.items = p.AppendTo(s.items) }

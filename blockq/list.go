@@ -1,0 +1,156 @@
+package blockq
+
+import (
+	wsq "github.com/worksteal/wsq"
+)
+
+// List is a chain of blocks of items outside any queue: a batch an owner
+// builds with Append and pushes with Queue.PushList in constant time, or
+// the part of a queue a thief took with Queue.StealParcel, ready to be
+// pushed into another queue whole.
+//
+// A List belongs to one goroutine at a time; hand it to another with a
+// channel or another synchronizing operation. The zero value is an empty
+// list ready to use. Pushing a List empties it; it may then be used again.
+// Do not copy a non-empty List; pass a pointer.
+type List[T any] struct {
+	first, last *link[T]
+	n           int // items
+	fill        int // positions of last in use
+	chunk       int // slots of the last block Append allocated
+}
+
+var _ wsq.Parcel[int] = (*List[int])(nil)
+
+// Append allocates blocks that double from minChunk slots to
+// DefaultBlockSize, so that a short list stays small and a long one costs
+// one allocation per block.
+const minChunk = 16
+
+// Len returns the number of items in the list.
+func (l *List[T]) Len() int { return l.n }
+
+// Append adds v as the newest item of the list.
+func (l *List[T]) Append(v T) {
+	if l.last == nil || l.fill == len(l.last.slots) {
+		l.chunk = min(max(minChunk, 2*l.chunk), DefaultBlockSize)
+		l.link(newLink[T](l.chunk))
+	}
+	l.last.slots[l.fill] = v
+	l.fill++
+	l.n++
+}
+
+// link appends the empty link nl to the list, sealing the last link at
+// its fill. The list is private to its goroutine, so the atomic fields are
+// written before any other goroutine can see them.
+func (l *List[T]) link(nl *link[T]) {
+	if l.last == nil {
+		l.first = nl
+	} else {
+		l.last.span.Store(uint32(l.fill))
+		nl.prev = l.last
+		l.last.next.Store(nl)
+	}
+	l.last, l.fill = nl, 0
+}
+
+// AppendTo appends the items of the list to dst, oldest first, empties the
+// list and returns the extended slice.
+func (l *List[T]) AppendTo(dst []T) []T {
+	if l.n > 0 {
+		dst = appendRange(dst, l.first, 0, l.n)
+	}
+	*l = List[T]{}
+	return dst
+}
+
+// PushList moves all items of l into the queue as one operation, in
+// constant time whatever their number: the oldest item of l becomes the
+// oldest of the new items, the newest of l the newest of the queue. The
+// queue takes over l's blocks; l is left empty. PushList returns how many
+// items it moved; it panics if the queue would hold more than MaxLen
+// items. Only the owner may call it; it does not block.
+func (q *Queue[T]) PushList(l *List[T]) int {
+	if l == nil || l.n == 0 {
+		return 0
+	}
+	m := l.n
+	q.checkRoom(m)
+	o := &q.own
+	if o.back == nil {
+		q.start()
+	}
+	// Seal the back link at its fill (dropping the empty link behind it,
+	// if any) and link l's chain after it; no position beyond the
+	// counted ones is read by anyone but the owner.
+	o.back.span.Store(uint32(o.fill))
+	l.first.prev = o.back
+	o.back.next.Store(l.first)
+	o.back, o.fill, o.limit = l.last, l.fill, spanOf(l.last)
+	*l = List[T]{}
+	q.count(m)
+	return m
+}
+
+// PushParcel adds the items of p as one operation and empties p. A *List
+// (as StealParcel returns) is taken over in constant time, as PushList
+// does; any other parcel is copied. Only the owner may call it.
+func (q *Queue[T]) PushParcel(p wsq.Parcel[T]) int {
+	if p == nil {
+		return 0
+	}
+	if l, ok := p.(*List[T]); ok {
+		return q.PushList(l)
+	}
+	return q.PushBatch(p.AppendTo(nil))
+}
+
+// StealParcel removes wsq.StealCount(n, p) of the n items in the queue, the
+// oldest ones, in one operation, as StealBatch does, and returns them as a
+// *List without copying them: the list covers the stolen slots of the
+// queue's blocks, which the queue no longer uses. It returns nil when the
+// queue is empty. It panics, before it touches the queue, unless
+// 0 < p <= 1. Any goroutine may call it; it does not block.
+//
+// Its cost is one reservation plus one step and one new link per block the
+// stolen items lie in; the links are allocated together.
+func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
+	wsq.MustProportion(p)
+	f, idx, k := q.reserve(p)
+	if k == 0 {
+		return nil
+	}
+	// Count the blocks, then make one link per block: a window onto the
+	// stolen slots, whose capacity ends with the window, so that nobody
+	// can append into the queue's slots beyond it.
+	blocks := 0
+	walkRange(f, idx, k, func(*link[T], int, int) { blocks++ })
+	links := make([]link[T], blocks)
+	l := new(List[T])
+	i := 0
+	walkRange(f, idx, k, func(src *link[T], off, n int) {
+		nl := &links[i]
+		i++
+		nl.slots = src.slots[off : off+n : off+n]
+		nl.span.Store(uint32(n))
+		l.link(nl)
+		l.fill = n
+	})
+	l.n = k
+	return l
+}
+
+// walkRange calls f(l, off, n) for each link l the k items from position
+// idx of start on lie in, with the offset and number of those items in l.
+func walkRange[T any](start *link[T], idx, k int, f func(l *link[T], off, n int)) {
+	l, off := start, idx
+	for {
+		n := min(k, spanOf(l)-off)
+		f(l, off, n)
+		if k -= n; k == 0 {
+			return
+		}
+		l, off = l.next.Load(), 0
+	}
+}
