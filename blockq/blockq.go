@@ -2,6 +2,7 @@ package blockq
 
 import (
 	"fmt"
+	"reflect"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/atomicx"
@@ -70,11 +71,13 @@ type link[T any] struct {
 	// order between them.
 	slots []T
 
-	// span is the number of positions of the link: len(slots) while the
-	// owner may still fill the link, and the number it filled once the
-	// owner sealed it early to append a pre-built List. Written by the
-	// owner (atomic stores), loaded by thieves walking the chain.
-	span atomicx.Uint32
+	// cut is the number of slots at the end of the window that are not
+	// positions of the link, so that its span, its number of positions,
+	// is len(slots)-cut: zero while the owner may still fill the link,
+	// and what the owner left unfilled once it sealed the link early to
+	// append a pre-built List. Written by the owner (atomic stores),
+	// loaded by thieves walking the chain; a new link needs no store.
+	cut atomicx.Uint32
 
 	// next is the following link, nil at the back. Written by the owner
 	// when it links a block or a List after its back link (or drops the
@@ -85,10 +88,11 @@ type link[T any] struct {
 	// the first goroutine that completes the move (see help).
 	fwd atomicx.Pointer[link[T]]
 
-	// prev is the link before this one. Only the owner reads or writes
-	// it, to step back when a pop empties its back link; it is cleared on
-	// the front link, so that the chain the thieves have consumed is not
-	// kept reachable.
+	// prev is the link before this one, or nil where nobody recorded it
+	// (the first link of a pushed List, the front link). Only the owner
+	// reads or writes it, to step back when a pop empties its back link;
+	// it is cleared on the front link, so that the chain the thieves have
+	// consumed is not kept reachable.
 	prev *link[T]
 
 	// ctl is the control word while this link is the front (see above).
@@ -100,14 +104,17 @@ type link[T any] struct {
 	ctl atomicx.Uint64
 }
 
-func newLink[T any](n int) *link[T] {
-	l := &link[T]{slots: make([]T, n)}
-	l.span.Store(uint32(n))
-	return l
-}
+func newLink[T any](n int) *link[T] { return &link[T]{slots: make([]T, n)} }
 
-// spanOf returns l's span.
-func spanOf[T any](l *link[T]) int { return int(l.span.Load()) }
+// spanOf returns l's number of positions.
+func spanOf[T any](l *link[T]) int { return len(l.slots) - int(l.cut.Load()) }
+
+// seal makes l's span n, as its owner.
+func (l *link[T]) seal(n int) {
+	if c := uint32(len(l.slots) - n); l.cut.Load() != c {
+		l.cut.Store(c)
+	}
+}
 
 // Queue is an unbounded lock-free work-stealing queue of items of type T,
 // stored in linked blocks.
@@ -134,6 +141,11 @@ type Queue[T any] struct {
 	// only, by a compare-and-swap, after the new front's word is live.
 	front atomicx.Pointer[link[T]]
 
+	// pointers says whether T holds pointers, so that removed items'
+	// slots must be cleared for the garbage collector. Written once,
+	// before the first front is published.
+	pointers bool
+
 	_ pad.Line
 
 	// own is the owner's private state.
@@ -146,10 +158,18 @@ type Queue[T any] struct {
 		c uint64
 
 		// back is the link the owner fills and pops, fill the number of
-		// its positions in use, and limit its span as the owner set it.
+		// its positions in use, limit its span as the owner set it, and
+		// cap its number of slots.
 		back  *link[T]
 		fill  int
 		limit int
+		cap   int
+
+		// spares is the number of empty links after back, kept for the
+		// next pushes, and keep how many of them pops may leave there (at
+		// least one; Reserve raises it).
+		spares int
+		keep   int
 
 		// blockSize is the number of slots of the blocks the owner
 		// allocates.
@@ -215,14 +235,20 @@ func (q *Queue[T]) Len() int {
 // it; it does not block.
 func (q *Queue[T]) Push(v T) bool {
 	o := &q.own
-	if ctlSize(o.c) == MaxLen {
+	if o.fill == o.limit || ctlSize(o.c) == MaxLen {
 		q.checkRoom(1)
-	}
-	if o.fill == o.limit { // the back link is full, or there is none yet
-		q.advance()
+		if o.fill == o.limit { // the back link is full, or there is none yet
+			q.advance()
+		}
 	}
 	o.back.slots[o.fill] = v
 	o.fill++
+	// count(1), its first attempt written out: count does not fit the
+	// compiler's inlining budget.
+	if c := o.c; !mutCountBlind.on() && o.f.ctl.CompareAndSwap(c, c+1) {
+		o.c = c + 1
+		return true
+	}
 	q.count(1)
 	return true
 }
@@ -294,8 +320,9 @@ func (q *Queue[T]) advance() {
 		q.start()
 		return
 	}
-	if nx := o.back.next.Plain(); nx != nil { // the owner is next's only writer
-		o.back, o.fill, o.limit = nx, 0, spanOf(nx)
+	if nx := o.back.next.Plain(); nx != nil { // an empty link kept for pushes
+		o.back, o.fill, o.limit, o.cap = nx, 0, spanOf(nx), len(nx.slots)
+		o.spares--
 		return
 	}
 	l := newLink[T](q.blockSize())
@@ -303,7 +330,7 @@ func (q *Queue[T]) advance() {
 	// The back link is full: its span is already its fill. Linking a
 	// block beyond the counted items publishes nothing yet.
 	o.back.next.Store(l)
-	o.back, o.fill, o.limit = l, 0, len(l.slots)
+	o.back, o.fill, o.limit, o.cap = l, 0, len(l.slots), len(l.slots)
 }
 
 func (q *Queue[T]) blockSize() int {
@@ -316,12 +343,13 @@ func (q *Queue[T]) blockSize() int {
 // start makes the first link, live and empty, and publishes it as the
 // front.
 func (q *Queue[T]) start() {
+	q.pointers = hasPointers(reflect.TypeFor[T]())
 	l := newLink[T](q.blockSize())
 	c := live(0, 0)
 	l.ctl.Store(c)
 	o := &q.own
 	o.f, o.c = l, c
-	o.back, o.fill, o.limit = l, 0, len(l.slots)
+	o.back, o.fill, o.limit, o.cap = l, 0, len(l.slots), len(l.slots)
 	q.front.Store(l)
 }
 
@@ -386,20 +414,88 @@ func (q *Queue[T]) Pop() (T, bool) {
 
 // retreat moves the owner from its empty back link to the link before it.
 // The empty link stays linked behind the new back, reopened to its whole
-// window, for the next pushes; whatever followed it is dropped. Nobody but
-// the owner reads these links: none of their positions is counted.
+// window, for the next pushes; if that makes more empty links than the
+// owner keeps, those after it are dropped. Nobody but the owner reads these
+// links: none of their positions is counted.
 func (q *Queue[T]) retreat() {
 	o := &q.own
 	n := o.back
 	p := n.prev
 	if p == nil {
-		panic("blockq: internal error: a claimed item is not in the chain")
+		p = q.before(n)
 	}
-	if n.next.Plain() != nil {
+	n.seal(len(n.slots))
+	if o.spares++; o.spares > max(1, o.keep) {
 		n.next.Store(nil)
+		o.spares = 1
 	}
-	n.span.Store(uint32(len(n.slots)))
-	o.back, o.fill, o.limit = p, spanOf(p), spanOf(p)
+	o.back, o.fill, o.limit, o.cap = p, spanOf(p), spanOf(p), len(p.slots)
+}
+
+// before returns the link before n, which holds the item the owner has just
+// claimed, when nothing recorded it: PushList does not touch the List's
+// links, so that its cost does not depend on their number, and the first
+// of them learns its predecessor here, by a walk from the front. The front
+// lies at or before that predecessor, since the claimed item is not
+// reserved.
+func (q *Queue[T]) before(n *link[T]) *link[T] {
+	q.reload()
+	x := q.own.f
+	for x != nil {
+		nx := x.next.Load()
+		if nx == n {
+			n.prev = x
+			return x
+		}
+		x = nx
+	}
+	panic("blockq: internal error: a claimed item is not in the chain")
+}
+
+// Reserve makes room for n more items than the queue holds, in empty
+// blocks linked behind its back, so that pushing them allocates nothing,
+// and from then on lets pops that empty blocks keep as many behind the back
+// (normally they keep one). Reserve is for an owner that knows how much
+// its queue will hold, as a ring's capacity would be chosen; it never
+// frees anything. Only the owner may call it; it does not block.
+func (q *Queue[T]) Reserve(n int) {
+	o := &q.own
+	if o.back == nil {
+		q.start()
+	}
+	room, last := o.limit-o.fill, o.back
+	for nx := last.next.Plain(); nx != nil; nx = last.next.Plain() {
+		room += spanOf(nx)
+		last = nx
+	}
+	for ; room < n; room += q.blockSize() {
+		l := newLink[T](q.blockSize())
+		l.prev = last
+		last.next.Store(l) // beyond the counted positions: the owner's alone
+		last = l
+		o.spares++
+	}
+	o.keep = max(o.keep, (n+q.blockSize()-1)/q.blockSize())
+}
+
+// hasPointers reports whether values of type t hold pointers.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return false
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // Steal removes and returns the oldest item (first in, first out). It
@@ -433,7 +529,7 @@ func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
 	if k == 0 {
 		return dst
 	}
-	return appendRange(dst, f, idx, k)
+	return appendRange(dst, f, idx, k, q.pointers)
 }
 
 // reserve reserves the oldest items: one when p is 0, otherwise
@@ -514,14 +610,17 @@ func (q *Queue[T]) help(f *link[T], m uint64) {
 }
 
 // appendRange appends the k items from position idx of f on to dst,
-// oldest first, clearing their slots. The caller has reserved them.
-func appendRange[T any](dst []T, f *link[T], idx, k int) []T {
+// oldest first, and clears their slots if T holds pointers (wipe), so that
+// no removed item stays reachable. The caller owns those positions.
+func appendRange[T any](dst []T, f *link[T], idx, k int, wipe bool) []T {
 	l, off := f, idx
 	for {
 		n := min(k, spanOf(l)-off)
 		w := l.slots[off : off+n]
 		dst = append(dst, w...)
-		clear(w)
+		if wipe {
+			clear(w)
+		}
 		if k -= n; k == 0 {
 			return dst
 		}

@@ -1,6 +1,8 @@
 package blockq
 
 import (
+	"reflect"
+
 	wsq "github.com/worksteal/wsq"
 )
 
@@ -17,6 +19,7 @@ type List[T any] struct {
 	first, last *link[T]
 	n           int // items
 	fill        int // positions of last in use
+	lastCap     int // len(last.slots): last is open, its span its window
 	chunk       int // slots of the last block Append allocated
 }
 
@@ -32,7 +35,7 @@ func (l *List[T]) Len() int { return l.n }
 
 // Append adds v as the newest item of the list.
 func (l *List[T]) Append(v T) {
-	if l.last == nil || l.fill == len(l.last.slots) {
+	if l.last == nil || l.fill == l.lastCap {
 		l.chunk = min(max(minChunk, 2*l.chunk), DefaultBlockSize)
 		l.link(newLink[T](l.chunk))
 	}
@@ -48,18 +51,18 @@ func (l *List[T]) link(nl *link[T]) {
 	if l.last == nil {
 		l.first = nl
 	} else {
-		l.last.span.Store(uint32(l.fill))
+		l.last.seal(l.fill)
 		nl.prev = l.last
-		l.last.next.Store(nl)
+		l.last.next.SetPlain(nl)
 	}
-	l.last, l.fill = nl, 0
+	l.last, l.fill, l.lastCap = nl, 0, len(nl.slots)
 }
 
 // AppendTo appends the items of the list to dst, oldest first, empties the
 // list and returns the extended slice.
 func (l *List[T]) AppendTo(dst []T) []T {
 	if l.n > 0 {
-		dst = appendRange(dst, l.first, 0, l.n)
+		dst = appendRange(dst, l.first, 0, l.n, hasPointers(reflect.TypeFor[T]()))
 	}
 	*l = List[T]{}
 	return dst
@@ -83,11 +86,15 @@ func (q *Queue[T]) PushList(l *List[T]) int {
 	}
 	// Seal the back link at its fill (dropping the empty link behind it,
 	// if any) and link l's chain after it; no position beyond the
-	// counted ones is read by anyone but the owner.
-	o.back.span.Store(uint32(o.fill))
-	l.first.prev = o.back
+	// counted ones is read by anyone but the owner. l's links are not
+	// touched, so the cost does not depend on their number; l.first does
+	// not learn its predecessor (see before).
+	if o.fill < o.limit {
+		o.back.cut.Store(uint32(o.cap - o.fill))
+	}
 	o.back.next.Store(l.first)
-	o.back, o.fill, o.limit = l.last, l.fill, spanOf(l.last)
+	o.back, o.fill, o.limit, o.cap = l.last, l.fill, l.lastCap, l.lastCap
+	o.spares = 0
 	*l = List[T]{}
 	q.count(m)
 	return m
@@ -133,7 +140,6 @@ func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
 		nl := &links[i]
 		i++
 		nl.slots = src.slots[off : off+n : off+n]
-		nl.span.Store(uint32(n))
 		l.link(nl)
 		l.fill = n
 	})

@@ -1,0 +1,134 @@
+package bench
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/worksteal/wsq/blockq"
+	"github.com/worksteal/wsq/internal/queuetest"
+)
+
+// The block-queue contenders (blockq):
+//
+//	push   bq        PushBatch: copies the batch into blocks, one publication
+//	       bq-list   PushList of a List built outside the timer: constant time
+//	steal  bq        StealParcel: the native hand-off, which relinks the stolen
+//	                 blocks (the refill pushes the parcel back with PushParcel)
+//	       bq-batch  StealBatch: copies the stolen items into a slice
+//	pop    bq
+//
+// As the rings are created with room for the whole chunk and warmed, the
+// bq push contender reserves room for the chunk (Reserve links empty blocks
+// behind the back) and warms it by pushing and popping the chunk, outside
+// the timer; BenchmarkPushFresh shows what pushing into a fresh queue costs,
+// one block allocated per 256 items.
+func init() {
+	pushContenders = append(pushContenders,
+		pushContender{"bq", func(batch, ops int) func() {
+			q := blockq.New[int]()
+			vs := queuetest.Seq(0, batch)
+			warmBlocks(q, batch*ops)
+			return func() {
+				for range ops {
+					if q.PushBatch(vs) != batch {
+						panic("bench: bq: a push did not take its whole batch")
+					}
+				}
+			}
+		}},
+		pushContender{"bq-list", func(batch, ops int) func() {
+			q := blockq.New[int]()
+			lists := make([]blockq.List[int], ops)
+			for i := range lists {
+				for v := range batch {
+					lists[i].Append(v)
+				}
+			}
+			return func() {
+				for i := range lists {
+					if q.PushList(&lists[i]) != batch {
+						panic("bench: bq-list: a push did not take its whole batch")
+					}
+				}
+			}
+		}},
+	)
+	stealContenders = append(stealContenders,
+		stealContender{"bq", func(n int, p float64) (func() int, func()) {
+			q := blockq.New[int]()
+			q.PushBatch(queuetest.Seq(0, n))
+			var stolen *blockq.List[int]
+			var buf []int
+			oldest := 0 // as in sliceSteal: the queue holds a rotation of 0..n-1
+			return func() int {
+					stolen = q.StealParcel(p).(*blockq.List[int])
+					return stolen.Len()
+				}, func() {
+					k := stolen.Len()
+					// Check the parcel's items without emptying it: copy
+					// them out and push the copy back as the refill.
+					buf = stolen.AppendTo(buf[:0])
+					for i, v := range buf {
+						if v != (oldest+i)%n {
+							panic(fmt.Sprintf("bench: bq: stolen item %d is %d; want %d", i, v, (oldest+i)%n))
+						}
+					}
+					oldest = (oldest + k) % n
+					if q.PushBatch(buf) != k || q.Len() != n {
+						panic("bench: bq: the refill did not restore the queue")
+					}
+				}
+		}},
+		stealContender{"bq-batch", func(n int, p float64) (func() int, func()) {
+			return sliceSteal("bq-batch", blockq.New[int](), n, p)
+		}},
+	)
+	popContenders = append(popContenders, popContender{"bq", func(ops int) func() {
+		q := blockq.New[int]()
+		popFill(q, ops)
+		return func() {
+			for range ops {
+				if _, ok := q.Pop(); !ok {
+					panic("bench: bq: Pop found the queue empty")
+				}
+			}
+		}
+	}})
+}
+
+// warmBlocks reserves room for n items in q and touches it, as warm does
+// for a ring, by pushing n items and popping them all.
+func warmBlocks(q *blockq.Queue[int], n int) {
+	q.Reserve(n)
+	vs := queuetest.Seq(0, min(n, 1<<12))
+	for left := n; left > 0; left -= len(vs) {
+		q.PushBatch(vs[:min(left, len(vs))])
+	}
+	for range n {
+		if _, ok := q.Pop(); !ok {
+			panic("bench: bq: warming lost an item")
+		}
+	}
+}
+
+// BenchmarkPushFresh measures pushing into a fresh block queue, which
+// allocates a block for every 256 items inside the timed loop: the cost that
+// BenchmarkPush's reserved room takes out, as it takes out a ring's growth.
+func BenchmarkPushFresh(b *testing.B) {
+	for _, batch := range batchSizes {
+		b.Run(fmt.Sprintf("queue=bq/batch=%d", batch), func(b *testing.B) {
+			timeChunks(b, chunkOps, func(ops int) func() {
+				q := blockq.New[int]()
+				vs := queuetest.Seq(0, batch)
+				return func() {
+					for range ops {
+						if q.PushBatch(vs) != batch {
+							panic("bench: bq: a push did not take its whole batch")
+						}
+					}
+				}
+			})
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(batch), "ns/item")
+		})
+	}
+}
