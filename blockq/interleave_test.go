@@ -1,0 +1,190 @@
+//go:build wsqcheck
+
+package blockq
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/interleave"
+	qc "github.com/worksteal/wsq/internal/interleave/queuecheck"
+)
+
+// The interleaving checks of blockq: small scenarios whose every schedule
+// (or, for the larger ones, many random schedules) runs under the
+// deterministic scheduler of internal/interleave, each history checked for
+// linearizability and each final state for the structure's invariants. The
+// blocks hold two items, so that every scenario meets block boundaries: a
+// cut on a block edge, a block the owner empties while a thief walks it, a
+// List linked while a thief reserves, and the front moving from one block
+// to the next. Run them with
+//
+//	go test -tags wsqcheck -run Interleave ./blockq/
+
+func interleaveConfig(blockSize int) qc.Config {
+	return qc.Config{
+		New: func() wsq.Queue[int] { return New[int](WithBlockSize(blockSize)) },
+		PushNative: func(q wsq.Queue[int], vs []int) int {
+			var l List[int]
+			for _, v := range vs {
+				l.Append(v)
+			}
+			return q.(*Queue[int]).PushList(&l)
+		},
+		StealNative: func(q wsq.Queue[int], dst []int, p float64) []int {
+			pc := q.(*Queue[int]).StealParcel(p)
+			if pc == nil {
+				return dst
+			}
+			return pc.AppendTo(dst)
+		},
+		Invariants: func(q wsq.Queue[int]) error { return q.(*Queue[int]).CheckInvariants() },
+		Names: func(q wsq.Queue[int]) interleave.Names {
+			bq := q.(*Queue[int])
+			return interleave.Names{Object: func(obj any) string {
+				if obj == &bq.front {
+					return "front"
+				}
+				return ""
+			}, Value: func(obj, v any) string {
+				if x, ok := v.(uint64); ok {
+					return ctlString(x)
+				}
+				return ""
+			}}
+		},
+	}
+}
+
+// ctlString formats a control word for traces.
+func ctlString(c uint64) string {
+	switch c & stateMask {
+	case 0:
+		return "{unborn}"
+	case stateMoved:
+		return fmt.Sprintf("{moved idx %d, size %d}", ctlIdx(c), ctlSize(c))
+	}
+	return fmt.Sprintf("{idx %d, size %d}", ctlIdx(c), ctlSize(c))
+}
+
+var stealKinds = []struct {
+	name string
+	op   func(p float64) qc.Op
+}{
+	{"Steal", func(float64) qc.Op { return qc.Steal() }},
+	{"StealBatch", qc.StealBatch},
+	{"StealNative", qc.StealNative},
+}
+
+func interleaveScenarios() []qc.Scenario {
+	var ss []qc.Scenario
+	for _, k := range stealKinds {
+		ss = append(ss,
+			// The last item: the owner's Pop against the thief.
+			qc.Scenario{
+				Name: "one-item/" + k.name, Prefill: 1, Bound: qc.Unbounded,
+				Owner:   []qc.Op{qc.Pop(), qc.Pop()},
+				Thieves: [][]qc.Op{{k.op(1)}},
+			},
+			// A cut on the edge of the first block; the owner pops
+			// into the second while the thief walks.
+			qc.Scenario{
+				Name: "cut-on-edge/" + k.name, Prefill: 4, Bound: qc.Unbounded,
+				Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.Pop()},
+				Thieves: [][]qc.Op{{k.op(0.5)}},
+			},
+			// The owner empties the back block and steps back while the
+			// thief's steal reaches past the front block.
+			qc.Scenario{
+				Name: "pop-across-edge/" + k.name, Prefill: 3, Bound: qc.Unbounded,
+				Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.Push()},
+				Thieves: [][]qc.Op{{k.op(1)}},
+			},
+			// The owner drains and refills, the refill reusing the block
+			// it kept, while the thief steals.
+			qc.Scenario{
+				Name: "drain-refill/" + k.name, Prefill: 2, Bound: qc.Unbounded,
+				Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.PushBatch(3)},
+				Thieves: [][]qc.Op{{k.op(1)}},
+			},
+			// A pre-built List linked after a back block the owner seals
+			// early, while the thief reserves.
+			qc.Scenario{
+				Name: "list-while-steal/" + k.name, Prefill: 1, Bound: qc.Unbounded,
+				Owner:   []qc.Op{qc.PushNative(3), qc.Pop()},
+				Thieves: [][]qc.Op{{k.op(0.6)}},
+			},
+		)
+	}
+	ss = append(ss,
+		// Two thieves: one moves the front while the other reserves from
+		// the block it leaves, and the owner pops.
+		qc.Scenario{
+			Name: "two-thieves-move", Prefill: 5, Bound: 3,
+			Owner:   []qc.Op{qc.Pop(), qc.Pop()},
+			Thieves: [][]qc.Op{{qc.StealBatch(0.6)}, {qc.Steal(), qc.Steal()}},
+		},
+		qc.Scenario{
+			Name: "two-thieves-lists", Prefill: 3, Bound: 3,
+			Owner:   []qc.Op{qc.PushNative(2), qc.Pop(), qc.Push()},
+			Thieves: [][]qc.Op{{qc.StealNative(0.5)}, {qc.StealBatch(1)}},
+		},
+		// Larger scopes, at random.
+		qc.Scenario{
+			Name: "random-mix", Prefill: 5, Random: 3000, Seed: 1,
+			Owner:   []qc.Op{qc.PushBatch(3), qc.Pop(), qc.PushNative(3), qc.Pop(), qc.Pop(), qc.Push(), qc.Pop(), qc.Pop()},
+			Thieves: [][]qc.Op{{qc.StealBatch(0.5), qc.Steal(), qc.StealNative(0.3)}, {qc.StealNative(1), qc.Steal()}, {qc.Steal(), qc.StealBatch(0.7)}},
+		},
+	)
+	return ss
+}
+
+func TestInterleaveTwoSlotBlocks(t *testing.T) {
+	qc.Run(t, interleaveConfig(2), interleaveScenarios())
+}
+
+// One-slot blocks: every position is a block edge.
+func TestInterleaveOneSlotBlocks(t *testing.T) {
+	var ss []qc.Scenario
+	for _, s := range interleaveScenarios() {
+		if strings.HasPrefix(s.Name, "cut-on-edge/") || strings.HasPrefix(s.Name, "two-thieves") {
+			ss = append(ss, s)
+		}
+	}
+	qc.Run(t, interleaveConfig(1), ss)
+}
+
+// The checker can fail: each deliberate bug of mutation.go, switched on
+// alone, must be found by the scenario named here.
+func TestInterleaveMutationsCaught(t *testing.T) {
+	cases := []struct {
+		m        mutation
+		scenario string
+	}{
+		{mutReserveBlind, "one-item/Steal"},
+		{mutPopBlind, "one-item/StealBatch"},
+		{mutCountBlind, "list-while-steal/Steal"},
+		{mutHelpBlind, "two-thieves-move"},
+	}
+	scenarios := map[string]qc.Scenario{}
+	for _, s := range interleaveScenarios() {
+		scenarios[s.Name] = s
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("mutation=%d/%s", c.m, c.scenario), func(t *testing.T) {
+			s, ok := scenarios[c.scenario]
+			if !ok {
+				t.Fatalf("no scenario %q", c.scenario)
+			}
+			activeMutation = c.m
+			defer func() { activeMutation = mutNone }()
+			r := qc.Explore(interleaveConfig(2), s)
+			if r.Failure == nil {
+				t.Fatalf("mutation %d not caught by %s: %s", c.m, s.Name, r.Describe(s))
+			}
+			t.Logf("caught: %v", r.Failure)
+		})
+	}
+}
