@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/blockq"
 	"github.com/worksteal/wsq/chaselev"
 	"github.com/worksteal/wsq/lfqueue"
 	"github.com/worksteal/wsq/mutexq"
@@ -28,6 +29,7 @@ type Entry struct {
 // entries lists the implementations in the order reports show them. Every
 // name here must have a case in New; TestCatalog checks both ways.
 var entries = []Entry{
+	{Name: "bq", Description: "lock-free bulk queue of linked blocks (blockq), the recommended queue"},
 	{Name: "lf", Description: "bulk lock-free linked list (lfqueue), basic steal"},
 	{Name: "lf-skip", Description: "bulk lock-free linked list (lfqueue), skip-count steal"},
 	{Name: "tf-ub", Description: "Taskflow UnboundedWSQ (tfdeque), per-item push loop, loop of single steals"},
@@ -93,6 +95,7 @@ func Lookup(name string) (Entry, bool) {
 // and a pop costs about 20 % more. TestQueuesInlined in examples/quickstart
 // checks the machine code of a program that imports only catalog.
 var (
+	_ wsq.Queue[struct{}] = (*blockq.Queue[struct{}])(nil)
 	_ wsq.Queue[struct{}] = (*lfqueue.Queue[struct{}])(nil)
 	_ wsq.Queue[struct{}] = (*chaselev.Deque[struct{}])(nil)
 	_ wsq.Queue[struct{}] = (*tfdeque.Deque[struct{}])(nil)
@@ -120,6 +123,8 @@ func Factory[T any](name string) (func() wsq.Queue[T], error) {
 // that lists the known names.
 func New[T any](name string) (wsq.Queue[T], error) {
 	switch name {
+	case "bq":
+		return blockq.New[T](), nil
 	case "lf":
 		return lfqueue.New[T](), nil
 	case "lf-skip":
