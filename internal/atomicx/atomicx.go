@@ -1,12 +1,17 @@
-//go:build !wsqcheck
-
 package atomicx
 
 import (
 	"sync"
 	"sync/atomic"
-	"unsafe"
+	"unsafe" // Pointer needs atomic and plain access to one word; atomic.Pointer offers no plain access.
 )
+
+// Every method below is declared once, for every build. A method that is a
+// scheduling point starts with "if checking": in a normal build checking is
+// the constant false, the compiler drops the branch before it weighs the
+// method for inlining, and what is left is the sync/atomic operation. In
+// the checking builds (seam_check.go, seam_chaos.go) the branch calls the
+// seam's hooks around the same operation.
 
 // noCopy lets go vet's copylocks check report copies of the types that embed
 // it.
@@ -15,19 +20,52 @@ type noCopy struct{}
 func (*noCopy) Lock()   {}
 func (*noCopy) Unlock() {}
 
+// op is the kind of operation a hook is told about.
+type op uint8
+
+const (
+	opLoad op = iota + 1
+	opStore
+	opSwap
+	opCompareAndSwap
+	opLock
+	opUnlock
+)
+
 // Uint64 is an atomic uint64, 64-bit aligned on every platform.
 type Uint64 struct {
 	v atomic.Uint64
 }
 
 // Load atomically loads and returns the value.
-func (x *Uint64) Load() uint64 { return x.v.Load() }
+func (x *Uint64) Load() uint64 {
+	if checking && before(opLoad, x) {
+		v := x.v.Load()
+		after(v)
+		return v
+	}
+	return x.v.Load()
+}
 
 // Store atomically stores v.
-func (x *Uint64) Store(v uint64) { x.v.Store(v) }
+func (x *Uint64) Store(v uint64) {
+	if checking && before(opStore, x) {
+		x.v.Store(v)
+		after(v)
+		return
+	}
+	x.v.Store(v)
+}
 
 // CompareAndSwap executes the compare-and-swap operation for the value.
-func (x *Uint64) CompareAndSwap(old, new uint64) bool { return x.v.CompareAndSwap(old, new) }
+func (x *Uint64) CompareAndSwap(old, new uint64) bool {
+	if checking && before(opCompareAndSwap, x) {
+		ok := x.v.CompareAndSwap(old, new)
+		after(old, new, ok)
+		return ok
+	}
+	return x.v.CompareAndSwap(old, new)
+}
 
 // Uint32 is an atomic uint32.
 type Uint32 struct {
@@ -35,13 +73,34 @@ type Uint32 struct {
 }
 
 // Load atomically loads and returns the value.
-func (x *Uint32) Load() uint32 { return x.v.Load() }
+func (x *Uint32) Load() uint32 {
+	if checking && before(opLoad, x) {
+		v := x.v.Load()
+		after(v)
+		return v
+	}
+	return x.v.Load()
+}
 
 // Store atomically stores v.
-func (x *Uint32) Store(v uint32) { x.v.Store(v) }
+func (x *Uint32) Store(v uint32) {
+	if checking && before(opStore, x) {
+		x.v.Store(v)
+		after(v)
+		return
+	}
+	x.v.Store(v)
+}
 
 // CompareAndSwap executes the compare-and-swap operation for the value.
-func (x *Uint32) CompareAndSwap(old, new uint32) bool { return x.v.CompareAndSwap(old, new) }
+func (x *Uint32) CompareAndSwap(old, new uint32) bool {
+	if checking && before(opCompareAndSwap, x) {
+		ok := x.v.CompareAndSwap(old, new)
+		after(old, new, ok)
+		return ok
+	}
+	return x.v.CompareAndSwap(old, new)
+}
 
 // Pointer is an atomic pointer to a T that also allows plain access while
 // the object holding it is not yet shared.
@@ -52,38 +111,82 @@ type Pointer[T any] struct {
 }
 
 // Load atomically loads and returns the pointer.
-func (x *Pointer[T]) Load() *T { return (*T)(atomic.LoadPointer(&x.p)) }
+func (x *Pointer[T]) Load() *T {
+	if checking && before(opLoad, x) {
+		v := (*T)(atomic.LoadPointer(&x.p))
+		after(v)
+		return v
+	}
+	return (*T)(atomic.LoadPointer(&x.p))
+}
 
 // Store atomically stores v.
-func (x *Pointer[T]) Store(v *T) { atomic.StorePointer(&x.p, unsafe.Pointer(v)) }
+func (x *Pointer[T]) Store(v *T) {
+	if checking && before(opStore, x) {
+		atomic.StorePointer(&x.p, unsafe.Pointer(v))
+		after(v)
+		return
+	}
+	atomic.StorePointer(&x.p, unsafe.Pointer(v))
+}
 
 // Swap atomically stores v and returns the previous pointer.
-func (x *Pointer[T]) Swap(v *T) *T { return (*T)(atomic.SwapPointer(&x.p, unsafe.Pointer(v))) }
+func (x *Pointer[T]) Swap(v *T) *T {
+	if checking && before(opSwap, x) {
+		old := (*T)(atomic.SwapPointer(&x.p, unsafe.Pointer(v)))
+		after(v, old)
+		return old
+	}
+	return (*T)(atomic.SwapPointer(&x.p, unsafe.Pointer(v)))
+}
 
 // CompareAndSwap executes the compare-and-swap operation for the pointer.
 func (x *Pointer[T]) CompareAndSwap(old, new *T) bool {
+	if checking && before(opCompareAndSwap, x) {
+		ok := atomic.CompareAndSwapPointer(&x.p, unsafe.Pointer(old), unsafe.Pointer(new))
+		after(old, new, ok)
+		return ok
+	}
 	return atomic.CompareAndSwapPointer(&x.p, unsafe.Pointer(old), unsafe.Pointer(new))
 }
 
 // Plain returns the pointer without synchronization. The caller must have a
 // happens-before relation with the last write, for example because it wrote
 // it itself or loaded the enclosing object with an atomic load after it was
-// published.
+// published. Plain accesses are never scheduling points.
 func (x *Pointer[T]) Plain() *T { return (*T)(x.p) }
 
 // SetPlain stores v without synchronization. It is for objects that no other
 // goroutine can reach yet, or can reach only through a later atomic
-// publication; anything else is a data race.
+// publication; anything else is a data race. Plain accesses are never
+// scheduling points.
 func (x *Pointer[T]) SetPlain(v *T) { x.p = unsafe.Pointer(v) }
 
 // Mutex is a mutual exclusion lock. The queues use it only where their
 // design serializes thieves; owners never take it.
+//
+// In an interleaving exploration a thread that wants a mutex another thread
+// holds is not runnable until the holder unlocks it.
 type Mutex struct {
 	mu sync.Mutex
 }
 
 // Lock locks m, waiting until it is available.
-func (m *Mutex) Lock() { m.mu.Lock() }
+func (m *Mutex) Lock() {
+	if checking {
+		before(opLock, m) // in an exploration, returns when m is free
+		m.mu.Lock()
+		acquired(m)
+		return
+	}
+	m.mu.Lock()
+}
 
 // Unlock unlocks m.
-func (m *Mutex) Unlock() { m.mu.Unlock() }
+func (m *Mutex) Unlock() {
+	if checking {
+		before(opUnlock, m)
+		released(m)
+	}
+	m.mu.Unlock()
+}

@@ -1,23 +1,40 @@
 // Package atomicx holds the few atomic types the lock-free queues use, so that
-// every atomic operation of lfqueue and chaselev goes through one seam.
+// every atomic operation of lfqueue, chaselev and the other lock-free queues
+// goes through one seam.
 //
-// In a normal build the types are thin wrappers over sync/atomic and
-// sync.Mutex whose methods the compiler inlines: they cost exactly what the
-// sync/atomic operation costs (bench_test.go times each pair). Inlining
-// across packages needs the callee's body in the export data the compiler
-// reads; a program that reaches the queues only through package catalog
-// gets it from catalog's own instantiations of the queues, and
+// The types and their methods are declared once (atomicx.go). Each method
+// that is an atomic operation, and Lock and Unlock, starts with a branch on
+// the constant checking, which a build tag sets:
+//
+//   - In a normal build checking is false. The compiler drops the branch
+//     before it weighs the method for inlining, so the methods are thin
+//     wrappers over sync/atomic and sync.Mutex that cost exactly what the
+//     sync/atomic operation costs (bench_test.go times each pair, and
+//     inline_test.go checks that the compiler inlines them and the hot
+//     paths of the queues).
+//   - Under the tag wsqcheck every operation is first a scheduling point
+//     of the deterministic scheduler of internal/interleave, which explores
+//     the interleavings of small scenarios (seam_check.go).
+//   - Under the tag wsqchaos every operation is first a point where
+//     internal/chaos may yield or sleep, which stretches the windows between
+//     a load and the compare-and-swap that depends on it in real concurrent
+//     runs (seam_chaos.go).
+//
+// Inlining across packages needs the callee's body in the export data the
+// compiler reads; a program that reaches the queues only through package
+// catalog gets it from catalog's own instantiations of the queues, and
 // TestQueuesInlined in examples/quickstart checks the machine code of such a
-// program. The seam exists for the interleaving checker,
-// which builds the queues with a test-only build tag under which each
-// operation becomes a scheduling point of a deterministic scheduler (see
-// DESIGN.md §7).
+// program.
 //
 // Besides the atomic operations, Pointer offers plain (unsynchronized) access
 // for the one case where the queues need it: initializing an object that no
 // other goroutine can see yet. Publishing the object afterwards with an
 // atomic store makes the plain writes visible to every goroutine that loads
-// it, in the terms of the Go memory model.
+// it, in the terms of the Go memory model. Plain accesses are never
+// scheduling points.
+//
+// This package and internal/pad are the only ones of the module that import
+// unsafe; TestUnsafeConfined fails if another one does.
 //
 // Like the sync/atomic types, every type here must not be copied after first
 // use; go vet reports copies.

@@ -1,4 +1,4 @@
-//go:build !wsqcheck
+//go:build !wsqcheck && !wsqchaos
 
 package atomicx_test
 

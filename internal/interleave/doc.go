@@ -1,8 +1,8 @@
 // Package interleave is a deterministic scheduler that explores the
 // interleavings of small concurrent programs, in the spirit of Rust's loom:
-// the tool behind the exhaustive interleaving checks of the lock-free queues
-// (DESIGN.md §7). A queue needs only scenarios; package queuecheck runs them
-// against a wsq.Queue and checks every execution.
+// the tool behind the exhaustive interleaving checks of the lock-free
+// queues. A queue needs only scenarios; package queuecheck runs them against
+// a wsq.Queue and checks every execution.
 //
 // # Scheduling points
 //

@@ -1,0 +1,5 @@
+//go:build wsqchaos && !wsqcheck
+
+package chaos
+
+const enabled = true
