@@ -432,12 +432,10 @@ func (q *Queue[T]) retreat() {
 	o.back, o.fill, o.limit, o.cap = p, spanOf(p), spanOf(p), len(p.slots)
 }
 
-// before returns the link before n, which holds the item the owner has just
-// claimed, when nothing recorded it: PushList does not touch the List's
-// links, so that its cost does not depend on their number, and the first
-// of them learns its predecessor here, by a walk from the front. The front
-// lies at or before that predecessor, since the claimed item is not
-// reserved.
+// before returns the link before n, a link after the front, when nothing
+// recorded it: PushList does not touch the List's links, so that its cost
+// does not depend on their number, and the first of them learns its
+// predecessor here, by a walk from the front.
 func (q *Queue[T]) before(n *link[T]) *link[T] {
 	q.reload()
 	x := q.own.f
@@ -449,7 +447,7 @@ func (q *Queue[T]) before(n *link[T]) *link[T] {
 		}
 		x = nx
 	}
-	panic("blockq: internal error: a claimed item is not in the chain")
+	panic("blockq: internal error: a link after the front is not in the chain")
 }
 
 // Reserve makes room for n more items than the queue holds, in empty

@@ -84,15 +84,27 @@ func (q *Queue[T]) PushList(l *List[T]) int {
 	if o.back == nil {
 		q.start()
 	}
-	// Seal the back link at its fill (dropping the empty link behind it,
-	// if any) and link l's chain after it; no position beyond the
+	// Seal the back link at its fill (dropping the empty links behind
+	// it, if any) and link l's chain after it; no position beyond the
 	// counted ones is read by anyone but the owner. l's links are not
 	// touched, so the cost does not depend on their number; l.first does
-	// not learn its predecessor (see before).
-	if o.fill < o.limit {
+	// not learn its predecessor (see before). A back link with no
+	// position in use is replaced by l rather than sealed empty, unless
+	// it holds the control word, so that a run of pushed and popped
+	// Lists does not leave a chain of empty links.
+	switch {
+	case o.fill == 0 && o.back != q.front.Load():
+		p := o.back.prev
+		if p == nil {
+			p = q.before(o.back)
+		}
+		p.next.Store(l.first)
+	case o.fill < o.limit:
 		o.back.cut.Store(uint32(o.cap - o.fill))
+		fallthrough
+	default:
+		o.back.next.Store(l.first)
 	}
-	o.back.next.Store(l.first)
 	o.back, o.fill, o.limit, o.cap = l.last, l.fill, l.lastCap, l.lastCap
 	o.spares = 0
 	*l = List[T]{}

@@ -1,0 +1,63 @@
+package blockq_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/worksteal/wsq/blockq"
+	"github.com/worksteal/wsq/internal/queuetest"
+)
+
+// TestRetentionLists runs the conformance suite's steady patterns with the
+// queue's own bulk operations: batches pushed as Lists, halves stolen as
+// parcels that are then emptied, or handed to a second queue whose owner
+// pops them. A parcel shares its blocks with the queue it came from, so
+// this is where a block could stay reachable after its items are gone.
+func TestRetentionLists(t *testing.T) {
+	items := 15_000
+	if testing.Short() {
+		items = 5_000
+	}
+	for _, bs := range []int{2, 16, blockq.DefaultBlockSize} {
+		for _, kind := range []string{"PushList+StealBatch", "PushBatch+StealParcel", "PushList+handoff"} {
+			for _, pat := range queuetest.Patterns() {
+				q := blockq.New[queuetest.Wide](blockq.WithBlockSize(bs))
+				other := blockq.New[queuetest.Wide](blockq.WithBlockSize(bs))
+				var push func([]queuetest.Wide)
+				if kind != "PushBatch+StealParcel" {
+					push = func(vs []queuetest.Wide) {
+						var l blockq.List[queuetest.Wide]
+						for _, v := range vs {
+							l.Append(v)
+						}
+						q.PushList(&l)
+					}
+				}
+				var steal func()
+				var buf []queuetest.Wide
+				switch kind {
+				case "PushBatch+StealParcel":
+					steal = func() {
+						if pc := q.StealParcel(0.5); pc != nil {
+							buf = pc.AppendTo(buf[:0])
+						}
+					}
+				case "PushList+handoff":
+					steal = func() {
+						other.PushParcel(q.StealParcel(0.5))
+						for {
+							if _, ok := other.Pop(); !ok {
+								break
+							}
+						}
+					}
+				}
+				name := fmt.Sprintf("block=%d/%s/%v", bs, kind, pat)
+				got := queuetest.RetainedPerItem(q, pat, items, push, steal)
+				assert.Less(t, got, float64(queuetest.MaxRetainedPerItem), "%s: the live heap grew by %.1f bytes per pushed item", name, got)
+			}
+		}
+	}
+}
