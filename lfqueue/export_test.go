@@ -42,13 +42,14 @@ func (q *Queue[T]) CheckInvariants() string {
 		return "counted header keeps its predecessor"
 	}
 	nd := h.top
-	for i := h.idx; i > q.own.next-1; i-- { // popped nodes above the newest item
+	// Indices wrap around int64: count by their differences.
+	for i := h.idx - (q.own.next - 1); i > 0; i-- { // popped nodes above the newest item
 		nd = nd.next.Load()
 	}
 	if nd != q.own.head {
 		return "owner head is not the node at index next-1"
 	}
-	for i := q.own.next - 1; i > q.thief.bottom; i-- {
+	for i := q.own.next - 1 - q.thief.bottom; i > 0; i-- {
 		nd = nd.next.Load()
 		if nd == nil {
 			return "chain ends above bottom"

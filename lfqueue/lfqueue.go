@@ -629,9 +629,13 @@ func (q *Queue[T]) detach(h *header[T], k int, needLast bool) (first, last *node
 	th := &q.thief
 	cutIdx := th.bottom + int64(k)
 	var cut *node[T]
-	if h.idx >= cutIdx {
+	// Indices wrap around int64 (PushList and the skip-count StealList
+	// move 2^31 items in constant time, so a program that passes a large
+	// list back and forth wraps them within an hour): compare them only by
+	// their difference, which is the number of items between them.
+	if above := h.idx - cutIdx; above >= 0 {
 		cut = h.top
-		for i := h.idx; i > cutIdx; i-- {
+		for ; above > 0; above-- {
 			cut = cut.next.Load()
 		}
 		// Detach: the cut becomes the oldest node. The owner never reads
