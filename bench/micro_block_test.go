@@ -21,7 +21,8 @@ import (
 // bq push contender reserves room for the chunk (Reserve links empty blocks
 // behind the back) and warms it by pushing and popping the chunk, outside
 // the timer; BenchmarkPushFresh shows what pushing into a fresh queue costs,
-// one block allocated per 256 items.
+// with its blocks allocated inside the timed loop (32 to 4096 slots each,
+// growing with the queue).
 func init() {
 	pushContenders = append(pushContenders,
 		pushContender{"bq", func(batch, ops int) func() {
@@ -112,7 +113,7 @@ func warmBlocks(q *blockq.Queue[int], n int) {
 }
 
 // BenchmarkPushFresh measures pushing into a fresh block queue, which
-// allocates a block for every 256 items inside the timed loop: the cost that
+// allocates its blocks inside the timed loop: the cost that
 // BenchmarkPush's reserved room takes out, as it takes out a ring's growth.
 func BenchmarkPushFresh(b *testing.B) {
 	for _, batch := range batchSizes {

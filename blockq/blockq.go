@@ -2,6 +2,7 @@ package blockq
 
 import (
 	"fmt"
+	"math/bits"
 	"reflect"
 
 	wsq "github.com/worksteal/wsq"
@@ -10,12 +11,16 @@ import (
 )
 
 const (
-	// DefaultBlockSize is the number of slots of a block when New is not
-	// given WithBlockSize.
-	DefaultBlockSize = 256
+	// MinBlockSize and MaxBlockSize bound the blocks a queue allocates
+	// when New is not given WithBlockSize: each new block has about a
+	// quarter as many slots as the queue holds items, rounded up to a
+	// power of two and kept within these bounds, so that a small queue
+	// stays small and a large one has few blocks for a steal to skip.
+	MinBlockSize = 32
+	MaxBlockSize = 4096
 
-	// MaxBlockSize is the largest block size WithBlockSize accepts.
-	MaxBlockSize = 1 << 20
+	// maxFixedBlockSize is the largest block size WithBlockSize accepts.
+	maxFixedBlockSize = 1 << 20
 
 	// MaxLen is the largest number of items a queue can hold: the size
 	// field of the control word has 30 bits.
@@ -171,8 +176,9 @@ type Queue[T any] struct {
 		spares int
 		keep   int
 
-		// blockSize is the number of slots of the blocks the owner
-		// allocates.
+		// blockSize is the number of slots of every block the owner
+		// allocates, or 0 for blocks sized to the queue (see
+		// MinBlockSize).
 		blockSize int
 	}
 
@@ -191,20 +197,25 @@ type options struct {
 	blockSize int
 }
 
-// WithBlockSize sets the number of slots of the blocks the queue allocates:
-// larger blocks mean fewer allocations and fewer steps for a steal to skip,
-// smaller ones less memory for a small queue. New panics unless
-// 1 <= n <= MaxBlockSize.
-func WithBlockSize(n int) Option { return func(o *options) { o.blockSize = n } }
+// WithBlockSize gives every block the queue allocates n slots, instead of
+// sizing blocks to the queue: larger blocks mean fewer allocations and
+// fewer steps for a steal to skip, smaller ones less memory for a small
+// queue. New panics unless 1 <= n <= 2^20.
+func WithBlockSize(n int) Option {
+	return func(o *options) {
+		if n < 1 || n > maxFixedBlockSize {
+			panic(fmt.Sprintf("blockq: block size %d is not between 1 and %d", n, maxFixedBlockSize))
+		}
+		o.blockSize = n
+	}
+}
 
-// New returns an empty queue configured by opts.
+// New returns an empty queue configured by opts. The zero Queue is the
+// same as New() without options.
 func New[T any](opts ...Option) *Queue[T] {
-	o := options{blockSize: DefaultBlockSize}
+	var o options
 	for _, opt := range opts {
 		opt(&o)
-	}
-	if o.blockSize < 1 || o.blockSize > MaxBlockSize {
-		panic(fmt.Sprintf("blockq: block size %d is not between 1 and %d", o.blockSize, MaxBlockSize))
 	}
 	q := new(Queue[T])
 	q.own.blockSize = o.blockSize
@@ -238,7 +249,7 @@ func (q *Queue[T]) Push(v T) bool {
 	if o.fill == o.limit || ctlSize(o.c) == MaxLen {
 		q.checkRoom(1)
 		if o.fill == o.limit { // the back link is full, or there is none yet
-			q.advance()
+			q.advance(1)
 		}
 	}
 	o.back.slots[o.fill] = v
@@ -261,14 +272,34 @@ func (q *Queue[T]) Push(v T) bool {
 // it; it does not block.
 func (q *Queue[T]) PushBatch(vs []T) int {
 	m := len(vs)
+	o := &q.own
+	if m > o.limit-o.fill || ctlSize(o.c)+m > MaxLen {
+		return q.pushSlow(vs)
+	}
 	if m == 0 {
 		return 0
 	}
+	// The batch fits in the back link: one copy and the count, whose first
+	// attempt is written out as in Push.
+	copy(o.back.slots[o.fill:], vs)
+	o.fill += m
+	if c := o.c; !mutCountBlind.on() && o.f.ctl.CompareAndSwap(c, c+uint64(m)) {
+		o.c = c + uint64(m)
+		return m
+	}
+	q.count(m)
+	return m
+}
+
+// pushSlow is PushBatch for a batch that needs more blocks, or that may
+// exceed MaxLen.
+func (q *Queue[T]) pushSlow(vs []T) int {
+	m := len(vs)
 	q.checkRoom(m)
 	o := &q.own
 	for rest := vs; len(rest) > 0; {
 		if o.fill == o.limit {
-			q.advance()
+			q.advance(len(rest))
 		}
 		n := copy(o.back.slots[o.fill:o.limit], rest)
 		o.fill += n
@@ -311,10 +342,10 @@ func (q *Queue[T]) count(m int) {
 	}
 }
 
-// advance makes room in the back for at least one item: it moves the owner
-// to the empty link it kept behind its back, or links a new block, or, on
-// the queue's first push, makes the first block.
-func (q *Queue[T]) advance() {
+// advance makes room in the back for at least one of want items: it moves
+// the owner to the empty link it kept behind its back, or links a new
+// block, or, on the queue's first push, makes the first block.
+func (q *Queue[T]) advance(want int) {
 	o := &q.own
 	if o.back == nil {
 		q.start()
@@ -325,7 +356,7 @@ func (q *Queue[T]) advance() {
 		o.spares--
 		return
 	}
-	l := newLink[T](q.blockSize())
+	l := newLink[T](q.blockFor(want))
 	l.prev = o.back
 	// The back link is full: its span is already its fill. Linking a
 	// block beyond the counted items publishes nothing yet.
@@ -333,18 +364,21 @@ func (q *Queue[T]) advance() {
 	o.back, o.fill, o.limit, o.cap = l, 0, len(l.slots), len(l.slots)
 }
 
-func (q *Queue[T]) blockSize() int {
-	if q.own.blockSize == 0 {
-		q.own.blockSize = DefaultBlockSize // the zero Queue
+// blockFor returns the number of slots of a new block, when want more
+// items are to be pushed.
+func (q *Queue[T]) blockFor(want int) int {
+	if n := q.own.blockSize; n > 0 {
+		return n
 	}
-	return q.own.blockSize
+	n := (ctlSize(q.own.c) + want) / 4
+	return min(max(MinBlockSize, 1<<bits.Len(uint(n-1))), MaxBlockSize)
 }
 
 // start makes the first link, live and empty, and publishes it as the
 // front.
 func (q *Queue[T]) start() {
 	q.pointers = hasPointers(reflect.TypeFor[T]())
-	l := newLink[T](q.blockSize())
+	l := newLink[T](q.blockFor(0))
 	c := live(0, 0)
 	l.ctl.Store(c)
 	o := &q.own
@@ -466,14 +500,15 @@ func (q *Queue[T]) Reserve(n int) {
 		room += spanOf(nx)
 		last = nx
 	}
-	for ; room < n; room += q.blockSize() {
-		l := newLink[T](q.blockSize())
+	for room < n {
+		l := newLink[T](q.blockFor(n - room))
 		l.prev = last
 		last.next.Store(l) // beyond the counted positions: the owner's alone
 		last = l
+		room += len(l.slots)
 		o.spares++
 	}
-	o.keep = max(o.keep, (n+q.blockSize()-1)/q.blockSize())
+	o.keep = max(o.keep, o.spares)
 }
 
 // hasPointers reports whether values of type t hold pointers.

@@ -71,8 +71,8 @@ func TestZeroValue(t *testing.T) {
 }
 
 func TestBadOptions(t *testing.T) {
-	for _, n := range []int{0, -1, blockq.MaxBlockSize + 1} {
-		msg := fmt.Sprintf("blockq: block size %d is not between 1 and %d", n, blockq.MaxBlockSize)
+	for _, n := range []int{0, -1, 1<<20 + 1} {
+		msg := fmt.Sprintf("blockq: block size %d is not between 1 and %d", n, 1<<20)
 		assert.PanicsWithValue(t, msg, func() { blockq.New[int](blockq.WithBlockSize(n)) })
 	}
 	q := blockq.New[int]()

@@ -20,7 +20,9 @@
 //
 // # The structure
 //
-// Items live in blocks: arrays of slots, 256 by default (WithBlockSize).
+// Items live in blocks: arrays of slots, each new one sized to about a
+// quarter of the queue's length, between 32 and 4096 slots (or a fixed
+// size, WithBlockSize).
 // A queue is a chain of links, from the front (the oldest items, where
 // thieves work) to the back (the newest, where the owner works); each link
 // covers a window of one block's slots and points to the next link. The
@@ -82,8 +84,9 @@
 // # Memory
 //
 // A queue allocates one block (and its link) per block's worth of items
-// pushed one at a time or by PushBatch, and reuses the last emptied block
-// when the owner pops back over it. Popped and stolen slots are cleared at
+// pushed one at a time or by PushBatch (so a long queue allocates once per
+// 4096 items), and reuses the last emptied block when the owner pops back
+// over it (Reserve keeps more). Popped and stolen slots are cleared at
 // once, so no removed item stays reachable. A block is freed when no link
 // covers it: the links before the front are unreachable once the owner has
 // seen the front move (at its next operation that meets a thief's change).

@@ -26,8 +26,8 @@ type List[T any] struct {
 var _ wsq.Parcel[int] = (*List[int])(nil)
 
 // Append allocates blocks that double from minChunk slots to
-// DefaultBlockSize, so that a short list stays small and a long one costs
-// one allocation per block.
+// MaxBlockSize, so that a short list stays small and a long one costs one
+// allocation per block.
 const minChunk = 16
 
 // Len returns the number of items in the list.
@@ -36,7 +36,7 @@ func (l *List[T]) Len() int { return l.n }
 // Append adds v as the newest item of the list.
 func (l *List[T]) Append(v T) {
 	if l.last == nil || l.fill == l.lastCap {
-		l.chunk = min(max(minChunk, 2*l.chunk), DefaultBlockSize)
+		l.chunk = min(max(minChunk, 2*l.chunk), MaxBlockSize)
 		l.link(newLink[T](l.chunk))
 	}
 	l.last.slots[l.fill] = v

@@ -20,11 +20,14 @@ func TestRetentionLists(t *testing.T) {
 	if testing.Short() {
 		items = 5_000
 	}
-	for _, bs := range []int{2, 16, blockq.DefaultBlockSize} {
+	for _, bs := range []int{2, 16, 0} { // 0: blocks sized to the queue
 		for _, kind := range []string{"PushList+StealBatch", "PushBatch+StealParcel", "PushList+handoff"} {
 			for _, pat := range queuetest.Patterns() {
-				q := blockq.New[queuetest.Wide](blockq.WithBlockSize(bs))
-				other := blockq.New[queuetest.Wide](blockq.WithBlockSize(bs))
+				var opts []blockq.Option
+				if bs > 0 {
+					opts = append(opts, blockq.WithBlockSize(bs))
+				}
+				q, other := blockq.New[queuetest.Wide](opts...), blockq.New[queuetest.Wide](opts...)
 				var push func([]queuetest.Wide)
 				if kind != "PushBatch+StealParcel" {
 					push = func(vs []queuetest.Wide) {
