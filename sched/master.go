@@ -39,9 +39,15 @@ func (s *scheduler[T]) runMaster(ctx context.Context) {
 	}
 }
 
-// stealFor takes a proportion of the longest queue other than w's for w. It
-// reports false when every other queue is empty.
+// stealFor takes a share of the items added from outside the workers, if
+// there are any, or else a proportion of the longest queue other than w's,
+// for w. It reports false when there is nothing to take.
 func (s *scheduler[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
+	if s.inj.n.Load() > 0 {
+		if items := s.inj.take(w.recv[:0], len(s.workers)); len(items) > 0 {
+			return delivery[T]{items: items, n: len(items)}, true
+		}
+	}
 	for {
 		var victim *Worker[T]
 		most := 0

@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/pad"
 )
@@ -67,18 +65,31 @@ const DefaultSpin = 4
 // run: Run cancels ctx for the other workers and returns the first error.
 // Each item given to Run or Spawn is handled exactly once, unless the run
 // ends early.
+//
+// A handler that blocks (on a channel, a lock, I/O or a sleep) stalls its
+// worker for that long: the items in its queue wait until a thief takes
+// them, and nothing else runs on that worker. A handler that must wait for
+// something other than its own items should hand the waiting to a goroutine
+// of its own, or use a Pool, whose Group.Wait and Future.Join run other
+// tasks while they wait for tasks.
 type Handler[T any] func(ctx context.Context, item T, w *Worker[T]) error
 
-// Config describes a scheduler. Only NewQueue is required.
+// Config describes a scheduler: the workers of a Run or of a Pool. The zero
+// Config is valid: GOMAXPROCS workers, each with a DefaultQueue, in Master
+// mode.
 type Config[T any] struct {
-	// NewQueue returns a new empty queue. Run calls it once per worker. In
-	// Random mode with more than one worker the queues must allow
-	// concurrent thieves.
+	// NewQueue returns a new empty queue. Run and NewPool call it once per
+	// worker; nil means DefaultQueue[T], the recommended queue. Any
+	// wsq.Queue works in both modes: several thieves may meet at one queue
+	// in Random mode, which every implementation accepts (some make them
+	// take turns, and a steal that may take nothing under contention, as
+	// the queue's Contract says with StealMayFail, only makes the thief try
+	// elsewhere).
 	NewQueue func() wsq.Queue[T]
 
 	// Workers is the number of worker goroutines; zero means
-	// runtime.GOMAXPROCS(0). Master mode runs one more goroutine, the
-	// master, which sleeps while no worker is idle.
+	// runtime.GOMAXPROCS(0) (see WorkerCount). Master mode runs one more
+	// goroutine, the master, which sleeps while no worker is idle.
 	Workers int
 
 	// Mode selects master-worker balancing (the zero value) or randomized
@@ -156,6 +167,17 @@ type WorkerStats struct {
 	IdleWait time.Duration
 }
 
+// WorkerCount returns the number of workers that Run and NewPool start for
+// c: c.Workers, or runtime.GOMAXPROCS(0) when that is zero. Use it to size
+// per-worker state (see PerWorker) before a run; to be sure of the count
+// even if GOMAXPROCS changes in between, store it in c.Workers.
+func (c Config[T]) WorkerCount() int {
+	if c.Workers == 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return c.Workers
+}
+
 // StealsPerSecond returns the steals per second of the run's elapsed time.
 func (s Stats) StealsPerSecond() float64 {
 	if s.Elapsed <= 0 {
@@ -175,14 +197,23 @@ func (s Stats) MasterCapacity() float64 {
 	return float64(s.Steals) / s.MasterBusy.Seconds()
 }
 
-// Run handles roots and every item their handlers spawn with cfg.Workers
-// workers, and returns when all items have been handled, when a handler
-// returns an error, or when ctx is cancelled. The roots are divided among the
-// workers in contiguous chunks before any worker starts. Run returns the
-// first handler error, or ctx's error if ctx ended the run; the Stats
-// describe the run either way. Run blocks until every goroutine it started
-// has returned, so every handler call happens before Run returns. A panic in
-// a handler is not recovered: it crashes the program, as in any goroutine.
+// Run handles roots and every item their handlers spawn with
+// cfg.WorkerCount() workers, and returns when all items have been handled,
+// when a handler returns an error, or when ctx is cancelled. The roots are
+// divided among the workers in contiguous chunks before any worker starts.
+// Run returns the first handler error, or ctx's error if ctx ended the run;
+// the Stats describe the run either way. Run blocks until every goroutine it
+// started has returned, so every handler call happens before Run returns.
+//
+// A panic in a handler stops the run: the other workers finish their
+// current call and stop, and once every goroutine of the run has returned,
+// Run panics in its caller's goroutine with a *PanicError that holds the
+// value and the stack of the panicking handler. A handler that calls
+// runtime.Goexit (as t.Fatal and t.FailNow do in a test) stops the run in
+// the same way, and Run then calls runtime.Goexit in its caller's goroutine,
+// so that a test ends as the handler meant it to. In both cases the item
+// whose handler failed, like every item not handled, is not counted in
+// Stats.Processed, and the process survives.
 func Run[T any](ctx context.Context, cfg Config[T], roots []T, h Handler[T]) (Stats, error) {
 	s, err := newScheduler(cfg, h)
 	if err != nil {
@@ -191,7 +222,7 @@ func Run[T any](ctx context.Context, cfg Config[T], roots []T, h Handler[T]) (St
 	return s.run(ctx, roots)
 }
 
-// scheduler is the state of one Run.
+// scheduler is the state of one Run or of one Pool.
 type scheduler[T any] struct {
 	cfg     Config[T] // validated; read-only during the run
 	handler Handler[T]
@@ -202,13 +233,17 @@ type scheduler[T any] struct {
 	// workers hold (see Worker.credit), so pending >= unhandled items at
 	// all times. It reaches zero only when every item has been handled and
 	// every worker has settled its credit, and it cannot grow again then:
-	// the worker whose Add brings it to zero closes done.
+	// the worker whose Add brings it to zero closes done. A Pool holds one
+	// more count of its own until Close.
 	pending atomic.Int64
 	_       pad.Line
 
 	// done is closed, once, when the run is complete.
 	done     chan struct{}
 	doneOnce sync.Once
+
+	// inj holds items added from outside the workers (Pool only).
+	inj injector[T]
 
 	// Random mode. spinning counts the workers looking for work (not
 	// parked, not working); publishers read it on every push, so it sits
@@ -219,9 +254,10 @@ type scheduler[T any] struct {
 	// sleepers, and wakes a parked worker if nobody searches (notify).
 	// Whoever stops searching decrements spinning first and reads every
 	// queue after: a worker about to park (park), or the last searcher
-	// that found work (stopSearching). Sequential consistency makes one of
-	// the two sides see the other, so while some queue holds stealable
-	// items and a worker is parked, someone searches or is being woken.
+	// that found work or left the search (stopSearching). Sequential
+	// consistency makes one of the two sides see the other, so while some
+	// queue holds stealable items and a worker is parked, someone searches
+	// or is being woken.
 	_        pad.Line
 	spinning atomic.Int32
 	_        pad.Line
@@ -229,17 +265,33 @@ type scheduler[T any] struct {
 	mu       sync.Mutex   // guards sleeping
 	sleeping []*Worker[T] // parked workers, most recent last
 
-	// Master mode. idle queues the workers that ran out of work, in order;
-	// its capacity is the worker count and a worker is in it at most once,
-	// so sending never blocks. masterWaiting is set while the master is
-	// parked waiting for any queue to become non-empty; the publisher that
-	// clears it sends a token on masterWake (capacity one).
+	// Master mode. idle queues the workers that asked the master for work,
+	// in order; its capacity is the worker count and a worker is in it at
+	// most once (see Worker.asked), so sending never blocks. masterWaiting
+	// is set while the master is parked waiting for any queue to become
+	// non-empty; the publisher that clears it sends a token on masterWake
+	// (capacity one).
 	_             pad.Line
 	masterWaiting atomic.Bool
 	_             pad.Line
 	idle          chan *Worker[T]
 	masterWake    chan struct{}
 	master        masterStats // written by the master goroutine only
+
+	// The goroutines and how the run ended. wg counts the goroutines;
+	// ctx is the context the workers run with, which cancel cancels.
+	// failMu guards err and fail: the first error a worker returned, and
+	// the first panic or runtime.Goexit of a handler.
+	wg     sync.WaitGroup
+	ctx    context.Context // the workers' context
+	cancel context.CancelFunc
+	failMu sync.Mutex
+	err    error
+	fail   *failure
+	// respawn, if set, makes a worker whose goroutine ended by
+	// runtime.Goexit go on in a new goroutine (Pool), after a call of
+	// respawn; otherwise the Goexit ends the run.
+	respawn func(*Worker[T])
 }
 
 // masterStats is the master's share of Stats.
@@ -250,7 +302,7 @@ type masterStats struct {
 
 func newScheduler[T any](cfg Config[T], h Handler[T]) (*scheduler[T], error) {
 	if cfg.NewQueue == nil {
-		return nil, errors.New("sched: Config.NewQueue is nil")
+		cfg.NewQueue = DefaultQueue[T]
 	}
 	if h == nil {
 		return nil, errors.New("sched: nil Handler")
@@ -258,9 +310,7 @@ func newScheduler[T any](cfg Config[T], h Handler[T]) (*scheduler[T], error) {
 	if cfg.Workers < 0 {
 		return nil, fmt.Errorf("sched: negative worker count %d", cfg.Workers)
 	}
-	if cfg.Workers == 0 {
-		cfg.Workers = runtime.GOMAXPROCS(0)
-	}
+	cfg.Workers = cfg.WorkerCount()
 	if cfg.Mode != Master && cfg.Mode != Random {
 		return nil, fmt.Errorf("sched: unknown mode %d", int(cfg.Mode))
 	}
@@ -316,19 +366,71 @@ func (s *scheduler[T]) run(ctx context.Context, roots []T) (Stats, error) {
 	if len(roots) == 0 {
 		s.finish()
 	}
-
 	start := time.Now()
-	g, gctx := errgroup.WithContext(ctx)
+	s.start(ctx)
+	s.wg.Wait()
+	st := s.stats(time.Since(start))
+	s.cancel()
+	s.fail.raise() // the goroutines are gone; the caller takes the panic or Goexit
+	return st, s.err
+}
+
+// start starts the workers, and in Master mode the master, with a context
+// derived from ctx that the first error, panic or Goexit cancels.
+func (s *scheduler[T]) start(ctx context.Context) {
+	ctx, s.cancel = context.WithCancel(ctx)
+	s.ctx = ctx
 	for _, w := range s.workers {
-		g.Go(func() error { return w.run(gctx) })
+		s.wg.Add(1)
+		go s.runWorker(ctx, w)
 	}
 	if s.cfg.Mode == Master {
-		g.Go(func() error { s.runMaster(gctx); return nil })
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.runMaster(ctx)
+		}()
 	}
-	// A worker returns nil only once done is closed (see run), so a nil
-	// error means the work is complete.
-	err := g.Wait()
-	return s.stats(time.Since(start)), err
+}
+
+// runWorker is the body of a worker goroutine. A worker returns nil only
+// once done is closed (see Worker.run), so a nil error means the work is
+// complete. A panic that reaches it (from a handler of Run) or a
+// runtime.Goexit ends the run, unless respawn says otherwise.
+func (s *scheduler[T]) runWorker(ctx context.Context, w *Worker[T]) {
+	returned := false
+	defer func() {
+		if !returned {
+			f := recovered(recover())
+			if f.goexit && s.respawn != nil {
+				s.respawn(w)
+				s.wg.Add(1)
+				go s.runWorker(ctx, w) // the go statement hands the queue to the new goroutine
+			} else {
+				s.stop(nil, f)
+			}
+		}
+		s.wg.Done()
+	}()
+	err := w.run(ctx)
+	returned = true
+	if err != nil {
+		s.stop(err, nil)
+	}
+}
+
+// stop records how a worker ended the run, an error or a failure (the
+// first of each counts), and stops the other workers.
+func (s *scheduler[T]) stop(err error, f *failure) {
+	s.failMu.Lock()
+	if s.err == nil {
+		s.err = err
+	}
+	if s.fail == nil {
+		s.fail = f
+	}
+	s.failMu.Unlock()
+	s.cancel()
 }
 
 // finish marks the run complete.
@@ -367,13 +469,16 @@ func (s *scheduler[T]) stats(elapsed time.Duration) Stats {
 	return st
 }
 
-// anyWork reports whether some worker's queue holds an item. Idle workers
-// call it after announcing that they park, and the master after announcing
-// that it waits; a publisher pushes first and reads the announcements after,
-// so one of the two sees the other (all sync/atomic operations, and mutexes,
-// are sequentially consistent in Go). This relies on Len counting every
-// completed push.
+// anyWork reports whether some worker's queue, or the injector, holds an
+// item. Idle workers call it after announcing that they park, and the master
+// after announcing that it waits; a publisher pushes first and reads the
+// announcements after, so one of the two sees the other (all sync/atomic
+// operations, and mutexes, are sequentially consistent in Go). This relies
+// on Len counting every completed push.
 func (s *scheduler[T]) anyWork() bool {
+	if s.inj.n.Load() > 0 {
+		return true
+	}
 	for _, w := range s.workers {
 		if w.queue.Len() > 0 {
 			return true
@@ -402,7 +507,8 @@ func (s *scheduler[T]) notify() {
 }
 
 // stopSearching is called by a searcher that found work, before it
-// publishes any of it. A publisher that saw it searching skipped the wake
+// publishes any of it, and by a helping wait that leaves the search because
+// the tasks it waits for have finished. A publisher that saw it searching skipped the wake
 // (see notify), so if it was the last searcher it looks at every queue, as
 // park does, and wakes a parked worker when any has work: the Go runtime's
 // rule that the last spinning M to find work wakes another.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/catalog"
+	"github.com/worksteal/wsq/chaselev"
 	"github.com/worksteal/wsq/mutexq"
 	"github.com/worksteal/wsq/sched"
 )
@@ -63,13 +65,11 @@ func (t *tally) check(tb testing.TB, st sched.Stats) {
 func kinds() map[string]func() wsq.Queue[int] {
 	m := map[string]func() wsq.Queue[int]{}
 	for _, name := range catalog.Names() {
-		m[name] = func() wsq.Queue[int] {
-			q, err := catalog.New[int](name)
-			if err != nil {
-				panic(err)
-			}
-			return q
+		newQueue, err := catalog.Factory[int](name)
+		if err != nil {
+			panic(err)
 		}
+		m[name] = newQueue
 	}
 	m["mutex-cap4"] = func() wsq.Queue[int] { return mutexq.NewBounded[int](4) }
 	m["handoff"] = func() wsq.Queue[int] { return newHandoffQueue() }
@@ -296,7 +296,6 @@ func TestConfigErrors(t *testing.T) {
 	h := func(context.Context, int, *sched.Worker[int]) error { return nil }
 	newQ := func() wsq.Queue[int] { return mutexq.New[int]() }
 	bad := map[string]sched.Config[int]{
-		"nil NewQueue":       {},
 		"negative workers":   {NewQueue: newQ, Workers: -1},
 		"bad mode":           {NewQueue: newQ, Mode: sched.Mode(7)},
 		"proportion above 1": {NewQueue: newQ, Proportion: 1.5},
@@ -310,11 +309,22 @@ func TestConfigErrors(t *testing.T) {
 	}
 	_, err := sched.Run(context.Background(), sched.Config[int]{NewQueue: newQ}, []int{1}, nil)
 	assert.ErrorContains(t, err, "nil Handler")
-	// Workers 0 means GOMAXPROCS.
-	st, err := sched.Run(context.Background(), sched.Config[int]{NewQueue: newQ}, []int{1}, h)
+	// Workers 0 means GOMAXPROCS, and a nil NewQueue the default queue.
+	st, err := sched.Run(context.Background(), sched.Config[int]{}, []int{1, 2, 3}, h)
 	require.NoError(t, err)
-	assert.NotZero(t, st.Workers)
-	assert.Equal(t, int64(1), st.Processed)
+	assert.Equal(t, runtime.GOMAXPROCS(0), st.Workers)
+	assert.Equal(t, sched.Config[int]{}.WorkerCount(), st.Workers)
+	assert.Equal(t, 5, sched.Config[int]{Workers: 5}.WorkerCount())
+	assert.Equal(t, int64(3), st.Processed)
+}
+
+// TestDefaultQueue checks that the default queue is the one documented: an
+// unbounded Chase-Lev deque.
+func TestDefaultQueue(t *testing.T) {
+	q := sched.DefaultQueue[int]()
+	require.IsType(t, (*chaselev.Deque[int])(nil), q)
+	assert.False(t, q.(*chaselev.Deque[int]).Bounded())
+	assert.Zero(t, q.Contract().Capacity)
 }
 
 func TestModeNames(t *testing.T) {

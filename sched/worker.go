@@ -47,10 +47,18 @@ type Worker[T any] struct {
 	carry    T
 	hasCarry bool
 
-	idleSince time.Time // when the worker last ran out of work; read by the master
+	// asked is set while the worker is in the master's idle queue or has a
+	// delivery coming that it has not taken (Master mode). A helping wait
+	// (see help) may stop waiting for the master when the tasks it waits
+	// for finish; the worker then takes the delivery when it comes, and
+	// does not ask again meanwhile, so it is in the idle queue at most once.
+	asked bool
+
+	idleSince time.Time // when the worker last asked the master for work; read by the master
 	rng       uint64    // xorshift state for choosing victims
-	buf       []T       // scratch for StealBatch in Random mode
+	buf       []T       // scratch for StealBatch in Random mode, and for items taken from the injector
 	recv      []T       // buffer the master fills for this worker (Master mode)
+	scratch   []T       // Spawn's copy of its arguments
 	failed    int64     // failed steals (Random mode)
 	stats     WorkerStats
 	_         pad.Line
@@ -64,31 +72,57 @@ type delivery[T any] struct {
 	n      int // number of items
 }
 
-// ID returns the worker's index, from 0 to Config.Workers-1. Handlers can use
-// it to index per-worker state without locking. Any goroutine may call it.
+// ID returns the worker's index, from 0 to the number of workers minus one:
+// Config.WorkerCount for a Run (also Stats.Workers), Pool.Workers for a
+// Pool. Handlers can use it to index per-worker state without locking; see
+// PerWorker, which also keeps each worker's state on cache lines of its own,
+// so that workers writing their own counters do not slow each other down
+// (false sharing). Any goroutine may call it.
 func (w *Worker[T]) ID() int { return w.id }
 
 // Spawn pushes vs into the worker's own queue as one batch (vs[len(vs)-1]
 // becomes the newest item, the one the worker handles next), so that each
 // item is handled exactly once, by this worker or by whichever worker it is
 // moved to. If a bounded queue cannot take all of vs, the worker keeps the
-// rest aside and moves it into the queue as room appears. Spawn does not
-// retain vs and does not block. It must only be called by the handler
-// running on this worker, during its call. In the terms of the Go memory
-// model, Spawn(x) synchronizes before the handler call that handles x.
+// rest aside and moves it into the queue as room appears.
+//
+// Spawn copies the items out of vs before it returns and does not retain
+// vs, so the caller may reuse vs at once (a handler may keep one slice of
+// children and refill it on every call), and vs does not escape: the slice
+// that w.Spawn(a, b) or w.Spawn(kids...) passes can live on the handler's
+// stack, and Spawn allocates nothing once the worker's buffers have grown
+// to the largest batch. Spawning children one at a time costs about as
+// much per child as one batch, but makes each child stealable as soon as
+// it is pushed.
+//
+// Spawn does not block. It must only be called by the handler running on
+// this worker, during its call. In the terms of the Go memory model,
+// Spawn(x) synchronizes before the handler call that handles x.
 func (w *Worker[T]) Spawn(vs ...T) {
-	n := int64(len(vs))
+	n := len(vs)
 	if n == 0 {
 		return
 	}
-	// Count the new items before anyone can take them; see pending.
+	w.count(int64(n))
+	if n == 1 {
+		w.pushOne(vs[0])
+		return
+	}
+	// Push a copy, so that vs does not escape to the queue's interface.
+	w.scratch = append(w.scratch[:0], vs...)
+	w.push(w.scratch)
+	clear(w.scratch) // let the GC have what the items hold
+}
+
+// count counts n new items in pending before anyone can take them, spending
+// the worker's credit first; see pending.
+func (w *Worker[T]) count(n int64) {
 	if w.credit >= n {
 		w.credit -= n
 	} else {
 		w.s.pending.Add(n - w.credit)
 		w.credit = 0
 	}
-	w.push(vs)
 }
 
 // push adds vs, which pending already counts, to the worker's items and
@@ -109,6 +143,21 @@ func (w *Worker[T]) push(vs []T) {
 		w.overflow = append(w.overflow, vs...)
 		w.refill()
 	}
+	w.pushed()
+}
+
+// pushOne is push for one item.
+func (w *Worker[T]) pushOne(v T) {
+	if w.ovHead != len(w.overflow) || !w.queue.Push(v) {
+		w.overflow = append(w.overflow, v)
+		w.refill()
+	}
+	w.pushed()
+}
+
+// pushed records the worker's queue length and tells the scheduler that
+// there is work to steal.
+func (w *Worker[T]) pushed() {
 	if l := w.queue.Len() + len(w.overflow) - w.ovHead; l > w.stats.MaxLen {
 		w.stats.MaxLen = l
 	}
@@ -128,8 +177,17 @@ func (w *Worker[T]) refill() int {
 }
 
 // next returns the item the worker handles next: a carried stolen item,
-// else the newest item it holds.
+// else the newest item it holds. A delivery from the master that a helping
+// wait stopped waiting for goes into the queue first.
 func (w *Worker[T]) next() (T, bool) {
+	if w.asked {
+		select {
+		case d := <-w.inbox:
+			w.asked = false
+			w.accept(d)
+		default:
+		}
+	}
 	if w.hasCarry {
 		v := w.carry
 		var zero T
@@ -152,13 +210,20 @@ func (w *Worker[T]) next() (T, bool) {
 	return w.queue.Pop()
 }
 
-// run is the worker goroutine: handle items until the run is complete.
+// run is the worker goroutine: handle items until the run is complete. It
+// looks for cancellation before it takes an item, so that a cancelled run
+// leaves every item it did not handle in a queue.
 func (w *Worker[T]) run(ctx context.Context) error {
 	cancelled := ctx.Done()
 	for {
+		select {
+		case <-cancelled:
+			return ctx.Err()
+		default:
+		}
 		v, ok := w.next()
 		if !ok {
-			if more, err := w.findWork(ctx); err != nil || !more {
+			if more, err := w.findWork(ctx, nil); err != nil || !more {
 				if err == nil {
 					err = ctx.Err() // nil when the run is complete
 				}
@@ -166,17 +231,20 @@ func (w *Worker[T]) run(ctx context.Context) error {
 			}
 			continue
 		}
-		select {
-		case <-cancelled:
-			return ctx.Err()
-		default:
-		}
-		if err := w.s.handler(ctx, v, w); err != nil {
+		if err := w.handle(ctx, v); err != nil {
 			return err
 		}
-		w.credit++
-		w.stats.Processed++
 	}
+}
+
+// handle calls the handler for v and counts v as handled if it returns nil.
+func (w *Worker[T]) handle(ctx context.Context, v T) error {
+	if err := w.s.handler(ctx, v, w); err != nil {
+		return err
+	}
+	w.credit++
+	w.stats.Processed++
+	return nil
 }
 
 // settle subtracts the worker's credit from pending and ends the run if that
@@ -198,9 +266,9 @@ func (w *Worker[T]) settle() error {
 }
 
 // findWork is called when the worker holds no items. It returns true once
-// the worker holds work again, and false when the run is complete or ctx is
-// cancelled.
-func (w *Worker[T]) findWork(ctx context.Context) (bool, error) {
+// the worker holds work again, and false when the run is complete, ctx is
+// cancelled, or l (if not nil) is done.
+func (w *Worker[T]) findWork(ctx context.Context, l *latch) (bool, error) {
 	if err := w.settle(); err != nil {
 		return false, err
 	}
@@ -211,24 +279,41 @@ func (w *Worker[T]) findWork(ctx context.Context) (bool, error) {
 	}
 	w.stats.Idles++
 	start := time.Now()
-	w.idleSince = start
 	var ok bool
 	if w.s.cfg.Mode == Master {
-		ok = w.awaitMaster(ctx)
+		if ok = w.takeInjected(); ok {
+			w.takeStolen()
+		} else {
+			ok = w.awaitMaster(ctx, l)
+		}
 	} else {
-		ok = w.search(ctx)
+		ok = w.search(ctx, l)
 	}
 	w.stats.IdleWait += time.Since(start)
 	return ok, nil
 }
 
-// awaitMaster queues the worker for the master and waits for a delivery.
-func (w *Worker[T]) awaitMaster(ctx context.Context) bool {
-	w.s.idle <- w // never blocks; see scheduler.idle
+// awaitMaster queues the worker for the master, unless it is queued already,
+// and waits for a delivery.
+func (w *Worker[T]) awaitMaster(ctx context.Context, l *latch) bool {
+	if !w.asked {
+		w.asked = true
+		w.idleSince = time.Now()
+		w.s.idle <- w // never blocks; see scheduler.idle
+	}
+	var joined <-chan struct{}
+	if l != nil {
+		if joined = l.channel(); l.done() {
+			return false
+		}
+	}
 	select {
 	case d := <-w.inbox:
+		w.asked = false
 		w.accept(d)
 		return true
+	case <-joined:
+		return false
 	case <-w.s.done:
 		return false
 	case <-ctx.Done():
@@ -257,14 +342,19 @@ func (w *Worker[T]) accept(d delivery[T]) {
 	w.recv = d.items[:0]
 }
 
-// search looks for work in other workers' queues (Random mode), parking
-// between rounds when there is none.
-func (w *Worker[T]) search(ctx context.Context) bool {
+// search looks for work in the injector and in other workers' queues
+// (Random mode), parking between rounds when there is none. With a latch, it
+// gives up when the latch is done.
+func (w *Worker[T]) search(ctx context.Context, l *latch) bool {
 	s := w.s
 	s.spinning.Add(1)
 	for {
 		for range s.cfg.Spin {
-			if w.stealRandom() {
+			if l != nil && l.done() {
+				s.stopSearching()
+				return false
+			}
+			if w.takeInjected() || w.stealRandom() {
 				// Stop searching before publishing what was stolen, so that
 				// publishing wakes a parked worker if nobody else searches.
 				s.stopSearching()
@@ -282,17 +372,21 @@ func (w *Worker[T]) search(ctx context.Context) bool {
 			}
 			runtime.Gosched()
 		}
-		if !w.park(ctx) {
+		if !w.park(ctx, l) {
 			return false
 		}
 	}
 }
 
 // park announces the worker as parked, looks for work once more, and sleeps
-// until a publisher wakes it or the run ends. On a true return the worker is
-// counted as searching again.
-func (w *Worker[T]) park(ctx context.Context) bool {
+// until a publisher wakes it, l (if not nil) is done, or the run ends. On a
+// true return the worker is counted as searching again.
+func (w *Worker[T]) park(ctx context.Context, l *latch) bool {
 	s := w.s
+	var joined <-chan struct{}
+	if l != nil {
+		joined = l.channel()
+	}
 	s.mu.Lock()
 	s.sleeping = append(s.sleeping, w)
 	s.sleepers.Add(1)
@@ -300,22 +394,41 @@ func (w *Worker[T]) park(ctx context.Context) bool {
 	s.spinning.Add(-1)
 	// A publisher pushes and then reads sleepers; we announced ourselves
 	// and now read the queues. One of us sees the other.
-	if s.anyWork() {
-		if s.unpark(w) {
-			s.spinning.Add(1)
-		} else {
-			<-w.wake // a waker chose us and counted us as searching
-		}
+	if s.anyWork() || (l != nil && l.done()) {
+		w.rejoin()
 		return true
 	}
 	select {
 	case <-w.wake:
+		return true
+	case <-joined:
+		w.rejoin()
 		return true
 	case <-s.done:
 		return false
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// rejoin takes a parked worker back among the searchers.
+func (w *Worker[T]) rejoin() {
+	if w.s.unpark(w) {
+		w.s.spinning.Add(1)
+	} else {
+		<-w.wake // a waker chose us and counted us as searching
+	}
+}
+
+// takeInjected takes a share of the items added from outside the workers
+// into w.buf, and reports whether it took any.
+func (w *Worker[T]) takeInjected() bool {
+	inj := &w.s.inj
+	if inj.n.Load() == 0 {
+		return false
+	}
+	w.buf = inj.take(w.buf[:0], len(w.s.workers))
+	return len(w.buf) > 0
 }
 
 // stealRandom tries every other worker once, from a random starting point,

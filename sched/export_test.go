@@ -1,0 +1,35 @@
+package sched
+
+import "context"
+
+// RunCounting runs like Run and, however the run ends (even by a panic or
+// runtime.Goexit that it passes on), stores the run's Stats in st and the
+// number of items left unhandled in the workers (in their queues, in what
+// they set aside, and in deliveries from the master not yet taken) in left,
+// so that a test can account for every item of a run that ended early.
+func RunCounting[T any](ctx context.Context, cfg Config[T], roots []T, h Handler[T], st *Stats, left *int) error {
+	s, err := newScheduler(cfg, h)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		*st = s.stats(0)
+		*left = 0
+		for _, w := range s.workers {
+			select {
+			case d := <-w.inbox:
+				w.accept(d)
+			default:
+			}
+			w.asked = false
+			for {
+				if _, ok := w.next(); !ok {
+					break
+				}
+				*left++
+			}
+		}
+	}()
+	_, err = s.run(ctx, roots)
+	return err
+}

@@ -1,0 +1,71 @@
+package sched
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+)
+
+// PanicError is the value that Run, Pool.Do, Group.Wait and Future.Join
+// panic with in their caller's goroutine when a handler or task panicked:
+// the panic travels to the goroutine that waits for the work, as it would
+// in a plain function call, instead of crashing the process from a worker.
+// A caller may recover it and inspect the original value and stack.
+//
+// A panic that passes through several waits (a task that joins a task that
+// panicked panics in turn) keeps the first PanicError, so Value and Stack
+// always describe the original panic.
+type PanicError struct {
+	// Value is the value the handler or task passed to panic.
+	Value any
+	// Stack is the stack of the goroutine that panicked, at the moment of
+	// the panic, as runtime/debug.Stack formats it.
+	Stack []byte
+}
+
+// Error returns the panic's value and the stack at the panic, so that a
+// program that does not recover it prints both when it crashes.
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("sched: task panicked: %v\n\nstack of the panic:\n%s", e.Value, e.Stack)
+}
+
+// Unwrap returns the panic's value if it is an error, and nil otherwise, so
+// that errors.Is and errors.As see through a PanicError.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// failure is how a handler or task ended abnormally: by a panic, or by
+// runtime.Goexit.
+type failure struct {
+	goexit bool
+	panic  *PanicError
+}
+
+// recovered returns the failure for v, the value recover returned in a
+// deferred call of a function that did not return normally: nil means that
+// it called runtime.Goexit (since Go 1.21, panic(nil) panics with a
+// *runtime.PanicNilError), anything else is a panic. It must be called by
+// that deferred call, so that the stack it records is the panic's.
+func recovered(v any) *failure {
+	if v == nil {
+		return &failure{goexit: true}
+	}
+	if pe, ok := v.(*PanicError); ok {
+		return &failure{panic: pe} // raised again by a wait: keep the original
+	}
+	return &failure{panic: &PanicError{Value: v, Stack: debug.Stack()}}
+}
+
+// raise repeats the failure in the calling goroutine; it does nothing for a
+// nil failure.
+func (f *failure) raise() {
+	switch {
+	case f == nil:
+	case f.goexit:
+		runtime.Goexit()
+	default:
+		panic(f.panic)
+	}
+}

@@ -1,0 +1,53 @@
+package sched
+
+import (
+	"iter"
+
+	"github.com/worksteal/wsq/internal/pad"
+)
+
+// PerWorker holds one value of type S for each worker of a Run or a Pool:
+// counters, scratch buffers or partial results that a worker updates
+// without locks and that the program combines after the run. Each value
+// sits on cache lines of its own, so that workers writing their own values
+// do not slow each other down by writing the same cache line (false
+// sharing), which a plain []S would let them do.
+//
+// Size it with the number of workers: Config.WorkerCount (stored in
+// Config.Workers, so that the count cannot change) for Run, Pool.Workers for
+// a Pool.
+type PerWorker[S any] struct {
+	slots []paddedSlot[S]
+}
+
+type paddedSlot[S any] struct {
+	v S
+	_ pad.Line
+}
+
+// NewPerWorker returns a PerWorker with n zero values, for workers 0 to
+// n-1. It panics if n is negative.
+func NewPerWorker[S any](n int) *PerWorker[S] {
+	return &PerWorker[S]{slots: make([]paddedSlot[S], n)}
+}
+
+// Get returns the value of the worker with the given ID (Worker.ID,
+// Task.WorkerID). During a run, only that worker may use it; after the run
+// (after Run or Pool.Close returns, or after a Wait or Join for the tasks
+// that used it), anyone may.
+func (p *PerWorker[S]) Get(id int) *S { return &p.slots[id].v }
+
+// Len returns the number of values: the number of workers it was made for.
+func (p *PerWorker[S]) Len() int { return len(p.slots) }
+
+// All yields each worker's ID and value, in order of ID, for combining the
+// values after a run.
+func (p *PerWorker[S]) All() iter.Seq2[int, *S] {
+	return func(yield func(int, *S) bool) {
+		for i := range p.slots {
+			if !yield(i, &p.slots[i].v) {
+				return
+			}
+		}
+	}
+}
