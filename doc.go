@@ -8,6 +8,10 @@
 // out, where the oldest and usually largest pieces of work wait. The
 // implementations live in subpackages:
 //
+//   - blockq: a lock-free bulk queue of linked blocks, the recommended queue:
+//     ring-speed push and pop, constant-time push of a pre-built batch, and
+//     proportional steals by any number of thieves at once, each in one
+//     atomic step, handed to another queue without copying.
 //   - lfqueue: the bulk lock-free linked-list queue of Kataru, Davarnia and
 //     Jannesari (2026), whose owner pushes a whole batch in constant time and
 //     whose thief takes a proportion of the queue in one operation.
@@ -20,5 +24,6 @@
 //
 // Every implementation satisfies [Queue], so code written against the
 // interface (the benchmarks, the scheduler, the examples) can switch queues by
-// name.
+// name, and says in its [Contract] which of the interface's rules it
+// relaxes.
 package wsq
