@@ -51,10 +51,10 @@ func init() {
 		bounded bool
 		style   tfdeque.PushStyle
 	}{
-		{"tf-ub", false, tfdeque.PushLoop},
-		{"tf-bd", true, tfdeque.PushLoop},
-		{"tf-ub-bulk", false, tfdeque.PushBulk},
-		{"tf-bd-bulk", true, tfdeque.PushBulk},
+		{"tf-ub", false, tfdeque.PerItem},
+		{"tf-bd", true, tfdeque.PerItem},
+		{"tf-ub-bulk", false, tfdeque.Bulk},
+		{"tf-bd-bulk", true, tfdeque.Bulk},
 	} {
 		newQ := func(capacity int) *tfdeque.Deque[int] {
 			var q *tfdeque.Deque[int]
@@ -63,8 +63,8 @@ func init() {
 			} else {
 				q = tfdeque.NewUnbounded[int](tfdeque.WithPushStyle(c.style), tfdeque.WithCapacity(capacity))
 			}
-			if q.PushStyle() != c.style || q.Cap() != capacity {
-				panic(fmt.Sprintf("bench: %s: push style %v, capacity %d; want %v, %d", c.name, q.PushStyle(), q.Cap(), c.style, capacity))
+			if q.Style() != c.style || q.Cap() != capacity {
+				panic(fmt.Sprintf("bench: %s: push style %v, capacity %d; want %v, %d", c.name, q.Style(), q.Cap(), c.style, capacity))
 			}
 			return q
 		}

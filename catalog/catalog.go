@@ -134,9 +134,9 @@ func New[T any](name string) (wsq.Queue[T], error) {
 	case "tf-bd":
 		return tfdeque.NewBounded[T](), nil
 	case "tf-ub-bulk":
-		return tfdeque.NewUnbounded[T](tfdeque.WithPushStyle(tfdeque.PushBulk)), nil
+		return tfdeque.NewUnbounded[T](tfdeque.WithPushStyle(tfdeque.Bulk)), nil
 	case "tf-bd-bulk":
-		return tfdeque.NewBounded[T](tfdeque.WithPushStyle(tfdeque.PushBulk)), nil
+		return tfdeque.NewBounded[T](tfdeque.WithPushStyle(tfdeque.Bulk)), nil
 	case "cl-ub":
 		return chaselev.NewUnbounded[T](clUnboundedCapacity), nil
 	case "cl-bd":

@@ -20,21 +20,21 @@ const (
 type PushStyle int
 
 const (
-	// PushLoop pushes a batch one item at a time, each item published with
+	// PerItem pushes a batch one item at a time, each item published with
 	// its own atomic store, as the paper's Taskflow baseline did (it predates
 	// bulk_push). It is the default.
-	PushLoop PushStyle = iota
-	// PushBulk pushes a batch as Taskflow v4's bulk_push (unbounded) and
+	PerItem PushStyle = iota
+	// Bulk pushes a batch as Taskflow v4's bulk_push (unbounded) and
 	// try_bulk_push (bounded) do: all the slot stores, then one publication.
-	PushBulk
+	Bulk
 )
 
-// String returns "loop" or "bulk".
+// String returns "per-item" or "bulk".
 func (s PushStyle) String() string {
 	switch s {
-	case PushLoop:
-		return "loop"
-	case PushBulk:
+	case PerItem:
+		return "per-item"
+	case Bulk:
 		return "bulk"
 	}
 	return fmt.Sprintf("PushStyle(%d)", int(s))
@@ -54,15 +54,15 @@ type options struct {
 // package asks it of both kinds) and at most chaselev.MaxCapacity.
 func WithCapacity(n int) Option { return func(o *options) { o.capacity = n } }
 
-// WithPushStyle selects how PushBatch pushes a batch: PushLoop (the
-// default) or PushBulk.
+// WithPushStyle selects how PushBatch pushes a batch: PerItem (the
+// default) or Bulk.
 func WithPushStyle(s PushStyle) Option { return func(o *options) { o.style = s } }
 
 // Deque is a work-stealing deque with the semantics and defaults of C++
 // Taskflow's UnboundedWSQ or BoundedWSQ (taskflow/core/wsq.hpp, v4).
 //
 // A Deque has one owner, the goroutine that calls Push, PushBatch,
-// PushLoop, BulkPush and Pop; they must never be called by two goroutines at
+// PushPerItem, PushBulk and Pop; they must never be called by two goroutines at
 // once. Steal and StealBatch may be called by any goroutine, concurrently
 // with the owner and with each other; a thief that loses a race takes
 // nothing, as in Taskflow. Len and Cap may be called by any goroutine. No
@@ -85,7 +85,7 @@ var _ wsq.Queue[int] = (*Deque[int])(nil)
 // it starts with DefaultUnboundedCapacity slots (or WithCapacity's) and
 // grows by doubling when a Push finds it full, or, for a bulk push of N
 // items that does not fit, to the next power of two of at least C+N, where
-// C is its capacity. Its PushBatch is PushLoop unless WithPushStyle says
+// C is its capacity. Its PushBatch is PushPerItem unless WithPushStyle says
 // otherwise. It panics on an invalid capacity.
 func NewUnbounded[T any](opts ...Option) *Deque[T] {
 	o := apply(DefaultUnboundedCapacity, opts)
@@ -94,9 +94,9 @@ func NewUnbounded[T any](opts ...Option) *Deque[T] {
 
 // NewBounded returns an empty deque modelled on Taskflow's BoundedWSQ: it
 // holds DefaultBoundedCapacity items (or WithCapacity's) and refuses what
-// does not fit: Push reports false, and PushBatch and BulkPush take the
+// does not fit: Push reports false, and PushBatch and PushBulk take the
 // longest prefix that fits, like try_push and try_bulk_push. Its PushBatch
-// is PushLoop unless WithPushStyle says otherwise. It panics on an invalid
+// is PushPerItem unless WithPushStyle says otherwise. It panics on an invalid
 // capacity.
 func NewBounded[T any](opts ...Option) *Deque[T] {
 	o := apply(DefaultBoundedCapacity, opts)
@@ -111,7 +111,7 @@ func apply(capacity int, opts []Option) options {
 	if c := o.capacity; c < 2 || c&(c-1) != 0 || c > chaselev.MaxCapacity {
 		panic(fmt.Sprintf("tfdeque: capacity %d is not a power of two between 2 and %d", c, chaselev.MaxCapacity))
 	}
-	if o.style != PushLoop && o.style != PushBulk {
+	if o.style != PerItem && o.style != Bulk {
 		panic(fmt.Sprintf("tfdeque: unknown %v", o.style))
 	}
 	return o
@@ -120,17 +120,17 @@ func apply(capacity int, opts []Option) options {
 // Contract reports what the deque promises where wsq.Queue lets queues
 // differ: those of package chaselev's deque (StealMayFail,
 // InexactStealBatch, and a Capacity when bounded), a StealBatch that is a
-// loop of steals (LoopedStealBatch), and, with PushLoop, a PushBatch that
+// loop of steals (LoopedStealBatch), and, with PerItem, a PushBatch that
 // publishes item by item (LoopedPushBatch). Any goroutine may call it.
 func (q *Deque[T]) Contract() wsq.Contract {
 	c := q.d.Contract()
 	c.LoopedStealBatch = true
-	c.LoopedPushBatch = q.style == PushLoop
+	c.LoopedPushBatch = q.style == PerItem
 	return c
 }
 
-// PushStyle returns how PushBatch pushes a batch. Any goroutine may call it.
-func (q *Deque[T]) PushStyle() PushStyle { return q.style }
+// Style returns how PushBatch pushes a batch. Any goroutine may call it.
+func (q *Deque[T]) Style() PushStyle { return q.style }
 
 // Bounded reports whether the deque was made by NewBounded. Any goroutine
 // may call it.
@@ -152,23 +152,23 @@ func (q *Deque[T]) Len() int { return q.d.Len() }
 func (q *Deque[T]) Push(v T) bool { return q.d.Push(v) }
 
 // PushBatch adds the items of vs, vs[len(vs)-1] becoming the newest, by
-// PushLoop or BulkPush as the deque's PushStyle says, and returns how many
+// PushPerItem or PushBulk as the deque's Style says, and returns how many
 // it took: len(vs), unless a bounded deque fills up, in which case it takes
-// the longest prefix that fits. With PushLoop a thief may see part of the
+// the longest prefix that fits. With PerItem a thief may see part of the
 // batch before the rest is pushed. PushBatch does not retain vs. It must
 // only be called by the owner; it does not block.
 func (q *Deque[T]) PushBatch(vs []T) int {
-	if q.style == PushBulk {
-		return q.BulkPush(vs)
+	if q.style == Bulk {
+		return q.PushBulk(vs)
 	}
-	return q.PushLoop(vs)
+	return q.PushPerItem(vs)
 }
 
-// PushLoop pushes the items of vs one at a time with Push, stopping at the
+// PushPerItem pushes the items of vs one at a time with Push, stopping at the
 // first that does not fit, and returns how many it took. It is how the
 // paper's Taskflow baseline pushed a batch. It must only be called by the
 // owner; it does not block.
-func (q *Deque[T]) PushLoop(vs []T) int {
+func (q *Deque[T]) PushPerItem(vs []T) int {
 	for i, v := range vs {
 		if !q.d.Push(v) {
 			return i
@@ -177,14 +177,14 @@ func (q *Deque[T]) PushLoop(vs []T) int {
 	return len(vs)
 }
 
-// BulkPush pushes the items of vs as Taskflow v4's bulk_push (unbounded)
+// PushBulk pushes the items of vs as Taskflow v4's bulk_push (unbounded)
 // and try_bulk_push (bounded) do: it writes the slots and publishes them
 // with one atomic store, so a thief sees none or all of them, and returns
 // how many it took (the longest prefix that fits, for a bounded deque). An
 // unbounded deque that cannot hold the batch first grows to the next power
 // of two of at least C+N. It must only be called by the owner; it does not
 // block.
-func (q *Deque[T]) BulkPush(vs []T) int {
+func (q *Deque[T]) PushBulk(vs []T) int {
 	if n := len(vs); n > 0 && !q.d.Bounded() {
 		if c := q.d.Cap(); q.d.Len()+n > c {
 			q.d.Reserve(c + n) // Taskflow's std::bit_ceil(C + N)

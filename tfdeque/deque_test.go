@@ -39,10 +39,10 @@ func config(v variant) queuetest.Config {
 		NewPtr:  func() wsq.Queue[*queuetest.Payload] { return newDeque[*queuetest.Payload](v) },
 		// The batch push of the other style, mixed in by the suite.
 		PushNative: func(q wsq.Queue[int], vs []int) int {
-			if v.style == tfdeque.PushBulk {
-				return q.(*tfdeque.Deque[int]).PushLoop(vs)
+			if v.style == tfdeque.Bulk {
+				return q.(*tfdeque.Deque[int]).PushPerItem(vs)
 			}
-			return q.(*tfdeque.Deque[int]).BulkPush(vs)
+			return q.(*tfdeque.Deque[int]).PushBulk(vs)
 		},
 		Thieves: 8,
 		Items:   2_000_000,
@@ -51,10 +51,10 @@ func config(v variant) queuetest.Config {
 }
 
 func TestUnbounded(t *testing.T)     { queuetest.Run(t, config(variant{})) }
-func TestUnboundedBulk(t *testing.T) { queuetest.Run(t, config(variant{style: tfdeque.PushBulk})) }
+func TestUnboundedBulk(t *testing.T) { queuetest.Run(t, config(variant{style: tfdeque.Bulk})) }
 func TestBounded(t *testing.T)       { queuetest.Run(t, config(variant{bounded: true})) }
 func TestBoundedBulk(t *testing.T) {
-	queuetest.Run(t, config(variant{bounded: true, style: tfdeque.PushBulk}))
+	queuetest.Run(t, config(variant{bounded: true, style: tfdeque.Bulk}))
 }
 
 // The positions and their wrap-around are chaselev's, whose tests run its
@@ -62,24 +62,24 @@ func TestBoundedBulk(t *testing.T) {
 
 func FuzzUnbounded(f *testing.F) { queuetest.Fuzz(f, config(variant{})) }
 func FuzzBounded(f *testing.F) {
-	queuetest.Fuzz(f, config(variant{bounded: true, style: tfdeque.PushBulk}))
+	queuetest.Fuzz(f, config(variant{bounded: true, style: tfdeque.Bulk}))
 }
 
 func TestDefaults(t *testing.T) {
 	u := tfdeque.NewUnbounded[int]()
 	assert.Equal(t, 1024, u.Cap())
 	assert.False(t, u.Bounded())
-	assert.Equal(t, tfdeque.PushLoop, u.PushStyle())
+	assert.Equal(t, tfdeque.PerItem, u.Style())
 	b := tfdeque.NewBounded[int]()
 	assert.Equal(t, 256, b.Cap())
 	assert.True(t, b.Bounded())
-	assert.Equal(t, tfdeque.PushLoop, b.PushStyle())
+	assert.Equal(t, tfdeque.PerItem, b.Style())
 	assert.Equal(t, 64, tfdeque.NewBounded[int](tfdeque.WithCapacity(64)).Cap())
 	assert.Equal(t, 2, tfdeque.NewUnbounded[int](tfdeque.WithCapacity(2)).Cap())
-	bulk := tfdeque.NewBounded[int](tfdeque.WithPushStyle(tfdeque.PushBulk))
-	assert.Equal(t, tfdeque.PushBulk, bulk.PushStyle())
-	assert.Equal(t, "loop", tfdeque.PushLoop.String())
-	assert.Equal(t, "bulk", tfdeque.PushBulk.String())
+	bulk := tfdeque.NewBounded[int](tfdeque.WithPushStyle(tfdeque.Bulk))
+	assert.Equal(t, tfdeque.Bulk, bulk.Style())
+	assert.Equal(t, "per-item", tfdeque.PerItem.String())
+	assert.Equal(t, "bulk", tfdeque.Bulk.String())
 	assert.Equal(t, "PushStyle(7)", tfdeque.PushStyle(7).String())
 }
 
@@ -99,18 +99,18 @@ func TestBadOptions(t *testing.T) {
 // bit_ceil(C+N).
 func TestGrowth(t *testing.T) {
 	q := tfdeque.NewUnbounded[int]()
-	require.Equal(t, 1024, q.PushLoop(queuetest.Seq(0, 1024)))
+	require.Equal(t, 1024, q.PushPerItem(queuetest.Seq(0, 1024)))
 	assert.Equal(t, 1024, q.Cap())
 	require.True(t, q.Push(1024))
 	assert.Equal(t, 2048, q.Cap(), "push doubles")
 
 	q = tfdeque.NewUnbounded[int]()
-	require.Equal(t, 100, q.BulkPush(queuetest.Seq(0, 100)))
-	require.Equal(t, 1500, q.BulkPush(queuetest.Seq(100, 1500)))
+	require.Equal(t, 100, q.PushBulk(queuetest.Seq(0, 100)))
+	require.Equal(t, 1500, q.PushBulk(queuetest.Seq(100, 1500)))
 	assert.Equal(t, 4096, q.Cap(), "bulk push grows to bit_ceil(1024+1500)")
 	assert.Equal(t, queuetest.Seq(0, 1600), q.StealBatch(nil, 1))
 
-	q = tfdeque.NewUnbounded[int](tfdeque.WithPushStyle(tfdeque.PushBulk))
+	q = tfdeque.NewUnbounded[int](tfdeque.WithPushStyle(tfdeque.Bulk))
 	require.Equal(t, 924, q.PushBatch(queuetest.Seq(0, 924)))
 	require.Equal(t, 100, q.PushBatch(queuetest.Seq(924, 100)))
 	assert.Equal(t, 1024, q.Cap(), "a batch that fits does not grow the deque")
@@ -126,7 +126,7 @@ func TestGrowth(t *testing.T) {
 // A full bounded deque takes nothing and loses nothing, in both push
 // styles, however often it fills up.
 func TestBoundedFull(t *testing.T) {
-	for _, style := range []tfdeque.PushStyle{tfdeque.PushLoop, tfdeque.PushBulk} {
+	for _, style := range []tfdeque.PushStyle{tfdeque.PerItem, tfdeque.Bulk} {
 		q := newDeque[int](variant{bounded: true, style: style})
 		for range 3 {
 			c := q.Cap()
@@ -135,8 +135,8 @@ func TestBoundedFull(t *testing.T) {
 			for range 3 {
 				assert.False(t, q.Push(-1))
 				assert.Equal(t, 0, q.PushBatch([]int{-1, -2}))
-				assert.Equal(t, 0, q.PushLoop([]int{-1}))
-				assert.Equal(t, 0, q.BulkPush([]int{-1}))
+				assert.Equal(t, 0, q.PushPerItem([]int{-1}))
+				assert.Equal(t, 0, q.PushBulk([]int{-1}))
 				assert.Equal(t, c, q.Len())
 			}
 			v, ok := q.Steal()

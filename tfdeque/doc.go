@@ -22,10 +22,10 @@
 //     refuses what does not fit: Push reports false (try_push), and a batch
 //     push returns how many it took (try_bulk_push).
 //   - Both of Taskflow's ways to push a batch, chosen at construction with
-//     WithPushStyle: PushLoop, one Push per item, each published with its
+//     WithPushStyle: PerItem, one Push per item, each published with its
 //     own atomic store, as the paper measured (its baseline predates
-//     bulk_push); and PushBulk, v4's bulk_push: the slot stores, then one
-//     publication. PushLoop and BulkPush are also methods, whatever the
+//     bulk_push); and Bulk, v4's bulk_push: the slot stores, then one
+//     publication. PushPerItem and PushBulk are also methods, whatever the
 //     style.
 //   - Steal takes one item with one claiming CAS, and a lost race reads as
 //     empty: no retry, as in Taskflow.

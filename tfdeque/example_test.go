@@ -10,7 +10,7 @@ import (
 // steal from the other, and a proportional steal is a loop of single steals.
 func Example() {
 	q := tfdeque.NewUnbounded[string]()
-	fmt.Println("capacity:", q.Cap(), "push style:", q.PushStyle())
+	fmt.Println("capacity:", q.Cap(), "push style:", q.Style())
 	q.PushBatch([]string{"a", "b", "c", "d", "e"})
 
 	stolen := make(chan []string)
@@ -20,7 +20,7 @@ func Example() {
 	v, _ := q.Pop()
 	fmt.Println("popped:", v, "left:", q.Len())
 	// Output:
-	// capacity: 1024 push style: loop
+	// capacity: 1024 push style: per-item
 	// stolen: [a b]
 	// popped: e left: 2
 }
@@ -28,7 +28,7 @@ func Example() {
 // Taskflow's bounded queue with v4's bulk push refuses what does not fit,
 // like try_bulk_push.
 func ExampleNewBounded() {
-	q := tfdeque.NewBounded[int](tfdeque.WithCapacity(4), tfdeque.WithPushStyle(tfdeque.PushBulk))
+	q := tfdeque.NewBounded[int](tfdeque.WithCapacity(4), tfdeque.WithPushStyle(tfdeque.Bulk))
 	fmt.Println(q.PushBatch([]int{1, 2, 3, 4, 5, 6}))
 	fmt.Println(q.Push(7))
 	v, _ := q.Steal()
