@@ -1,6 +1,7 @@
 package mutexq
 
 import (
+	"fmt"
 	"sync"
 
 	wsq "github.com/worksteal/wsq"
@@ -20,13 +21,13 @@ type Queue[T any] struct {
 var _ wsq.Queue[int] = (*Queue[int])(nil)
 
 // New returns an empty unbounded queue.
-func New[T any]() *Queue[T] { return NewBounded[T](0) }
+func New[T any]() *Queue[T] { return &Queue[T]{d: model.New[T](0)} }
 
-// NewBounded returns an empty queue that holds at most capacity items, or
-// any number when capacity is 0. It panics if capacity is negative.
+// NewBounded returns an empty queue that holds at most capacity items. It
+// panics unless capacity is at least 1; New makes an unbounded queue.
 func NewBounded[T any](capacity int) *Queue[T] {
-	if capacity < 0 {
-		panic("mutexq: negative capacity")
+	if capacity < 1 {
+		panic(fmt.Sprintf("mutexq: capacity %d is not positive", capacity))
 	}
 	return &Queue[T]{d: model.New[T](capacity)}
 }
