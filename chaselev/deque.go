@@ -17,11 +17,11 @@ import (
 // valid int32, so comparisons survive the wrap-around.
 const MaxCapacity = 1 << 29
 
-// The two special values of real-s in head (see Deque.head). No claim can
+// The two special values of claim-s in head (see Deque.head). No claim can
 // have them, because claims are at most MaxCapacity long.
 const (
-	pendingLen   = ^uint32(0)     // real = s-1: a batch steal is announced at s
-	cancelledLen = ^uint32(0) - 1 // real = s-2: the owner cancelled that announcement
+	pendingLen   = ^uint32(0)     // claim = s-1: a batch steal is announced at s
+	cancelledLen = ^uint32(0) - 1 // claim = s-2: the owner cancelled that announcement
 )
 
 // Deque is a Chase-Lev work-stealing deque of items of type T, bounded or
@@ -47,24 +47,24 @@ type Deque[T any] struct {
 	_ pad.Line
 
 	// head is the thieves' word: the release frontier s in the high 32 bits
-	// and the claim frontier real in the low 32 bits. Positions count items
+	// and the claim frontier claim in the low 32 bits. Positions count items
 	// ever added; item i lives in slot i&mask of the current ring.
 	//
 	// Invariants (mod 2^32, as int32 differences):
-	//   - claimEnd(s, real) <= tail whenever the owner is not inside Pop
-	//     (s <= real in the idle and claim states below; real is s-1 or
+	//   - claimEnd(s, claim) <= tail whenever the owner is not inside Pop
+	//     (s <= claim in the idle and claimed states below; claim is s-1 or
 	//     s-2 in the pending and cancelled ones), except for a one-item
 	//     claim made from a tail of another lap of the positions, which
 	//     its thief turns into an announcement before it reads anything
 	//     (stealOne, confirm);
-	//   - the items in the deque are those at positions real..tail-1;
-	//   - positions s..real-1 are claimed by the one thief at work, which is
+	//   - the items in the deque are those at positions claim..tail-1;
+	//   - positions s..claim-1 are claimed by the one thief at work, which is
 	//     copying them out; no other goroutine reads or writes those slots
-	//     until the thief stores head = (real, real), releasing them;
+	//     until the thief stores head = (claim, claim), releasing them;
 	//   - slots below s are free: the owner may clear and reuse them.
-	// States: idle (s == real); claim (real-s in 1..MaxCapacity); pending
-	// (real-s == pendingLen): a thief has announced a batch steal at s and
-	// has not yet said how many items it takes; and cancelled (real-s ==
+	// States: idle (s == claim); claimed (claim-s in 1..MaxCapacity); pending
+	// (claim-s == pendingLen): a thief has announced a batch steal at s and
+	// has not yet said how many items it takes; and cancelled (claim-s ==
 	// cancelledLen): the owner cancelled that announcement, and the
 	// announcing thief has yet to notice. In the last two the items are still
 	// s..tail-1 and no claim is in progress.
@@ -148,17 +148,17 @@ func newRing[T any](capacity int) *ring[T] {
 	return &ring[T]{mask: uint32(capacity - 1), slots: make([]T, capacity)}
 }
 
-func pack(s, real uint32) uint64 { return uint64(s)<<32 | uint64(real) }
+func pack(s, claim uint32) uint64 { return uint64(s)<<32 | uint64(claim) }
 
-func unpack(h uint64) (s, real uint32) { return uint32(h >> 32), uint32(h) }
+func unpack(h uint64) (s, claim uint32) { return uint32(h >> 32), uint32(h) }
 
-// claimEnd returns real, or s when head is pending or cancelled: the oldest
+// claimEnd returns claim, or s when head is pending or cancelled: the oldest
 // item still in the deque.
-func claimEnd(s, real uint32) uint32 {
-	if real-s > MaxCapacity {
+func claimEnd(s, claim uint32) uint32 {
+	if claim-s > MaxCapacity {
 		return s
 	}
-	return real
+	return claim
 }
 
 var _ wsq.Queue[int] = (*Deque[int])(nil)
@@ -301,13 +301,13 @@ func (q *Deque[T]) PushBatch(vs []T) int {
 // unbounded deque, grows the ring so that n more items fit. It returns how
 // many of the n items fit: n, unless the deque is bounded.
 func (q *Deque[T]) room(n int) int {
-	s, real := unpack(q.head.Load()) // in every state, slots below s are free
+	s, claim := unpack(q.head.Load()) // in every state, slots below s are free
 	if q.bounded {
-		// The items in the deque are real..bottom-1; those a thief is
-		// copying out, s..real-1, are at most limit more, so the ring of
+		// The items in the deque are claim..bottom-1; those a thief is
+		// copying out, s..claim-1, are at most limit more, so the ring of
 		// 2*limit slots has room for limit items whatever the thieves do.
 		q.observe(s)
-		return max(0, min(n, int(q.limit)-int(uint32(q.bottom)-claimEnd(s, real))))
+		return max(0, min(n, int(q.limit)-int(uint32(q.bottom)-claimEnd(s, claim))))
 	}
 	used := int(uint32(q.bottom) - s)
 	if free := len(q.r.slots) - used; free >= n {
@@ -393,15 +393,15 @@ func (q *Deque[T]) Pop() (T, bool) {
 	b := q.bottom
 	// head only moves forward, so once the oldest item's position has
 	// reached bottom there is nothing to take, whatever the thieves do next.
-	if s, real := unpack(q.head.Load()); int32(uint32(b)-claimEnd(s, real)) <= 0 {
+	if s, claim := unpack(q.head.Load()); int32(uint32(b)-claimEnd(s, claim)) <= 0 {
 		q.observe(s)
 		return zero, false
 	}
 	b--
 	q.tail.Store(b) // from here a thief that loads tail will not claim b
 	h := q.head.Load()
-	if s, real := unpack(h); real-s <= MaxCapacity {
-		if d := int32(uint32(b) - real); d > 0 || (d == 0 && s != real) {
+	if s, claim := unpack(h); claim-s <= MaxCapacity {
+		if d := int32(uint32(b) - claim); d > 0 || (d == 0 && s != claim) {
 			// The common case, inline: b is above every claim. When d == 0
 			// a thief holds a claim just below b: no other thief can claim
 			// until it releases, and any that does will load a tail no
@@ -427,8 +427,8 @@ func (q *Deque[T]) popSlow(b uint64, h uint64) (T, bool) {
 	var zero T
 	p := uint32(b)
 	for {
-		s, real := unpack(h)
-		if l := real - s; l == pendingLen || l == cancelledLen {
+		s, claim := unpack(h)
+		if l := claim - s; l == pendingLen || l == cancelledLen {
 			// No claim is in progress, but a thief announced a batch steal
 			// at s and may have loaded tail before our store.
 			if int32(p-s) < 0 {
@@ -447,8 +447,8 @@ func (q *Deque[T]) popSlow(b uint64, h uint64) (T, bool) {
 			}
 			return q.popTake(b, s)
 		}
-		d := int32(p - real)
-		if d > 0 || (d == 0 && s != real) {
+		d := int32(p - claim)
+		if d > 0 || (d == 0 && s != claim) {
 			return q.popTake(b, s) // as in Pop
 		}
 		if d == 0 {
@@ -505,8 +505,8 @@ func (q *Deque[T]) popLast(b uint64) (T, bool) {
 func (q *Deque[T]) Steal() (T, bool) {
 	for {
 		h := q.head.Load()
-		s, real := unpack(h)
-		if s != real {
+		s, claim := unpack(h)
+		if s != claim {
 			var zero T
 			return zero, false // another thief is at work
 		}
@@ -521,8 +521,8 @@ func (q *Deque[T]) Steal() (T, bool) {
 // call it; it does not block.
 func (q *Deque[T]) TrySteal() (T, bool) {
 	h := q.head.Load()
-	s, real := unpack(h)
-	if s != real {
+	s, claim := unpack(h)
+	if s != claim {
 		var zero T
 		return zero, false
 	}
@@ -601,8 +601,8 @@ func (q *Deque[T]) StealBatch(dst []T, p float64) []T {
 	wsq.MustProportion(p)
 	for {
 		h := q.head.Load()
-		s, real := unpack(h)
-		if s != real {
+		s, claim := unpack(h)
+		if s != claim {
 			return dst // another thief is at work
 		}
 		t := q.tail.Load()

@@ -32,8 +32,8 @@
 // while the owner overwrites the slot after wrapping around. Here a thief
 // claims first and reads after, as Tokio's queue and sync.Pool's poolDequeue
 // do: head packs two positions, the release frontier s and the claim
-// frontier real, and the thief at work owns the slots between them until it
-// stores head = (real, real) again. The owner computes free slots from s,
+// frontier claim, and the thief at work owns the slots between them until it
+// stores head = (claim, claim) again. The owner computes free slots from s,
 // so it never writes a slot that a thief may still be reading, and all slot
 // accesses are plain, typed reads and writes of T (no boxing, no per-slot
 // atomics). The price is one atomic store per steal, to release, and turn

@@ -139,9 +139,9 @@ func TestStalledCommitFreezesHead(t *testing.T) {
 		require.True(t, ok)
 		require.Equal(t, want, v)
 	}
-	hs, real := unpack(q.head.Load())
+	hs, claim := unpack(q.head.Load())
 	require.Equal(t, s, hs, "head moved under an announcement")
-	require.Equal(t, cancelledLen, real-hs)
+	require.Equal(t, cancelledLen, claim-hs)
 
 	// Other thieves cannot move head, so the positions cannot wrap.
 	require.Equal(t, 2, q.PushBatch([]byte{4, 5}))
