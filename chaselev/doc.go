@@ -100,12 +100,10 @@
 //	StealBatch of k >= 2    3 per batch (announce, commit, release)
 //
 // Taskflow's C++ steal costs one CAS; the release store is what claim-then-
-// read costs here. BenchmarkSlots measures it against a literal transcription
-// of Taskflow's plain-slot steal and pop (go test -run '^$' -bench Slots
-// -count 5 ./chaselev). On the 2-core development machine (Go 1.26, amd64,
-// medians of five runs) a Steal took 17.3 ns against 8.4 ns with plain
-// slots, the difference being the release store, and a Pop 10.7 ns against
-// 9.4 ns, the difference being the cleared slot. Push and PushBatch write
-// their slots exactly as the plain version does; a batch steal pays one
-// release store per batch, not per item.
+// read costs here, about as much as the CAS again, and a Pop pays a little
+// for clearing its slot. BenchmarkSlots measures both against a literal
+// transcription of Taskflow's plain-slot steal and pop (go test -run '^$'
+// -bench Slots -count 5 ./chaselev; the figures are in BENCHMARKS.md). Push
+// and PushBatch write their slots exactly as the plain version does; a
+// batch steal pays one release store per batch, not per item.
 package chaselev
