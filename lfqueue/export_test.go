@@ -1,9 +1,9 @@
 package lfqueue
 
 import (
+	"reflect"
 	"runtime"
 	"sync/atomic"
-	"unsafe"
 )
 
 // Test-only access to internals.
@@ -11,14 +11,22 @@ import (
 // Layout returns the offsets of the owner's private state, the published
 // head, the control word and the thief state.
 func Layout[T any]() (own, head, ctl, thief uintptr) {
-	var q Queue[T]
-	return unsafe.Offsetof(q.own), unsafe.Offsetof(q.head), unsafe.Offsetof(q.ctl), unsafe.Offsetof(q.thief)
+	return field[Queue[T]]("own").Offset, field[Queue[T]]("head").Offset,
+		field[Queue[T]]("ctl").Offset, field[Queue[T]]("thief").Offset
 }
 
 // Sizes returns the sizes of the owner's and the thief's state.
 func Sizes[T any]() (own, thief uintptr) {
-	var q Queue[T]
-	return unsafe.Sizeof(q.own), unsafe.Sizeof(q.thief)
+	return field[Queue[T]]("own").Type.Size(), field[Queue[T]]("thief").Type.Size()
+}
+
+// field returns the field of struct type S with the given name.
+func field[S any](name string) reflect.StructField {
+	f, ok := reflect.TypeFor[S]().FieldByName(name)
+	if !ok {
+		panic("no field " + name)
+	}
+	return f
 }
 
 // CheckInvariants walks the list from the last published header and checks

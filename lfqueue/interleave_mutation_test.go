@@ -3,36 +3,121 @@
 package lfqueue
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
 	qc "github.com/worksteal/wsq/internal/interleave/queuecheck"
+	"github.com/worksteal/wsq/internal/mutant"
 )
 
-// The checker can fail: each deliberate bug of mutation.go, switched on
-// alone, must be found by the scenario named here, with a counterexample
-// whose trace the test logs (run with -v to read them).
-var mutationCases = []struct {
-	name     string
-	m        mutation
+// The explorer can fail: each protocol bug of mutation_test.go, compiled
+// into a test binary of its own, must be found by the scenario named here,
+// with a counterexample whose trace replays, and by the random exploration
+// of the larger scenario, whose seed (or schedule) replays the failure on
+// its own. Run with -v to read each counterexample's first line.
+var explorerCases = []struct {
+	m        mutant.Mutant
 	skipOnly bool   // the bug is in the skip-count path only
 	scenario string // a scenario of interleaveScenarios that finds it
 	want     string // in the violation found
 }{
-	{"steal pairs an uncounted header with ctl", mutStealUncountedHeader, false,
-		"inflight-push/StealBatch", "thief1 panicked: runtime error: invalid memory address or nil pointer dereference"},
-	{"steal reserves without the consistency check", mutStealBlindReserve, false,
-		"push-pop/Steal", "invariant after the threads finished: size does not match next-bottom"},
-	{"steal forgets to detach", mutStealNoDetach, false,
-		"drain-refill/Steal", "invariant after the threads finished: oldest node links further down"},
-	{"skip-count steal trusts a stale cut", mutSkipCountNoEpoch, true,
-		"steal-drain-refill-steal", "StealList handed over a broken list: the oldest node is not the list's bottom"},
-	{"owner counts before publishing", mutCountBeforePublish, false,
-		"push-pop/Steal", "no progress"},
-	{"owner keeps its in-flight batch linked", mutKeepInFlightLink, false,
-		"inflight-push/Steal", "invariant after the threads finished: oldest node links further down"},
+	{mutStealUncountedHeader, false, "inflight-push/StealBatch", "thief1 panicked: runtime error: invalid memory address or nil pointer dereference"},
+	{mutStealBlindReserve, false, "push-pop/Steal", "invariant after the threads finished: size does not match next-bottom"},
+	{mutStealNoDetach, false, "drain-refill/Steal", "invariant after the threads finished: oldest node links further down"},
+	{mutSkipCountNoEpoch, true, "steal-drain-refill-steal", "StealList handed over a broken list: the oldest node is not the list's bottom"},
+	{mutCountBeforePublish, false, "push-pop/Steal", "no progress"},
+	{mutKeepInFlightLink, false, "inflight-push/Steal", "invariant after the threads finished: oldest node links further down"},
 }
 
+// runPattern is the -test.run pattern that selects exactly the subtest
+// named by the parts, each of which may contain slashes.
+func runPattern(parts ...string) string {
+	var ps []string
+	for _, p := range parts {
+		for _, q := range strings.Split(p, "/") {
+			ps = append(ps, "^"+regexp.QuoteMeta(q)+"$")
+		}
+	}
+	return strings.Join(ps, "/")
+}
+
+var (
+	violationLine = regexp.MustCompile(`(?m)violation: (.*)$`)
+	replayHint    = regexp.MustCompile(`(?m)replay: (WSQCHECK_SEED|WSQCHECK_SCHEDULE)=(.*) go test -tags wsqcheck`)
+	hexAddr       = regexp.MustCompile(`0x[0-9a-f]+`)
+)
+
+// firstViolation returns the first violation line of a failing run's
+// output, with pointer values masked.
+func firstViolation(out string) string {
+	m := violationLine.FindStringSubmatch(out)
+	if m == nil {
+		return ""
+	}
+	return hexAddr.ReplaceAllString(m[1], "0x?")
+}
+
+func TestMutantsFoundByExplorer(t *testing.T) {
+	for _, c := range explorerCases {
+		t.Run(c.m.Name, func(t *testing.T) {
+			t.Parallel()
+			bin := mutant.Build(t, c.m, "wsqcheck")
+			for _, v := range variants {
+				if c.skipOnly && v.opts == nil {
+					continue
+				}
+				// Exhaustive: the named scenario finds the bug.
+				r := mutant.Run(t, bin, nil, "-test.run", runPattern("TestInterleave", v.name, c.scenario))
+				if r.Passed {
+					t.Fatalf("%s: the explorer did not find the bug in %s:\n%s", v.name, c.scenario, r.Output)
+				}
+				if !strings.Contains(r.Output, c.want) {
+					t.Errorf("%s: violation %q, want one containing %q\n%s", v.name, firstViolation(r.Output), c.want, r.Output)
+				}
+				if strings.Contains(r.Output, "did not fail the same way") {
+					t.Errorf("%s: the failing schedule did not replay", v.name)
+				}
+				if !strings.Contains(r.Output, "call ") || !strings.Contains(r.Output, "ctl.") {
+					t.Errorf("%s: the trace does not show the operations and the atomic steps:\n%s", v.name, r.Output)
+				}
+				t.Logf("%s, %s: %s", v.name, c.scenario, firstViolation(r.Output))
+
+				// At random: the larger scenario finds it too, and what it
+				// prints replays the failure alone.
+				pattern := runPattern("TestInterleave", v.name, "random-two-thieves")
+				r = mutant.Run(t, bin, nil, "-test.run", pattern)
+				h := replayHint.FindStringSubmatch(r.Output)
+				if r.Passed || h == nil {
+					t.Fatalf("%s: the random exploration did not find the bug, or printed no replay:\n%s", v.name, r.Output)
+				}
+				again := mutant.Run(t, bin, []string{h[1] + "=" + h[2]}, "-test.run", pattern)
+				if again.Passed || firstViolation(again.Output) != firstViolation(r.Output) {
+					t.Fatalf("%s: %s=%s did not replay the failure %q:\n%s", v.name, h[1], h[2], firstViolation(r.Output), again.Output)
+				}
+				t.Logf("%s, random-two-thieves: %s=%s: %s", v.name, h[1], h[2], firstViolation(r.Output))
+			}
+		})
+	}
+}
+
+// TestMutantHarmless: letting Pop follow the next of the last unreserved
+// node is harmless in this implementation, because publish links a push
+// onto own.head only while the size is positive. The scenarios where Pop
+// takes the last item find nothing.
+func TestMutantHarmless(t *testing.T) {
+	bin := mutant.Build(t, mutPopFollowsNext, "wsqcheck")
+	for _, v := range variants {
+		for _, s := range []string{"one-item/StealList", "drain-refill/StealBatch", "inflight-push/Steal"} {
+			r := mutant.Run(t, bin, nil, "-test.run", runPattern("TestInterleave", v.name, s), "-test.v")
+			if !r.Passed || !strings.Contains(r.Output, "--- PASS: TestInterleave/"+v.name+"/"+s+" ") {
+				t.Fatalf("%s/%s:\n%s", v.name, s, r.Output)
+			}
+		}
+	}
+}
+
+// scenario returns the scenario of interleaveScenarios with the given name.
 func scenario(t *testing.T, name string) qc.Scenario {
 	t.Helper()
 	for _, s := range interleaveScenarios() {
@@ -42,103 +127,4 @@ func scenario(t *testing.T, name string) qc.Scenario {
 	}
 	t.Fatalf("no scenario %q", name)
 	return qc.Scenario{}
-}
-
-func withMutation(m mutation, f func()) {
-	activeMutation = m
-	defer func() { activeMutation = mutNone }()
-	f()
-}
-
-func TestInterleaveMutationsCaught(t *testing.T) {
-	for _, c := range mutationCases {
-		for _, v := range variants {
-			if c.skipOnly && v.opts == nil {
-				continue
-			}
-			t.Run(v.name+"/"+c.name, func(t *testing.T) {
-				s := scenario(t, c.scenario)
-				s.MaxSteps = 200 // a spinning thread is caught sooner
-				var r qc.Result
-				withMutation(c.m, func() { r = qc.Explore(interleaveConfig(v.opts...), s) })
-				f := r.Failure
-				if f == nil {
-					t.Fatalf("the checker did not find the bug: %s", r.Describe(s))
-				}
-				t.Logf("scenario %s (%s): found after %d executions\n%s", s.Name, s, r.Executions, f)
-				if !strings.Contains(f.Err.Error(), c.want) {
-					t.Errorf("violation %q, want one containing %q", firstLine(f.Err.Error()), c.want)
-				}
-				if !f.Replayed {
-					t.Errorf("the failing schedule did not replay")
-				}
-				if !strings.Contains(f.Trace, "call ") || !strings.Contains(f.Trace, "ctl.") {
-					t.Errorf("the trace does not show the operations and the atomic steps")
-				}
-			})
-		}
-	}
-}
-
-// TestInterleaveMutationHarmless: letting Pop follow the next of the last
-// unreserved node, which DESIGN.md warns against, is harmless in this
-// implementation, because publish links a push onto own.head only while the
-// size is positive. The scenarios where Pop takes the last item find
-// nothing.
-func TestInterleaveMutationHarmless(t *testing.T) {
-	for _, v := range variants {
-		for _, name := range []string{"one-item/StealList", "drain-refill/StealBatch", "inflight-push/Steal"} {
-			s := scenario(t, name)
-			var r qc.Result
-			withMutation(mutPopFollowsNext, func() { r = qc.Explore(interleaveConfig(v.opts...), s) })
-			if r.Failure != nil {
-				t.Fatalf("%s/%s: %s", v.name, name, r.Failure)
-			}
-			if !r.Complete {
-				t.Fatalf("%s/%s: incomplete", v.name, name)
-			}
-		}
-	}
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
-// TestInterleaveMutationsCaughtAtRandom: the random (PCT) exploration of
-// the larger scenario finds every bug too, and the seed it reports
-// replays the failure on its own.
-func TestInterleaveMutationsCaughtAtRandom(t *testing.T) {
-	for _, c := range mutationCases {
-		for _, v := range variants {
-			if c.skipOnly && v.opts == nil {
-				continue
-			}
-			t.Run(v.name+"/"+c.name, func(t *testing.T) {
-				s := scenario(t, "random-two-thieves")
-				s.MaxSteps = 300
-				cfg := interleaveConfig(v.opts...)
-				var r, again qc.Result
-				withMutation(c.m, func() {
-					r = qc.Explore(cfg, s)
-					if r.Failure != nil {
-						one := s
-						one.Seed, one.Random = r.Failure.Seed, 1
-						again = qc.Explore(cfg, one)
-					}
-				})
-				f := r.Failure
-				if f == nil {
-					t.Fatalf("the checker did not find the bug: %s", r.Describe(s))
-				}
-				t.Logf("found at execution %d, seed %d: %s", f.Execution, f.Seed, firstLine(f.Err.Error()))
-				if again.Failure == nil || again.Failure.Schedule != f.Schedule {
-					t.Fatalf("seed %d did not replay the failure", f.Seed)
-				}
-			})
-		}
-	}
 }

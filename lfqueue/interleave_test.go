@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"testing"
-	"unsafe"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/atomicx"
@@ -75,14 +74,24 @@ func checkList[T any](l *List[T]) error {
 
 // traceNames names lfqueue's atomic fields in traces: ctl, head and
 // thief.mu; nN.next for the next field of the node of item N; hS.prev for
-// the prev field of the header of the push with sequence number S.
+// the prev field of the header of the push with sequence number S. It
+// learns the nodes and headers from the values the threads load and store
+// (a thread reaches every node and header through one of them) and
+// remembers whose field each next and prev is.
 type traceNames struct {
 	q     *Queue[int]
 	nodes map[*node[int]]string
+	nexts map[*atomicx.Pointer[node[int]]]*node[int]     // a node's next field, to the node
+	prevs map[*atomicx.Pointer[header[int]]]*header[int] // a header's prev field, to the header
 }
 
 func newTraceNames(q *Queue[int]) *traceNames {
-	t := &traceNames{q: q, nodes: make(map[*node[int]]string)}
+	t := &traceNames{
+		q:     q,
+		nodes: make(map[*node[int]]string),
+		nexts: make(map[*atomicx.Pointer[node[int]]]*node[int]),
+		prevs: make(map[*atomicx.Pointer[header[int]]]*header[int]),
+	}
 	if h := q.head.Plain(); h != nil {
 		t.header(h) // the prefill
 	}
@@ -99,6 +108,7 @@ func (t *traceNames) node(nd *node[int]) string {
 	if nd == nil {
 		return "nil"
 	}
+	t.nexts[&nd.next] = nd
 	if s, ok := t.nodes[nd]; ok {
 		return s
 	}
@@ -115,6 +125,7 @@ func (t *traceNames) header(h *header[int]) string {
 	if h == nil {
 		return "nil"
 	}
+	t.prevs[&h.prev] = h
 	nd := h.top
 	for i := 0; i < 64 && nd != nil; i++ {
 		t.node(nd)
@@ -123,17 +134,15 @@ func (t *traceNames) header(h *header[int]) string {
 	return fmt.Sprintf("h%d", h.seq)
 }
 
-var prevOffset = func() uintptr {
-	var h header[int]
-	return unsafe.Offsetof(h.prev)
-}()
-
 func (t *traceNames) object(obj any) string {
 	q := t.q
 	switch x := obj.(type) {
 	case *atomicx.Uint64:
-		if x == &q.ctl {
+		switch x {
+		case &q.ctl:
 			return "ctl"
+		case &q.thief.turns:
+			return "thief.turns"
 		}
 	case *atomicx.Mutex:
 		if x == &q.thief.mu {
@@ -143,11 +152,13 @@ func (t *traceNames) object(obj any) string {
 		if x == &q.head {
 			return "head"
 		}
-		// The only other header pointer is a header's prev field.
-		return t.header((*header[int])(unsafe.Add(unsafe.Pointer(x), -int(prevOffset)))) + ".prev"
+		if h, ok := t.prevs[x]; ok {
+			return t.header(h) + ".prev"
+		}
 	case *atomicx.Pointer[node[int]]:
-		// A node's next field is at its start.
-		return t.node((*node[int])(unsafe.Pointer(x))) + ".next"
+		if nd, ok := t.nexts[x]; ok {
+			return t.node(nd) + ".next"
+		}
 	}
 	return ""
 }

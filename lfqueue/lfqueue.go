@@ -35,7 +35,8 @@ import (
 // has a known index, so the node with index bottom+k (the cut) is a known
 // number of steps below it. The thief detaches everything below the cut.
 //
-// Hazards and why they cannot happen (see DESIGN.md §4):
+// Hazards any design of this queue must handle, and why they cannot happen
+// here:
 //
 //  1. A node owned by both sides: the owner claims only items counted in ctl
 //     and the thief only items it reserved in ctl, and each CAS sees the
@@ -359,24 +360,19 @@ func (q *Queue[T]) publish(h *header[T], top, bottom *node[T], m int) {
 	h.prev.SetPlain(q.head.Plain()) // the owner is head's only writer
 	// Publish: thieves may now see h, but they pair it with ctl only once
 	// the count below lands; until then they walk h.prev.
-	if !mutated(mutCountBeforePublish) {
-		q.head.Store(h)
-	}
+	q.head.Store(h)
 	for !q.ctl.CompareAndSwap(c, ctlCount(c, m)) {
 		// Only a thief changes ctl while the owner is here, by reserving
 		// items or clearing the fence. If it reserved all of them, o.head is among
 		// them: unlink the new chain from it before counting. No thief
 		// walks the new chain before the count, so this is safe.
 		c = q.ctl.Load()
-		if linked && ctlSize(c) == 0 && !mutated(mutKeepInFlightLink) {
+		if linked && ctlSize(c) == 0 {
 			bottom.next.Store(nil)
 			linked = false
 			o.epoch++
 			h.epoch = o.epoch
 		}
-	}
-	if mutated(mutCountBeforePublish) {
-		q.head.Store(h)
 	}
 	// Counted: no thief needs h.prev any more (one that still reads it has
 	// a stale ctl value and will retry). Correctness does not need this
@@ -454,7 +450,7 @@ func (q *Queue[T]) Pop() (T, bool) {
 		// Claimed the item with index next-1, which is own.head.
 		o := &q.own
 		n := o.head
-		if s == 1 && !mutated(mutPopFollowsNext) {
+		if s == 1 {
 			// Nothing unreserved is left: n.next, if any, leads to a
 			// thief's items.
 			o.head = nil
@@ -596,7 +592,7 @@ func (q *Queue[T]) snapshot() (h *header[T], c uint64) {
 		if q.head.Load() != h {
 			continue
 		}
-		if ctlSeq(c) != h.seq && !mutated(mutStealUncountedHeader) {
+		if ctlSeq(c) != h.seq {
 			// h is published but not counted: the state c describes is
 			// the one of the header before it.
 			if h = h.prev.Load(); h == nil {
@@ -612,10 +608,6 @@ func (q *Queue[T]) snapshot() (h *header[T], c uint64) {
 // the CAS succeeded; when it did, no owner operation took effect since the
 // load of c, and the steal takes effect here.
 func (q *Queue[T]) reserve(c uint64, k int) bool {
-	if mutated(mutStealBlindReserve) {
-		q.ctl.Store(c - uint64(k))
-		return true
-	}
 	return q.ctl.CompareAndSwap(c, c-uint64(k))
 }
 
@@ -642,9 +634,6 @@ func (q *Queue[T]) detach(h *header[T], k int, needLast bool) (first, last *node
 		// the next of the oldest unreserved node (hazard 1), so the swap
 		// races with nobody.
 		first = cut.next.Swap(nil)
-		if mutated(mutStealNoDetach) {
-			cut.next.Store(first)
-		}
 	} else {
 		// The reserved items reach up to h's top: nothing stays. No
 		// thief reads h.top again (the size is zero until the next push,
@@ -656,7 +645,7 @@ func (q *Queue[T]) detach(h *header[T], k int, needLast bool) (first, last *node
 	}
 
 	if needLast {
-		if th.last != nil && (th.lastEpoch == h.epoch || mutated(mutSkipCountNoEpoch)) {
+		if th.last != nil && th.lastEpoch == h.epoch {
 			// Skip-count: no refill from empty since the previous steal
 			// cut at th.last, so th.last is still the oldest node.
 			last = th.last

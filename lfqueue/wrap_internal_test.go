@@ -10,7 +10,10 @@ import (
 // jumpSeq advances the sequence number of ctl by n, as n pushes each
 // followed by pops of what they pushed would, fences included; the queue
 // must be empty and its thieves idle or stalled. Pushing 2^32 times takes
-// minutes, so the wrap-around tests jump over most of them.
+// minutes, so the wrap-around tests jump over most of them. Where a fence
+// may fall, at the pushes whose sequence number is a multiple of
+// fenceEvery, it counts that push with the owner's own ctlCount, so the
+// jump sets a fence exactly when the pushes would.
 func (q *Queue[T]) jumpSeq(n uint64) {
 	c := q.ctl.Load()
 	if ctlSize(c) != 0 {
@@ -18,8 +21,9 @@ func (q *Queue[T]) jumpSeq(n uint64) {
 	}
 	seq := uint64(ctlSeq(c))
 	fence := c & ctlFence
-	if (seq+n)/fenceEvery != seq/fenceEvery { // a multiple of fenceEvery in (seq, seq+n]
-		fence = ctlFence
+	for k := seq/fenceEvery + 1; k*fenceEvery <= seq+n; k++ {
+		before := uint64(uint32(k*fenceEvery-1))<<32 | fence // empty, one push short of the multiple
+		fence = ctlCount(before, 0) & ctlFence
 	}
 	q.ctl.Store(uint64(uint32(seq+n))<<32 | fence)
 }

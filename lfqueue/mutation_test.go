@@ -1,0 +1,162 @@
+//go:build wsqcheck
+
+package lfqueue
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/worksteal/wsq/internal/chaos"
+	"github.com/worksteal/wsq/internal/mutant"
+)
+
+// The deliberate bugs of lfqueue, each a patch of lfqueue.go that the tests
+// of this file and of interleave_mutation_test.go compile into a test
+// binary of their own (internal/mutant) to show that the checks find it.
+// The code under test carries no switch for them.
+
+func patch(old, new string) mutant.Patch { return mutant.Patch{File: "lfqueue.go", Old: old, New: new} }
+
+// Protocol bugs, each found by the interleaving explorer in a scenario.
+var (
+	// A thief pairs a published but uncounted header with ctl: it skips
+	// the fallback to h.prev (hazard 2).
+	mutStealUncountedHeader = mutant.Mutant{Name: "steal pairs an uncounted header with ctl", Patches: []mutant.Patch{
+		patch("\t\tif ctlSeq(c) != h.seq {\n", "\t\tif false {\n"),
+	}}
+	// A thief reserves with a plain store of ctl instead of the CAS that
+	// validates the value it computed from.
+	mutStealBlindReserve = mutant.Mutant{Name: "steal reserves without the consistency check", Patches: []mutant.Patch{
+		patch("\treturn q.ctl.CompareAndSwap(c, c-uint64(k))\n", "\tq.ctl.Store(c - uint64(k))\n\treturn true\n"),
+	}}
+	// A thief puts the cut's next back right after swapping it to nil: it
+	// does not detach the stolen part.
+	mutStealNoDetach = mutant.Mutant{Name: "steal forgets to detach", Patches: []mutant.Patch{
+		patch("\t\tfirst = cut.next.Swap(nil)\n", "\t\tfirst = cut.next.Swap(nil)\n\t\tcut.next.Store(first)\n"),
+	}}
+	// The skip-count steal trusts the node it cut at last time without
+	// comparing epochs.
+	mutSkipCountNoEpoch = mutant.Mutant{Name: "skip-count steal trusts a stale cut", Patches: []mutant.Patch{
+		patch("\t\tif th.last != nil && th.lastEpoch == h.epoch {\n", "\t\tif th.last != nil {\n"),
+	}}
+	// The owner counts a push in ctl before it publishes the header.
+	mutCountBeforePublish = mutant.Mutant{Name: "owner counts before publishing", Patches: []mutant.Patch{
+		patch("\tq.head.Store(h)\n\tfor !q.ctl.CompareAndSwap(c, ctlCount(c, m)) {\n", "\tfor !q.ctl.CompareAndSwap(c, ctlCount(c, m)) {\n"),
+		patch("\th.prev.Store(nil)\n", "\tq.head.Store(h)\n\th.prev.Store(nil)\n"),
+	}}
+	// The owner does not unlink its in-flight batch from the nodes a thief
+	// reserved while the push was in flight.
+	mutKeepInFlightLink = mutant.Mutant{Name: "owner keeps its in-flight batch linked", Patches: []mutant.Patch{
+		patch("\t\tif linked && ctlSize(c) == 0 {\n", "\t\tif false {\n"),
+	}}
+	// Pop follows the popped node's next even when its claim left
+	// nothing. The explorer proves this one harmless: publish never links
+	// a push onto own.head when the size is zero.
+	mutPopFollowsNext = mutant.Mutant{Name: "pop follows the next of the last item", Patches: []mutant.Patch{
+		patch("\t\tif s == 1 {\n", "\t\tif false {\n"),
+	}}
+)
+
+// Variants that ignore the wrap-around of a counter, each found by the wrap
+// test named in wrapMutants.
+var (
+	// The owner never sets the fence, so ctl's 32-bit sequence number may
+	// come round to the value a stalled thief loaded.
+	mutNoFence = mutant.Mutant{Name: "no fence against the wrap of the sequence number", Patches: []mutant.Patch{
+		patch("\tif seq%fenceEvery == 0 {\n", "\tif false {\n"),
+	}}
+	// Pushes past the 31 bits of ctl's size are not refused, so the size
+	// overflows into the fence bit and the sequence number.
+	mutNoSizeLimit = mutant.Mutant{Name: "no limit on the size", Patches: []mutant.Patch{
+		patch("\tif uint64(ctlSize(c))+uint64(m) > maxLen {\n", "\tif false {\n"),
+	}}
+	// A steal compares the indices themselves, as if int64 never wrapped.
+	mutIndexOrder = mutant.Mutant{Name: "steal compares indices, not their difference", Patches: []mutant.Patch{
+		patch("\tif above := h.idx - cutIdx; above >= 0 {\n", "\tif above := h.idx - cutIdx; h.idx >= cutIdx {\n"),
+	}}
+)
+
+// wrapMutants pairs each counter's wrap-ignoring variant with the test that
+// guards the wrap and a line of its failure.
+var wrapMutants = []struct {
+	m    mutant.Mutant
+	test string
+	want string
+}{
+	{mutNoFence, "TestStalledStealAcrossSequenceWrap", "the stalled thief reserved against a header from 2^32 pushes ago"},
+	{mutNoFence, "TestFence", "TestFence"},
+	{mutNoSizeLimit, "TestSizeLimit", "should panic"},
+	{mutIndexOrder, "TestCountersWrap", "StealBatch(0.2) across the wrap of the indices"},
+}
+
+// TestMutantsIgnoringWrap: each wrap test fails against the variant that
+// ignores the wrap it guards (and passes against the code, in every other
+// run of the tests).
+func TestMutantsIgnoringWrap(t *testing.T) {
+	bins := map[string]string{}
+	for _, c := range wrapMutants {
+		bin, ok := bins[c.m.Name]
+		if !ok {
+			bin = mutant.Build(t, c.m)
+			bins[c.m.Name] = bin
+		}
+		r := mutant.Run(t, bin, nil, "-test.run", "^"+c.test+"$")
+		if r.Passed || !strings.Contains(r.Output, "--- FAIL: "+c.test+" ") || !strings.Contains(r.Output, c.want) {
+			t.Errorf("%s passed against the mutant %q, or failed otherwise than with %q:\n%s", c.test, c.m.Name, c.want, r.Output)
+			continue
+		}
+		t.Logf("%s fails against %q", c.test, c.m.Name)
+	}
+}
+
+// chaosMutants are the protocol bugs that chaos mode finds in a real
+// concurrent run, the conformance suite's chaos check with 8 thieves under
+// GOMAXPROCS 8 and more: the two that take a push in flight for a counted
+// one, which the same checks without chaos (ExactlyOnce, Linearizable,
+// LenBounds) almost never meet on a machine with few cores.
+var chaosMutants = []mutant.Mutant{mutStealUncountedHeader, mutCountBeforePublish}
+
+// TestMutantsFoundByChaos builds each of chaosMutants into a normal build
+// under the tag wsqchaos and runs the chaos check of each steal on it, with
+// the seeds 1, 2 and 3 in turn until one finds the bug; the check's output
+// must name the seed.
+func TestMutantsFoundByChaos(t *testing.T) {
+	for _, m := range chaosMutants {
+		t.Run(m.Name, func(t *testing.T) {
+			t.Parallel()
+			bin := mutant.Build(t, m, "wsqchaos")
+			for _, test := range []string{"TestBasic", "TestSkipCount"} {
+				var r mutant.Result
+				seed := 1
+				for ; seed <= 3; seed++ {
+					r = mutant.Run(t, bin, []string{fmt.Sprintf("%s=%d", chaos.EnvSeed, seed)}, "-test.run", "^"+test+"$/^Chaos$")
+					if !r.Passed {
+						break
+					}
+				}
+				if r.Passed {
+					t.Fatalf("%s: chaos mode did not find the bug with seeds 1 to 3:\n%s", test, r.Output)
+				}
+				if !strings.Contains(r.Output, fmt.Sprintf("wsq chaos: seed %d (replay with %s=%d)", seed, chaos.EnvSeed, seed)) {
+					t.Errorf("%s: the failing run does not name its seed:\n%s", test, r.Output)
+				}
+				t.Logf("%s: found with seed %d: %s", test, seed, failureLine(r.Output))
+			}
+		})
+	}
+}
+
+// failureLine returns the first line of a failing test binary's output that
+// says what went wrong.
+func failureLine(out string) string {
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		for _, p := range []string{"panic: ", "Error: ", "porcupine says", "received", "never received"} {
+			if strings.Contains(l, p) {
+				return l
+			}
+		}
+	}
+	return "(no failure line)"
+}
