@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/chaos"
 )
 
 // Config describes the implementation under test. New, NewWide and NewPtr
@@ -125,6 +126,8 @@ var checks = []struct {
 	{"ExactlyOnce", testExactlyOnce, nil},
 	{"ExactlyOnceWide", testExactlyOnceWide, nil},
 	{"Linearizable", testLinearizable, nil},
+	{"Soak", testSoak, nil},
+	{"Chaos", testChaos, func(Config) bool { return !chaos.Enabled }},
 }
 
 // Run runs the whole conformance suite as subtests of t.
