@@ -1,7 +1,7 @@
 package chaselev
 
 import (
-	"unsafe"
+	"reflect"
 
 	wsq "github.com/worksteal/wsq"
 )
@@ -42,11 +42,18 @@ func (q *Deque[T]) Slots() []T { return q.buf.Load().slots }
 // Layout returns the offsets of head (written by thieves) and of the
 // fields the owner writes, and the size of a Deque.
 func Layout[T any]() (head uintptr, owner []uintptr, size uintptr) {
-	var q Deque[T]
-	return unsafe.Offsetof(q.head),
-		[]uintptr{unsafe.Offsetof(q.tail), unsafe.Offsetof(q.buf), unsafe.Offsetof(q.bottom),
-			unsafe.Offsetof(q.seen), unsafe.Offsetof(q.r), unsafe.Offsetof(q.limit), unsafe.Offsetof(q.bounded)},
-		unsafe.Sizeof(q)
+	typ := reflect.TypeFor[Deque[T]]()
+	offset := func(name string) uintptr {
+		f, ok := typ.FieldByName(name)
+		if !ok {
+			panic("no field " + name)
+		}
+		return f.Offset
+	}
+	for _, name := range []string{"tail", "buf", "bottom", "seen", "r", "limit", "bounded"} {
+		owner = append(owner, offset(name))
+	}
+	return offset("head"), owner, typ.Size()
 }
 
 // The steps of a batch steal, for tests that interleave them with the
