@@ -9,7 +9,7 @@
 // which knows the line size of each architecture (64 bytes on amd64, 128 on
 // arm64, where adjacent-line prefetch makes 128 the effective unit).
 //
-// Layout tests in each queue package check with unsafe.Offsetof that the
-// fields the owner writes and the fields thieves write are at least Size
+// Layout tests in each queue package check with reflect's field offsets that
+// the fields the owner writes and the fields thieves write are at least Size
 // bytes apart.
 package pad

@@ -1,7 +1,7 @@
 package pad
 
 import (
-	"unsafe"
+	"unsafe" // Sizeof gives Line's size as a constant, which reflect cannot.
 
 	"golang.org/x/sys/cpu"
 )
