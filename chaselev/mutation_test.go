@@ -1,0 +1,133 @@
+//go:build wsqcheck
+
+package chaselev
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/worksteal/wsq/internal/chaos"
+	"github.com/worksteal/wsq/internal/mutant"
+)
+
+// The deliberate bugs of chaselev, each a patch of deque.go that the tests
+// below compile into a test binary of their own (internal/mutant) to show
+// that a check finds it. The code under test carries no switch for them.
+
+func patch(old, new string) mutant.Patch { return mutant.Patch{File: "deque.go", Old: old, New: new} }
+
+var (
+	// A batch steal claims its items with one CAS from the tail it loaded,
+	// as the Go runtime and Tokio do, instead of announcing, counting and
+	// committing: against an owner that pops without a CAS, both may take
+	// the same item (see "Why the announcement" in deque.go).
+	mutOneCASClaim = mutant.Mutant{Name: "batch steal claims with one CAS", Patches: []mutant.Patch{
+		patch("\t\tif !q.announce(h, s) {\n\t\t\tcontinue\n\t\t}\n\t\tm := q.count(s)\n",
+			"\t\tm := uint32(n)\n"),
+		patch("\t\tif !q.commit(s, k) {\n",
+			"\t\tif !q.head.CompareAndSwap(h, pack(s, s+k)) {\n"),
+	}}
+
+	// The variants that ignore the wrap-around of the 32-bit positions.
+
+	// A one-item steal trusts its claim without comparing the 64-bit tail
+	// it loaded with a fresh one, so a thief stalled while head went round
+	// all 2^32 positions claims a slot without an item.
+	mutNoLapCheck = mutant.Mutant{Name: "one-item steal ignores a lap of the positions", Patches: []mutant.Patch{
+		patch("\tif int64(q.tail.Load()-t) >= 1<<31 {\n", "\tif false {\n"),
+	}}
+	// The owner takes the last item through head, as when no thief is at
+	// work, even under an announcement: head then moves under a stalled
+	// announcer, and other thieves may take it round the positions and
+	// back to the announced value.
+	mutPopLastMovesHead = mutant.Mutant{Name: "pop moves head under an announcement", Patches: []mutant.Patch{
+		patch("\t\t\tif l == pendingLen && !q.head.CompareAndSwap(h, pack(s, s-2)) {\n",
+			"\t\t\tif p == s && q.head.CompareAndSwap(h, pack(p+1, p+1)) {\n\t\t\t\treturn q.popLast(b)\n\t\t\t}\n"+
+				"\t\t\tif l == pendingLen && !q.head.CompareAndSwap(h, pack(s, s-2)) {\n"),
+	}}
+	// Pop compares positions as unsigned numbers rather than by their
+	// int32 difference.
+	mutUnsignedPositions = mutant.Mutant{Name: "pop compares positions, not their difference", Patches: []mutant.Patch{
+		patch("int32(uint32(b)-claimEnd(s, claim)) <= 0 {\n", "uint32(b) <= claimEnd(s, claim) {\n"),
+	}}
+)
+
+// wrapMutants pairs each wrap-ignoring variant with the test that guards the
+// wrap and a line of its failure.
+var wrapMutants = []struct {
+	m    mutant.Mutant
+	test string
+	want string
+}{
+	{mutNoLapCheck, "TestStalledStealAcrossLap", "the stalled steal took 0 from an empty deque"},
+	{mutPopLastMovesHead, "TestStalledCommitFreezesHead", "head moved under an announcement"},
+	{mutUnsignedPositions, "TestBoundedWrap", "--- FAIL: TestBoundedWrap/"},
+	{mutUnsignedPositions, "TestUnboundedGrowWrap", "--- FAIL: TestUnboundedGrowWrap/"},
+}
+
+// TestMutantsIgnoringWrap: each wrap test fails against the variant that
+// ignores the wrap it guards (and passes against the code, in every other
+// run of the tests).
+func TestMutantsIgnoringWrap(t *testing.T) {
+	bins := map[string]string{}
+	for _, c := range wrapMutants {
+		bin, ok := bins[c.m.Name]
+		if !ok {
+			bin = mutant.Build(t, c.m)
+			bins[c.m.Name] = bin
+		}
+		r := mutant.Run(t, bin, nil, "-test.run", "^"+c.test+"$")
+		if r.Passed || !strings.Contains(r.Output, "--- FAIL: "+c.test) || !strings.Contains(r.Output, c.want) {
+			t.Errorf("%s passed against the mutant %q, or failed otherwise than with %q:\n%s", c.test, c.m.Name, c.want, r.Output)
+			continue
+		}
+		t.Logf("%s fails against %q", c.test, c.m.Name)
+	}
+}
+
+var violationLine = regexp.MustCompile(`(?m)violation: (.*)$`)
+
+// TestMutantFoundByExplorer: the one-CAS claim is found by the scenario in
+// which the owner pops into the range a batch steal counts.
+func TestMutantFoundByExplorer(t *testing.T) {
+	bin := mutant.Build(t, mutOneCASClaim, "wsqcheck")
+	r := mutant.Run(t, bin, nil, "-test.run", "^TestInterleaveUnbounded$/^pop-into-claim$/^StealBatch$")
+	v := violationLine.FindStringSubmatch(r.Output)
+	if r.Passed || v == nil || !strings.Contains(v[1], "exactly-once") {
+		t.Fatalf("the explorer did not find the bug as an exactly-once violation:\n%s", r.Output)
+	}
+	if !strings.Contains(r.Output, "head.CompareAndSwap") || strings.Contains(r.Output, "did not fail the same way") {
+		t.Errorf("the trace does not show the claim, or did not replay:\n%s", r.Output)
+	}
+	t.Logf("pop-into-claim/StealBatch: %s", v[1])
+}
+
+// TestMutantFoundByChaos builds the one-CAS claim into a normal build under
+// the tag wsqchaos and runs the conformance suite's chaos check on it, with
+// the seeds 1, 2 and 3 in turn until one finds the bug; the check's output
+// must name the seed.
+func TestMutantFoundByChaos(t *testing.T) {
+	bin := mutant.Build(t, mutOneCASClaim, "wsqchaos")
+	var r mutant.Result
+	seed := 1
+	for ; seed <= 3; seed++ {
+		r = mutant.Run(t, bin, []string{fmt.Sprintf("%s=%d", chaos.EnvSeed, seed)}, "-test.run", "^TestUnbounded$/^Chaos$")
+		if !r.Passed {
+			break
+		}
+	}
+	if r.Passed {
+		t.Fatalf("chaos mode did not find the bug with seeds 1 to 3:\n%s", r.Output)
+	}
+	if !strings.Contains(r.Output, fmt.Sprintf("wsq chaos: seed %d (replay with %s=%d)", seed, chaos.EnvSeed, seed)) {
+		t.Errorf("the failing run does not name its seed:\n%s", r.Output)
+	}
+	for _, l := range strings.Split(r.Output, "\n") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "Error: ") {
+			t.Logf("found with seed %d: %s", seed, l)
+			break
+		}
+	}
+}
