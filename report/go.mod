@@ -1,6 +1,6 @@
 module github.com/worksteal/wsq/report
 
-go 1.24.0
+go 1.25.0
 
 require (
 	github.com/schollz/progressbar/v3 v3.18.0
@@ -20,8 +20,8 @@ require (
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
-	golang.org/x/image v0.30.0 // indirect
+	golang.org/x/image v0.39.0 // indirect
 	golang.org/x/sys v0.35.0 // indirect
 	golang.org/x/term v0.28.0 // indirect
-	golang.org/x/text v0.28.0 // indirect
+	golang.org/x/text v0.36.0 // indirect
 )
