@@ -65,15 +65,20 @@ func (t *tally) check(tb testing.TB, st sched.Stats) {
 func kinds() map[string]func() wsq.Queue[int] {
 	m := map[string]func() wsq.Queue[int]{}
 	for _, name := range catalog.Names() {
-		newQueue, err := catalog.Factory[int](name)
-		if err != nil {
-			panic(err)
-		}
-		m[name] = newQueue
+		m[name] = mustFactory[int](name)
 	}
 	m["mutex-cap4"] = func() wsq.Queue[int] { return mutexq.NewBounded[int](4) }
 	m["handoff"] = func() wsq.Queue[int] { return newHandoffQueue() }
 	return m
+}
+
+// mustFactory returns the catalog's constructor of the named queue.
+func mustFactory[T any](name string) func() wsq.Queue[T] {
+	newQueue, err := catalog.Factory[T](name)
+	if err != nil {
+		panic(err)
+	}
+	return newQueue
 }
 
 func configs(newQueue func() wsq.Queue[int]) []sched.Config[int] {

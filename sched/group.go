@@ -1,0 +1,146 @@
+package sched
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
+
+// Group is a set of tasks that a program starts with Go and waits for with
+// Wait, as with golang.org/x/sync/errgroup, but run by a Pool's workers:
+// the first task that returns an error cancels the group's context, and
+// Wait returns that error; Wait run by a task runs other tasks while it
+// waits. A Group is made by Pool.NewGroup (for tasks started from outside
+// the pool) or Task.NewGroup (inside a task), and is used for one round of
+// Go calls and one Wait.
+//
+// A panic in a task of the group stops the group: the tasks of the group
+// that have not started by then are not run (each finishes at once), and
+// Wait panics, once every task has finished, with a *PanicError that holds
+// the value and the stack of the first panic. A task that calls
+// runtime.Goexit stops the group in the same way, and Wait then calls
+// runtime.Goexit in its caller. Errors do not stop the group: its tasks
+// run, and should watch their context.
+type Group struct {
+	p      *Pool
+	l      latch
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+
+	stopped atomic.Bool // set at the first panic or Goexit
+	mu      sync.Mutex  // guards err and l.fail until l is done
+	err     error
+}
+
+// NewGroup returns a new Group of the pool with a context derived from ctx.
+// Its tasks may be started from any goroutine, a task's or not.
+func (p *Pool) NewGroup(ctx context.Context) *Group {
+	ctx, cancel := context.WithCancelCause(ctx)
+	return &Group{p: p, ctx: ctx, cancel: cancel}
+}
+
+// NewGroup returns a new Group of t's pool with a context derived from t's.
+// If t's function returns without waiting for the group, t waits for it
+// then (and fails with the group's panic, if a task panicked; the group's
+// error is lost, as it would be without a Wait).
+func (t *Task) NewGroup() *Group {
+	g := t.pw.p.NewGroup(t.ctx)
+	t.groups = append(t.groups, g)
+	return g
+}
+
+// Context returns the group's context, the context of its tasks. It is
+// cancelled when a task of the group returns an error, panics or calls
+// runtime.Goexit, and when Wait returns.
+func (g *Group) Context() context.Context { return g.ctx }
+
+// Go starts f(t') as a new task of the group, in which t' is the new task's
+// handle. t is the calling task: the new task goes into the queue of t's
+// worker, whose next task it is unless another worker steals it first.
+// With a nil t, for a caller that is not a task, the new task goes to the
+// pool's shared entry, where an idle worker takes it. Go does not block. It
+// must not be called after Wait has returned.
+//
+// Go allocates the closure f if it captures variables, and nothing else
+// once the worker's buffers have grown; Fork starts a function with an
+// argument without a closure.
+func (g *Group) Go(t *Task, f func(*Task) error) {
+	g.l.add(1)
+	j := Job{x: g, fn: f}
+	if t == nil {
+		g.p.inject(j)
+		return
+	}
+	t.pw.spawn(j)
+}
+
+// Wait waits for every task of the group to finish (those that Go started
+// before Wait, and those they started in the group while it waited), cancels
+// the group's context, and returns the first error a task returned, or nil.
+// If a task panicked, Wait panics with a *PanicError that holds the first
+// panic's value and stack; if a task called runtime.Goexit, Wait calls
+// runtime.Goexit.
+//
+// t is the calling task: while it waits, Wait runs other tasks on t's
+// worker (its own queue first), so the worker never sleeps while there is
+// work it can do. With a nil t, for a caller that is not a task, Wait
+// blocks the calling goroutine. A task must not wait for a group it belongs
+// to, which would wait for itself; Wait panics if it sees that.
+//
+// In the terms of the Go memory model, the return of every task's function
+// synchronizes before the return of Wait.
+func (g *Group) Wait(t *Task) error {
+	if t != nil {
+		if !g.l.done() {
+			t.pw.join(&g.l)
+		}
+		t.waited(g)
+	} else {
+		g.l.wait()
+	}
+	g.end().raise()
+	return g.err
+}
+
+// end cancels the context, as Wait does once the tasks have finished, and
+// returns the first panic or Goexit.
+func (g *Group) end() *failure {
+	g.cancel(g.err)
+	return g.l.fail
+}
+
+func (g *Group) start(t *Task) { t.ctx, t.l = g.ctx, &g.l }
+
+// call runs f unless the group has stopped, and records its error.
+func (g *Group) call(t *Task, f func(*Task) error) {
+	if g.stopped.Load() {
+		return
+	}
+	if err := f(t); err != nil {
+		g.mu.Lock()
+		if g.err == nil {
+			g.err = err
+			g.cancel(err)
+		}
+		g.mu.Unlock()
+	}
+}
+
+// finish records a task's failure, which stops the group, and counts the
+// task as finished.
+func (g *Group) finish(f *failure) {
+	if f != nil {
+		g.mu.Lock()
+		if g.l.fail == nil {
+			g.l.fail = f
+			g.stopped.Store(true)
+			if f.panic != nil {
+				g.cancel(f.panic)
+			} else {
+				g.cancel(context.Canceled)
+			}
+		}
+		g.mu.Unlock()
+	}
+	g.l.arrive()
+}

@@ -1,0 +1,353 @@
+package sched
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/worksteal/wsq/internal/pad"
+)
+
+// maxStealingJoins is the most helping waits, nested on one worker's stack,
+// that take work from outside the worker's own queue; see the package
+// documentation (Space and depth).
+const maxStealingJoins = 16
+
+// Pool is a set of worker goroutines that run fork-join tasks: functions
+// that take a *Task and may start more tasks (Fork, Group.Go) and wait for
+// them (Future.Join, Group.Wait). The workers, their queues and the load
+// balancing (Config.Mode) are those of Run; a task is one item of a worker's
+// queue, a Job.
+//
+// Make a Pool once with NewPool and use it for many computations, from any
+// number of goroutines: Do runs a function as a task and waits for it, and a
+// Group made with NewGroup collects tasks started from outside the pool.
+// Close stops the workers. A Pool's methods may be called from any
+// goroutine, except that Close must not be called by a task.
+type Pool struct {
+	s       *scheduler[Job]
+	workers []*poolWorker // indexed by Worker.ID
+	started time.Time
+
+	closeOnce sync.Once
+	stats     Stats
+}
+
+// Job is an item of a Pool's queues: one task waiting to run. Its fields are
+// not exported; a program names the type only to make queues for a Pool, as
+// in
+//
+//	newQueue, err := catalog.Factory[sched.Job]("lf")
+//	pool, err := sched.NewPool(sched.Config[sched.Job]{NewQueue: newQueue})
+type Job struct {
+	x  runner
+	fn func(*Task) error // the function of a Group's task; nil for a Fork
+}
+
+// runner is the kind of task a Job holds: a Group's (which runs Job.fn) or
+// a Fork's (which runs its own function).
+type runner interface {
+	// start fills in the frame t of the task: its context and latch.
+	start(t *Task)
+	// call runs the task's function on t; it may panic.
+	call(t *Task, fn func(*Task) error)
+	// finish records the task's outcome (a nil failure for success) and
+	// counts the task as finished.
+	finish(f *failure)
+}
+
+// Task is the handle of a running task: its context, its worker, and the
+// way to start and wait for other tasks (Fork, Task.NewGroup, Group.Go,
+// Group.Wait, Future.Join all take the calling task, so that they use the
+// queue of the worker that runs it).
+//
+// A Task is valid only during the call of the task's function, in the
+// goroutine that runs it; a function must not keep it, or use it in a task
+// it starts (each task gets its own). The Pool reuses Task values.
+type Task struct {
+	pw  *poolWorker
+	ctx context.Context
+	l   *latch // the latch that counts this task
+	// forks are the latches of the futures this task forked and has not
+	// joined, groups the groups it made and has not waited for.
+	forks  []*latch
+	groups []*Group
+	_      pad.Line // the frames of different workers must not share a cache line
+}
+
+// poolWorker is the Pool's part of one worker: the stack of tasks running
+// on it (each a helping wait's guest above the task that waits).
+type poolWorker struct {
+	p        *Pool
+	w        *Worker[Job]
+	frames   []*Task // frames[:depth] are running, innermost last
+	depth    int
+	stealing int // helping waits on the stack that take work from elsewhere
+	_        pad.Line
+}
+
+// NewPool starts cfg.WorkerCount() workers, each with a queue made by
+// cfg.NewQueue (DefaultQueue when nil), balanced as cfg.Mode says, and
+// returns the Pool they form. It returns an error, and starts nothing, if cfg
+// is invalid. The workers park when there is nothing to run, so an idle Pool
+// costs no processor time; Close stops them.
+func NewPool(cfg Config[Job]) (*Pool, error) {
+	p := &Pool{}
+	s, err := newScheduler(cfg, p.handle)
+	if err != nil {
+		return nil, err
+	}
+	p.s = s
+	p.workers = make([]*poolWorker, len(s.workers))
+	for i, w := range s.workers {
+		p.workers[i] = &poolWorker{p: p, w: w}
+	}
+	s.pending.Store(1) // the Pool's own count, until Close
+	s.respawn = p.respawn
+	p.started = time.Now()
+	s.start(context.Background())
+	return p, nil
+}
+
+// Workers returns the number of workers: Task.WorkerID is below it.
+func (p *Pool) Workers() int { return len(p.workers) }
+
+// Do runs f as a task of the pool with context ctx, and waits for it and
+// every task it started: it is NewGroup, Go and Wait of a group of one. It
+// returns f's error, panics with a *PanicError if a task panicked, and calls
+// runtime.Goexit if a task did (see Group.Wait). Do blocks its goroutine, so
+// a task must not call it: a task uses a Group, whose Wait runs other tasks
+// while it waits.
+func (p *Pool) Do(ctx context.Context, f func(*Task) error) error {
+	g := p.NewGroup(ctx)
+	g.Go(nil, f)
+	return g.Wait(nil)
+}
+
+// Close waits for every task to finish, stops the workers, and returns the
+// statistics of the pool's whole life (Stats.Processed counts the tasks).
+// Starting a task from outside the pool (Do, or Group.Go with a nil Task)
+// after Close has begun panics; tasks that are still running may start
+// more. Close must not be called by a task, which would wait for itself.
+// Later calls return the same Stats.
+func (p *Pool) Close() Stats {
+	p.closeOnce.Do(func() {
+		p.s.inj.close()
+		if p.s.pending.Add(-1) == 0 {
+			p.s.finish()
+		}
+		p.s.wg.Wait()
+		p.s.cancel()
+		p.stats = p.s.stats(time.Since(p.started))
+	})
+	return p.stats
+}
+
+// inject adds j from outside the workers.
+func (p *Pool) inject(j Job) {
+	if !p.s.inj.put(j, &p.s.pending) {
+		panic("sched: a task started from outside a closed Pool")
+	}
+	p.s.notify()
+}
+
+// handle is the Pool's Handler: it runs one task.
+func (p *Pool) handle(_ context.Context, j Job, w *Worker[Job]) error {
+	p.workers[w.id].exec(j)
+	return nil
+}
+
+// respawn resets a worker whose goroutine ended by runtime.Goexit, before a
+// new goroutine takes its place. The frames of the tasks that ended with it
+// are dropped rather than reused: tasks they forked may still run, and read
+// their context.
+func (p *Pool) respawn(w *Worker[Job]) {
+	pw := p.workers[w.id]
+	pw.frames, pw.depth, pw.stealing = nil, 0, 0
+}
+
+// exec runs the task of j on this worker: it calls the task's function,
+// waits for the futures and groups the function did not wait for, and
+// records the outcome. A panic stops at this frame, and becomes the task's
+// outcome; so does runtime.Goexit, which goes on to end the worker's
+// goroutine (see runWorker).
+func (pw *poolWorker) exec(j Job) {
+	t := pw.enter()
+	j.x.start(t)
+	ok := false
+	defer pw.leave(t, j.x, &ok)
+	j.x.call(t, j.fn)
+	ok = true
+}
+
+// leave ends the task t of x; it is exec's deferred call, and recovers the
+// task's panic.
+func (pw *poolWorker) leave(t *Task, x runner, ok *bool) {
+	var f *failure
+	if !*ok {
+		f = recovered(recover())
+	}
+	switch {
+	case f != nil && f.goexit:
+		// The goroutine ends: the handler will not return to count the
+		// task as handled, so count it here. The task's children go on
+		// without it: running them here could end in a Goexit of their
+		// own, which would cut this call short.
+		pw.w.credit++
+	case len(t.forks) > 0 || len(t.groups) > 0:
+		f = pw.joinOwned(t, x, f)
+	}
+	pw.depth--
+	x.finish(f)
+}
+
+// joinOwned waits for the futures and groups that the task t of x made and
+// did not wait for, and returns f, or if f is nil the first failure among
+// them. A task that this wait runs may end the goroutine by Goexit; then
+// the deferred call below ends t too, as leave would have, with f, or if f
+// is nil that Goexit.
+func (pw *poolWorker) joinOwned(t *Task, x runner, f *failure) *failure {
+	joined := false
+	defer func() {
+		if !joined {
+			pw.w.credit++
+			pw.depth--
+			if f == nil {
+				f = &failure{goexit: true}
+			}
+			x.finish(f)
+		}
+	}()
+	if g := t.joinOwned(); f == nil {
+		f = g
+	}
+	joined = true
+	return f
+}
+
+// enter pushes a frame on the worker's stack for a task about to run.
+func (pw *poolWorker) enter() *Task {
+	if pw.depth == len(pw.frames) {
+		pw.frames = append(pw.frames, &Task{pw: pw})
+	}
+	t := pw.frames[pw.depth]
+	pw.depth++
+	return t
+}
+
+// spawn pushes j into the worker's queue.
+func (pw *poolWorker) spawn(j Job) {
+	pw.w.count(1)
+	pw.w.pushOne(j)
+}
+
+// join runs tasks on this worker until l is done: the worker's own tasks
+// first, then, unless maxStealingJoins waits on its stack already do, tasks
+// from elsewhere, as an idle worker would find them. It sleeps only when
+// there is nothing to run.
+func (pw *poolWorker) join(l *latch) {
+	w := pw.w
+	stole := false
+	for !l.done() {
+		if j, ok := w.next(); ok {
+			pw.exec(j)
+			w.credit++
+			w.stats.Processed++
+			continue
+		}
+		if !stole {
+			pw.checkWait(l)
+			if pw.stealing >= maxStealingJoins {
+				l.wait() // only the worker's own tasks may nest deeper
+				break
+			}
+			stole = true
+			pw.stealing++
+		}
+		if _, err := w.findWork(w.s.ctx, l); err != nil {
+			panic(err) // a queue returned a task twice: the results cannot be trusted
+		}
+	}
+	if stole {
+		pw.stealing--
+	}
+}
+
+// checkWait panics if l counts a task that runs on this worker, below the
+// wait: it could not finish before the wait does.
+func (pw *poolWorker) checkWait(l *latch) {
+	for _, t := range pw.frames[:pw.depth] {
+		if t.l == l {
+			panic("sched: a task waits for itself: the Group or Future it waits for counts a task that is running below it on the same worker")
+		}
+	}
+}
+
+// Context returns the task's context: the context of its Group, or for a
+// task started by Fork, that of the task that forked it. A long task should
+// return early when it is done (a Group cancels it at its first error).
+func (t *Task) Context() context.Context { return t.ctx }
+
+// WorkerID returns the ID of the worker running the task, from 0 to
+// Pool.Workers()-1, for per-worker state (see PerWorker). A task runs on one
+// worker from start to end.
+func (t *Task) WorkerID() int { return t.pw.w.id }
+
+// joined forgets the future of l, which the task has joined. Fork-join code
+// usually joins the newest first, which costs nothing to find; the slot is
+// left as it is, to be overwritten by the next Fork.
+func (t *Task) joined(l *latch) {
+	last := len(t.forks) - 1
+	if last >= 0 && t.forks[last] == l {
+		t.forks = t.forks[:last]
+		return
+	}
+	for i := last - 1; i >= 0; i-- {
+		if t.forks[i] == l {
+			copy(t.forks[i:], t.forks[i+1:])
+			t.forks[last] = nil
+			t.forks = t.forks[:last]
+			return
+		}
+	}
+}
+
+// waited forgets g, which the task has waited for.
+func (t *Task) waited(g *Group) {
+	for i := len(t.groups) - 1; i >= 0; i-- {
+		if t.groups[i] == g {
+			copy(t.groups[i:], t.groups[i+1:])
+			t.groups[len(t.groups)-1] = nil
+			t.groups = t.groups[:len(t.groups)-1]
+			return
+		}
+	}
+}
+
+// joinOwned waits for the futures and groups the task made and did not
+// wait for, newest first, and returns the first failure among them.
+func (t *Task) joinOwned() *failure {
+	var first *failure
+	keep := func(f *failure) {
+		if first == nil {
+			first = f
+		}
+	}
+	for len(t.groups) > 0 {
+		last := len(t.groups) - 1
+		g := t.groups[last]
+		t.groups[last] = nil
+		t.groups = t.groups[:last]
+		t.pw.join(&g.l)
+		keep(g.end())
+	}
+	for len(t.forks) > 0 {
+		last := len(t.forks) - 1
+		l := t.forks[last]
+		t.forks[last] = nil
+		t.forks = t.forks[:last]
+		t.pw.join(l)
+		keep(l.fail)
+	}
+	return first
+}
