@@ -2,7 +2,7 @@ package sched
 
 // Future is the result of a task started by Fork, which Join waits for.
 type Future[R any] struct {
-	l      latch
+	l      latch // first: see latch
 	parent *Task // the forking task, which outlives this one (it joins it)
 	r      R
 }
@@ -10,9 +10,9 @@ type Future[R any] struct {
 // forkTask is the task of a Future: the function, its argument and the
 // Future, in one allocation.
 type forkTask[A, R any] struct {
-	Future[R]
-	fn func(*Task, A) R
-	a  A
+	Future[R] // first: see latch
+	fn        func(*Task, A) R
+	a         A
 }
 
 // Fork starts f(t', a) as a new task, in which t' is the new task's handle,
@@ -32,9 +32,7 @@ type forkTask[A, R any] struct {
 // without joining the Future, t joins it then, and fails with the forked
 // task's panic if it panicked.
 func Fork[A, R any](t *Task, f func(*Task, A) R, a A) *Future[R] {
-	ft := &forkTask[A, R]{fn: f, a: a}
-	ft.l.want = 1
-	ft.parent = t
+	ft := &forkTask[A, R]{Future: Future[R]{l: latch{n: 1}, parent: t}, fn: f, a: a}
 	t.forks = append(t.forks, &ft.l)
 	t.pw.spawn(Job{x: ft})
 	return &ft.Future
@@ -61,7 +59,7 @@ func (f *Future[R]) Join(t *Task) R {
 	} else {
 		f.l.wait()
 	}
-	f.l.fail.raise()
+	f.l.failure().raise()
 	return f.r
 }
 
@@ -73,7 +71,7 @@ func (ft *forkTask[A, R]) call(t *Task, _ func(*Task) error) { ft.r = ft.fn(t, f
 
 func (f *Future[R]) finish(fail *failure) {
 	if fail != nil {
-		f.l.fail = fail
+		f.l.getSlow().fail = fail
 	}
 	f.l.arrive()
 }

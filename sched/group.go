@@ -22,13 +22,13 @@ import (
 // runtime.Goexit in its caller. Errors do not stop the group: its tasks
 // run, and should watch their context.
 type Group struct {
+	l      latch // first: see latch
 	p      *Pool
-	l      latch
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 
 	stopped atomic.Bool // set at the first panic or Goexit
-	mu      sync.Mutex  // guards err and l.fail until l is done
+	mu      sync.Mutex  // guards err and the latch's failure until it is done
 	err     error
 }
 
@@ -106,7 +106,7 @@ func (g *Group) Wait(t *Task) error {
 // returns the first panic or Goexit.
 func (g *Group) end() *failure {
 	g.cancel(g.err)
-	return g.l.fail
+	return g.l.failure()
 }
 
 func (g *Group) start(t *Task) { t.ctx, t.l = g.ctx, &g.l }
@@ -131,8 +131,8 @@ func (g *Group) call(t *Task, f func(*Task) error) {
 func (g *Group) finish(f *failure) {
 	if f != nil {
 		g.mu.Lock()
-		if g.l.fail == nil {
-			g.l.fail = f
+		if s := g.l.getSlow(); s.fail == nil {
+			s.fail = f
 			g.stopped.Store(true)
 			if f.panic != nil {
 				g.cancel(f.panic)

@@ -347,7 +347,7 @@ func (t *Task) joinOwned() *failure {
 		t.forks[last] = nil
 		t.forks = t.forks[:last]
 		t.pw.join(l)
-		keep(l.fail)
+		keep(l.failure())
 	}
 	return first
 }
