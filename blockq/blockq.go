@@ -256,7 +256,7 @@ func (q *Queue[T]) Push(v T) bool {
 	o.fill++
 	// count(1), its first attempt written out: count does not fit the
 	// compiler's inlining budget.
-	if c := o.c; !mutCountBlind.on() && o.f.ctl.CompareAndSwap(c, c+1) {
+	if c := o.c; o.f.ctl.CompareAndSwap(c, c+1) {
 		o.c = c + 1
 		return true
 	}
@@ -283,7 +283,7 @@ func (q *Queue[T]) PushBatch(vs []T) int {
 	// attempt is written out as in Push.
 	copy(o.back.slots[o.fill:], vs)
 	o.fill += m
-	if c := o.c; !mutCountBlind.on() && o.f.ctl.CompareAndSwap(c, c+uint64(m)) {
+	if c := o.c; o.f.ctl.CompareAndSwap(c, c+uint64(m)) {
 		o.c = c + uint64(m)
 		return m
 	}
@@ -329,11 +329,6 @@ func (q *Queue[T]) count(m int) {
 	o := &q.own
 	for {
 		c := o.c
-		if mutCountBlind.on() {
-			o.f.ctl.Store(c + uint64(m))
-			o.c = c + uint64(m)
-			return
-		}
 		if o.f.ctl.CompareAndSwap(c, c+uint64(m)) {
 			o.c = c + uint64(m)
 			return
@@ -420,11 +415,6 @@ func (q *Queue[T]) Pop() (T, bool) {
 		if ctlSize(c) == 0 {
 			var zero T
 			return zero, false
-		}
-		if mutPopBlind.on() {
-			o.f.ctl.Store(c - 1)
-			o.c = c - 1
-			break
 		}
 		if o.f.ctl.CompareAndSwap(c, c-1) {
 			o.c = c - 1
@@ -598,10 +588,6 @@ func (q *Queue[T]) reserve(p float64) (f *link[T], idx, k int) {
 		if p != 0 {
 			k = wsq.StealCount(n, p)
 		}
-		if mutReserveBlind.on() {
-			f.ctl.Store(take(c, k))
-			return f, idx, k
-		}
 		if f.ctl.CompareAndSwap(c, take(c, k)) {
 			return f, idx, k
 		}
@@ -634,11 +620,7 @@ func (q *Queue[T]) help(f *link[T], m uint64) {
 	for x := f; x != l; x = x.next.Load() {
 		v -= spanOf(x)
 	}
-	if mutHelpBlind.on() {
-		l.ctl.Store(live(v, ctlSize(m)))
-	} else {
-		l.ctl.CompareAndSwap(0, live(v, ctlSize(m))) // unborn to live, once
-	}
+	l.ctl.CompareAndSwap(0, live(v, ctlSize(m))) // unborn to live, once
 	q.front.CompareAndSwap(f, l)
 }
 

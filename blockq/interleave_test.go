@@ -155,36 +155,3 @@ func TestInterleaveOneSlotBlocks(t *testing.T) {
 	}
 	qc.Run(t, interleaveConfig(1), ss)
 }
-
-// The checker can fail: each deliberate bug of mutation.go, switched on
-// alone, must be found by the scenario named here.
-func TestInterleaveMutationsCaught(t *testing.T) {
-	cases := []struct {
-		m        mutation
-		scenario string
-	}{
-		{mutReserveBlind, "one-item/Steal"},
-		{mutPopBlind, "one-item/StealBatch"},
-		{mutCountBlind, "list-while-steal/Steal"},
-		{mutHelpBlind, "two-thieves-move"},
-	}
-	scenarios := map[string]qc.Scenario{}
-	for _, s := range interleaveScenarios() {
-		scenarios[s.Name] = s
-	}
-	for _, c := range cases {
-		t.Run(fmt.Sprintf("mutation=%d/%s", c.m, c.scenario), func(t *testing.T) {
-			s, ok := scenarios[c.scenario]
-			if !ok {
-				t.Fatalf("no scenario %q", c.scenario)
-			}
-			activeMutation = c.m
-			defer func() { activeMutation = mutNone }()
-			r := qc.Explore(interleaveConfig(2), s)
-			if r.Failure == nil {
-				t.Fatalf("mutation %d not caught by %s: %s", c.m, s.Name, r.Describe(s))
-			}
-			t.Logf("caught: %v", r.Failure)
-		})
-	}
-}
