@@ -1,9 +1,10 @@
 // Command fib computes Fibonacci numbers by fork-join over the work-stealing
-// scheduler (package sched), in the style of Cilk and of Go's runtime: a task
-// spawns its children into its worker's own queue and works on the newest one
-// next, and a worker that runs dry steals the oldest tasks of another worker.
-// It shows the two classic results of randomized work stealing: the answer
-// comes out right whatever the interleaving, and the queues stay small.
+// workers of a sched.Pool, in the style of Cilk: a task forks its children
+// into its worker's own queue and works on the newest one next, a worker
+// that runs dry steals the oldest tasks of another worker, and a task that
+// joins a child runs other tasks while it waits. It shows the two classic
+// results of randomized work stealing: the answer comes out right whatever
+// the interleaving, and the queues stay small.
 //
 // Usage:
 //
@@ -24,7 +25,7 @@
 //	             as in dagexplore)
 //	-proportion  the part of a victim's queue one steal takes (default 0.5,
 //	             the half the Go runtime steals)
-//	-cutoff      calls fib(k) with k <= cutoff run serially inside one task
+//	-cutoff      calls fib(k) with k <= cutoff run serially inside their task
 //	             (default 1: every call with k >= 2 forks)
 //	-progress    show a progress line on stderr (default true)
 //	-h           print a one-line description and the flags, and exit
@@ -35,42 +36,48 @@
 // when stderr is a terminal. Numbers are printed grouped by thousands, and
 // may be given so.
 //
-// # Joins without continuation stealing
+// # Fork and join
 //
-// Cilk and the Go runtime steal continuations: the code after a spawn is
-// itself a stealable piece of work, and a join that is not ready stalls. A
-// library scheduler such as sched runs one handler call per item and cannot
-// suspend it, so it steals children ("child stealing"), and the join must be
-// an item of its own. Every call fib(k) with k above the cutoff allocates a
-// join frame with two result slots and a counter set to 2, and spawns the two
-// calls fib(k-1) and fib(k-2) as one batch, fib(k-1) newest so that its worker
-// runs it next. A call that finishes writes its value into its slot of the
-// parent frame and decrements the counter. The child that brings the counter
-// to zero is the last to arrive; it spawns a sum task for the frame, the
-// continuation, which adds the two slots and delivers the total to the
-// frame's own parent in the same way. No task ever waits: the join is not
-// executed until both results are there, and exactly one child creates it.
-// The write of a slot happens before the atomic decrement, which happens
-// before the last child's decrement, which happens before the sum task runs,
-// so the sum task reads both slots safely.
+// The computation is the recursion itself, on a sched.Pool: a call fib(k)
+// above the cutoff forks fib(k-1) as a task with sched.Fork, computes
+// fib(k-2) itself, and joins the first with Future.Join:
+//
+//	x := sched.Fork(t, fib, n-1)
+//	y := fib(t, n-2)
+//	return x.Join(t) + y
+//
+// The forked task goes into the worker's own queue, newest, and the worker
+// takes it back as soon as it joins, unless a thief stole it meanwhile. A
+// join whose task was stolen does not wait idle: it runs the worker's other
+// tasks, then steals like an idle worker, until the task it waits for is
+// done (a helping join). So a task may wait for its children, as in Cilk,
+// although a library scheduler cannot steal continuations: it steals
+// children, and the waiting task's frame stays on its worker's stack while
+// the worker helps. Each run counts the root task and one task per call that
+// forks; fork-join with hand-written continuations, as on sched.Run, needs
+// twice as many tasks (a sum task per fork) and a join frame per fork;
+// package bench measures both (BenchmarkForkJoin).
 //
 // # The space bound
 //
 // Blumofe and Leiserson's Busy-Leaves argument bounds the space of a
 // P-processor run of a fully strict computation by S_P <= S_1·P, where S_1 is
 // the space of the serial run. Here space is queued tasks: the program runs
-// fib(n) once with one worker to measure S_1 (the longest its queue got;
-// about n) and once with P workers. A worker's queue holds at most one pending
-// sibling per level of the path it is working on, and thieves take the oldest
-// tasks, so no worker's queue outgrows S_1, and S_P, the sum over workers of
+// fib(n) once with one worker to measure S_1 (the longest its queue got:
+// n/2, one pending fork per call on the path fib(n), fib(n-2), fib(n-4), ...)
+// and once with P workers. A worker steals only when its queue is empty, so
+// what its queue holds belongs to the one subtree it is working on, which
+// never holds more than S_1 pending forks, and S_P, the sum over workers of
 // each one's longest queue (an upper bound for the most tasks queued at any
-// one time), stays within S_1·P.
+// one time), stays within S_1·P. A helping join also keeps the frames of
+// the task that waits on its worker's stack; package sched says how deep
+// that stack may grow.
 //
 // # Verification
 //
 // The program checks fib(n) against the iterative value, checks in both runs
-// that the scheduler handled exactly the number of tasks the recursion
-// defines (calls plus sum tasks), and checks S_P <= S_1·P. It prints a line
-// starting with "verified:" and exits 0 on success, exits 1 if a check
+// that the pool ran exactly the number of tasks the recursion defines (the
+// root and one per call that forks), and checks S_P <= S_1·P. It prints a
+// line starting with "verified:" and exits 0 on success, exits 1 if a check
 // fails, and exits 2 on bad flags, with one message and the usage.
 package main

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/examples/internal/cli"
 	"github.com/worksteal/wsq/sched"
 )
@@ -62,9 +63,8 @@ func parseFlags(fs *cli.FlagSet, args []string) (config, error) {
 		}
 	}
 	c.cutoff = min(c.cutoff, maxN) // any cutoff >= n runs serially
-	calls, sums := taskCount(c.n, c.cutoff)
 	var err error
-	c.workers, err = cli.Workers(c.workers, int64(min(calls+sums, math.MaxInt64)), "task", fmt.Sprintf("of fib(%d)", c.n))
+	c.workers, err = cli.Workers(c.workers, int64(min(taskCount(c.n, c.cutoff), math.MaxInt64)), "task", fmt.Sprintf("of fib(%d)", c.n))
 	return c, err
 }
 
@@ -77,13 +77,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	want := fibIter(c.n)
-	calls, sums := taskCount(c.n, c.cutoff)
+	tasks := taskCount(c.n, c.cutoff)
 	how := "steal one task"
 	if c.mode == sched.Master || !c.one {
 		how = fmt.Sprintf("steal %g of a queue", c.proportion)
 	}
-	fmt.Fprintf(stdout, "fib(%d) by fork-join: queue %s, %s mode, %s, cutoff %d, %s + %s\n",
-		c.n, c.queue, c.mode, how, c.cutoff, cli.Count(calls, "call"), cli.Count(sums, "sum task"))
+	fmt.Fprintf(stdout, "fib(%d) by fork-join: queue %s, %s mode, %s, cutoff %d, %s\n",
+		c.n, c.queue, c.mode, how, c.cutoff, cli.Count(tasks, "task"))
 
 	serial, err := compute(context.Background(), c, 1, stderr)
 	if err != nil {
@@ -98,7 +98,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		report(stdout, cli.Count(c.workers, "worker"), res)
-		fmt.Fprintf(stdout, "speedup over 1 worker: %.2fx\n", serial.stats.Elapsed.Seconds()/res.stats.Elapsed.Seconds())
+		fmt.Fprintf(stdout, "speedup over 1 worker: %.2fx\n", serial.elapsed.Seconds()/res.elapsed.Seconds())
 	}
 
 	s1, sp, p := maxLen(serial.stats), sumMaxLen(res.stats), c.workers
@@ -114,8 +114,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if r.value != want {
 			fail("fib(%d) = %s with %s, want %s", c.n, cli.Group(r.value), cli.Count(r.stats.Workers, "worker"), cli.Group(want))
 		}
-		if uint64(r.stats.Processed) != calls+sums {
-			fail("%s handled %s, want %s", cli.Count(r.stats.Workers, "worker"), cli.Count(r.stats.Processed, "task"), cli.Group(calls+sums))
+		if uint64(r.stats.Processed) != tasks {
+			fail("%s ran %s, want %s", cli.Count(r.stats.Workers, "worker"), cli.Count(r.stats.Processed, "task"), cli.Group(tasks))
 		}
 	}
 	if sp > s1*p {
@@ -124,99 +124,79 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if failed {
 		return 1
 	}
-	fmt.Fprintf(stdout, "verified: fib(%d) = %s equals the iterative value; every run handled its %s exactly once; S_P = %s <= S_1·P = %s\n",
-		c.n, cli.Group(want), cli.Count(calls+sums, "task"), cli.Group(sp), cli.Group(s1*p))
+	fmt.Fprintf(stdout, "verified: fib(%d) = %s equals the iterative value; every run ran its %s exactly once; S_P = %s <= S_1·P = %s\n",
+		c.n, cli.Group(want), cli.Count(tasks, "task"), cli.Group(sp), cli.Group(s1*p))
 	return 0
-}
-
-// task is one item of the computation: a call fib(n) whose result goes into
-// slot of frame f, or, if sum is set, the continuation of frame f that adds
-// its two slots.
-type task struct {
-	f    *frame
-	n    int32
-	slot int8
-	sum  bool
-}
-
-// frame joins the two calls a call fib(k) forks. The two children write
-// different slots; the counter tells the last one to arrive.
-type frame struct {
-	parent  *frame // where this frame's total goes; nil for the root holder
-	slot    int8   // which slot of parent
-	pending atomic.Int32
-	res     [2]uint64
-}
-
-// deliver stores v in slot of f and, if that was the last missing result,
-// spawns f's sum task. The root holder (parent nil) just keeps the answer.
-func deliver(w *sched.Worker[task], f *frame, slot int8, v uint64) {
-	f.res[slot] = v
-	// The decrement orders this write before the last child's decrement,
-	// and so before the sum task reads the slot.
-	if f.pending.Add(-1) == 0 && f.parent != nil {
-		w.Spawn(task{f: f, sum: true})
-	}
 }
 
 // result is the outcome of one run.
 type result struct {
-	value uint64
-	stats sched.Stats
+	value   uint64
+	elapsed time.Duration
+	stats   sched.Stats
 }
 
-// compute runs fib(c.n) with the given number of workers, and shows
-// progress on stderr while it runs (see cli.StartProgress).
+// compute runs fib(c.n) on a new pool of the given number of workers, and
+// shows progress on stderr while it runs (see cli.StartProgress).
 func compute(ctx context.Context, c config, workers int, stderr io.Writer) (result, error) {
-	newQueue, err := cli.NewQueue[task](c.queue)
+	newQueue, err := catalog.Factory[sched.Job](c.queue)
 	if err != nil {
 		return result{}, err
 	}
-	root := &frame{} // the root holder: one slot, filled by the root call
-	root.pending.Store(1)
-	cutoff := int32(c.cutoff)
-	handle := func(_ context.Context, t task, w *sched.Worker[task]) error {
-		switch {
-		case t.sum:
-			deliver(w, t.f.parent, t.f.slot, t.f.res[0]+t.f.res[1])
-		case t.n <= cutoff:
-			deliver(w, t.f, t.slot, fibRec(t.n))
-		default:
-			fr := &frame{parent: t.f, slot: t.slot}
-			fr.pending.Store(2)
-			// fib(n-1) is the newest item: this worker runs it next, and
-			// fib(n-2) waits at the old end for this worker or a thief.
-			w.Spawn(task{f: fr, n: t.n - 2, slot: 1}, task{f: fr, n: t.n - 1, slot: 0})
-		}
-		return nil
-	}
-	cfg := sched.Config[task]{
+	pool, err := sched.NewPool(sched.Config[sched.Job]{
 		NewQueue:   newQueue,
 		Workers:    workers,
 		Mode:       c.mode,
 		Proportion: c.proportion,
 		StealOne:   c.one,
-	}
-	calls, sums := taskCount(c.n, c.cutoff)
-	var done atomic.Int64
-	stopProgress := cli.StartProgress(stderr, c.progress, func(elapsed time.Duration) string {
-		return "fib, " + cli.Count(workers, "worker") + ": " + cli.ProgressText(done.Load(), int64(min(calls+sums, math.MaxInt64)), "task", elapsed)
 	})
-	st, err := sched.Run(ctx, cfg, []task{{f: root, n: int32(c.n)}}, cli.Counted(handle, workers, &done))
-	stopProgress()
 	if err != nil {
 		return result{}, err
 	}
-	return result{value: root.res[0], stats: st}, nil
+	var done atomic.Int64
+	progress := cli.NewCounter(workers, &done)
+	cutoff := c.cutoff
+
+	// fib is the recursion itself: each call above the cutoff forks
+	// fib(n-1) as a task, which this worker runs next unless another
+	// worker steals it first, computes fib(n-2) itself, and joins. Join
+	// runs tasks while it waits, so no worker sits idle while there is
+	// work; the variable is set once, so that Fork gets the same function
+	// value every time and allocates only its Future.
+	var fib func(t *sched.Task, n int) uint64
+	fib = func(t *sched.Task, n int) uint64 {
+		if n <= cutoff {
+			return fibRec(n)
+		}
+		progress.Add(t.WorkerID())
+		x := sched.Fork(t, fib, n-1)
+		y := fib(t, n-2)
+		return x.Join(t) + y
+	}
+
+	tasks := taskCount(c.n, c.cutoff)
+	stopProgress := cli.StartProgress(stderr, c.progress, func(elapsed time.Duration) string {
+		return "fib, " + cli.Count(workers, "worker") + ": " + cli.ProgressText(done.Load(), int64(min(tasks, math.MaxInt64)), "task", elapsed)
+	})
+	var r result
+	start := time.Now()
+	err = pool.Do(ctx, func(t *sched.Task) error {
+		r.value = fib(t, c.n)
+		return nil
+	})
+	r.elapsed = time.Since(start)
+	r.stats = pool.Close()
+	stopProgress()
+	return r, err
 }
 
 // report prints the statistics of one run.
 func report(out io.Writer, title string, r result) {
 	st := r.stats
-	rate := float64(st.Processed) / st.Elapsed.Seconds() / 1e6
+	rate := float64(st.Processed) / r.elapsed.Seconds() / 1e6
 	fmt.Fprintf(out, "%s: fib = %s, %s in %v (%.2f M tasks/s), %s moved %s\n",
-		title, cli.Group(r.value), cli.Count(st.Processed, "task"), st.Elapsed.Round(time.Microsecond), rate, cli.Count(st.Steals, "steal"), cli.Count(st.Moved, "task"))
-	fmt.Fprintf(out, "  %6s %13s %9s %9s %10s\n", "worker", "handled", "steals", "moved", "max queue")
+		title, cli.Group(r.value), cli.Count(st.Processed, "task"), r.elapsed.Round(time.Microsecond), rate, cli.Count(st.Steals, "steal"), cli.Count(st.Moved, "task"))
+	fmt.Fprintf(out, "  %6s %13s %9s %9s %10s\n", "worker", "ran", "steals", "moved", "max queue")
 	for i, ws := range st.PerWorker {
 		fmt.Fprintf(out, "  %6d %13s %9s %9s %10s\n", i, cli.Group(ws.Processed), cli.Group(ws.Steals), cli.Group(ws.Moved), cli.Group(ws.MaxLen))
 	}
@@ -240,8 +220,8 @@ func sumMaxLen(st sched.Stats) int {
 	return s
 }
 
-// fibRec is the serial recursion a task runs below the cutoff.
-func fibRec(n int32) uint64 {
+// fibRec is the serial recursion below the cutoff.
+func fibRec(n int) uint64 {
 	if n < 2 {
 		return uint64(n)
 	}
@@ -257,19 +237,12 @@ func fibIter(n int) uint64 {
 	return a
 }
 
-// taskCount returns how many call tasks and sum tasks fib(n) creates: a call
-// fib(k) with k <= cutoff is a leaf; any other call forks two calls and gets
-// one sum task.
-func taskCount(n, cutoff int) (calls, sums uint64) {
-	c := make([]uint64, n+1) // c[k]: calls of fib(k)
-	s := make([]uint64, n+1) // s[k]: sum tasks of fib(k)
-	for k := 0; k <= n; k++ {
-		if k <= cutoff {
-			c[k] = 1
-			continue
-		}
-		c[k] = 1 + c[k-1] + c[k-2]
-		s[k] = 1 + s[k-1] + s[k-2]
+// taskCount returns how many tasks computing fib(n) runs: the root, and
+// one forked task for every call fib(k) with k above the cutoff.
+func taskCount(n, cutoff int) uint64 {
+	f := make([]uint64, n+1)           // f[k]: forks of fib(k)
+	for k := cutoff + 1; k <= n; k++ { // cutoff >= 1, so k >= 2
+		f[k] = 1 + f[k-1] + f[k-2]
 	}
-	return c[n], s[n]
+	return 1 + f[n]
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -18,35 +19,31 @@ import (
 )
 
 func TestTaskCount(t *testing.T) {
-	calls, sums := taskCount(5, 1)
-	assert.Equal(t, uint64(15), calls, "calls of fib(5): 2·fib(6)-1")
-	assert.Equal(t, uint64(7), sums, "sum tasks of fib(5): fib(6)-1")
-	calls, sums = taskCount(5, 3)
-	assert.Equal(t, uint64(5), calls, "fib(5) -> fib(4) -> {fib(3), fib(2)}, fib(3)")
-	assert.Equal(t, uint64(2), sums)
-	calls, sums = taskCount(0, 1)
-	assert.Equal(t, uint64(1), calls)
-	assert.Zero(t, sums)
+	assert.Equal(t, uint64(8), taskCount(5, 1), "the root and the fib(6)-1 calls of fib(5) that fork")
+	assert.Equal(t, uint64(3), taskCount(5, 3), "the root, fib(5) forking fib(4), and fib(4)")
+	assert.Equal(t, uint64(1), taskCount(0, 1))
+	assert.Equal(t, uint64(1), taskCount(3, 90))
 }
 
 func TestFibIter(t *testing.T) {
 	want := []uint64{0, 1, 1, 2, 3, 5, 8, 13, 21, 34}
 	for n, v := range want {
 		assert.Equal(t, v, fibIter(n), "fib(%d)", n)
-		assert.Equal(t, v, fibRec(int32(n)), "fib(%d)", n)
+		assert.Equal(t, v, fibRec(n), "fib(%d)", n)
 	}
 	assert.Equal(t, uint64(2880067194370816120), fibIter(maxN))
 }
 
 // TestCompute runs the fork-join computation with every queue, both modes
 // and both steal styles, and checks the value, the exact task count and the
-// space bound.
+// space bound: no worker's queue outgrows S_1, which is n/2 (the forks
+// pending along the path of inline calls fib(n-2), fib(n-4), ...).
 func TestCompute(t *testing.T) {
 	n := 14
 	if testing.Short() {
 		n = 11
 	}
-	calls, sums := taskCount(n, 1)
+	tasks := taskCount(n, 1)
 	for _, q := range catalog.Names() {
 		for _, mode := range sched.Modes {
 			for _, one := range []bool{true, false} {
@@ -57,10 +54,10 @@ func TestCompute(t *testing.T) {
 				require.NoError(t, err)
 				for _, r := range []result{serial, par} {
 					assert.Equal(t, fibIter(n), r.value, "%s %s one=%v", q, mode, one)
-					assert.Equal(t, int64(calls+sums), r.stats.Processed, "%s %s one=%v", q, mode, one)
+					assert.Equal(t, int64(tasks), r.stats.Processed, "%s %s one=%v", q, mode, one)
 				}
 				s1 := maxLen(serial.stats)
-				assert.Equal(t, n, s1, "S_1 of fib(%d) is n: n-2 pending siblings plus the last fork", n)
+				assert.Equal(t, n/2, s1, "S_1 of fib(%d)", n)
 				for w, ws := range par.stats.PerWorker {
 					assert.LessOrEqual(t, ws.MaxLen, s1, "%s %s one=%v: worker %d", q, mode, one, w)
 				}
@@ -74,7 +71,7 @@ func TestRun(t *testing.T) {
 	code := run([]string{"-n", "15", "-workers", "3", "-queue", "cl-bd", "-mode", "master"}, &out, &errOut)
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", &out, &errOut)
 	assert.Contains(t, out.String(), "verified: fib(15) = 610 ")
-	assert.Contains(t, out.String(), "S_1 = 15")
+	assert.Contains(t, out.String(), "S_1 = 7 ")
 }
 
 // TestParseFlags checks what the flags select and the -workers limits.
@@ -103,8 +100,8 @@ func TestParseFlags(t *testing.T) {
 func TestCommand(t *testing.T) {
 	t.Parallel() // go build runs in a process of its own, beside the other tests
 	cmdtest.Run(t, cmdtest.BuildBinary(t), "fib", []cmdtest.Case{
-		cmdtest.Verified("verified: fib(16) = 987 equals the iterative value; every run handled its 4,789 tasks exactly once", "-n", "16"),
-		cmdtest.Verified("3 workers: fib = 987, 4,789 tasks", "-n", "16", "-queue", "lf-skip", "-mode", "master", "-workers", "3"),
+		cmdtest.Verified("verified: fib(16) = 987 equals the iterative value; every run ran its 1,597 tasks exactly once", "-n", "16"),
+		cmdtest.Verified("3 workers: fib = 987, 1,597 tasks", "-n", "16", "-queue", "lf-skip", "-mode", "master", "-workers", "3"),
 		cmdtest.Verified("steal 0.3 of a queue", "-n", "16", "-queue", "mutex", "-one=false", "-proportion", "0.3", "-workers", "2"),
 		cmdtest.Verified("steal one task", "-n", "16", "-queue", "cl-bd", "-one", "-workers", "2"),
 		cmdtest.Verified("verified: fib(0) = 0 ", "-n", "0"),
@@ -113,7 +110,7 @@ func TestCommand(t *testing.T) {
 		cmdtest.Refused("fib: -n 100: out of range; want 0 to 90", "-n", "100"),
 		cmdtest.Refused("fib: -n -1: out of range; want 0 to 90", "-n", "-1"),
 		cmdtest.Refused("fib: -n x: not an integer", "-n", "x"),
-		cmdtest.Refused(`fib: -queue nope: unknown queue; known queues: lf, `, "-queue", "nope"),
+		cmdtest.Refused("fib: -queue nope: unknown queue; known queues: "+strings.Join(catalog.Names(), ", "), "-queue", "nope"),
 		cmdtest.Refused("fib: -mode both: unknown value; want master or random", "-mode", "both"),
 		cmdtest.Refused("fib: -workers -2: out of range; want 0 to 1,024", "-workers", "-2"),
 		cmdtest.Refused("fib: -workers 100000: out of range; want 0 to 1,024", "-workers", "100000"),

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/examples/internal/cmdtest"
 )
 
@@ -65,7 +67,7 @@ func TestCommand(t *testing.T) {
 		cmdtest.Refused("knapsack: -type hard: unknown value; want uncorrelated, weak, strong or subset", "-type", "hard"),
 		cmdtest.Refused("knapsack: -range 0: out of range; want 1 to 500,000,000", "-range", "0"),
 		cmdtest.Refused("knapsack: -capacity -5: out of range; want at least 0", "-capacity", "-5"),
-		cmdtest.Refused("knapsack: -queue nope: unknown queue; known queues: lf, ", "-queue", "nope"),
+		cmdtest.Refused("knapsack: -queue nope: unknown queue; known queues: "+strings.Join(catalog.Names(), ", "), "-queue", "nope"),
 		cmdtest.Refused("knapsack: -mode both: unknown value; want master or random", "-mode", "both"),
 		cmdtest.Refused("knapsack: -workers -1: out of range; want 0 to 1,024", "-workers", "-1"),
 		cmdtest.Refused("knapsack: -workers 100000: out of range; want 0 to 1,024", "-workers", "100000"),

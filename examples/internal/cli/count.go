@@ -5,33 +5,44 @@ import (
 	"sync/atomic"
 
 	"github.com/worksteal/wsq/sched"
-	"golang.org/x/sys/cpu"
 )
 
-// CountEvery is how many items a worker of a Counted handler handles between
+// CountEvery is how many items a worker of a Counter handles between
 // updates of the shared count.
 const CountEvery = 256
 
-// Counted returns a handler that calls h and counts the items handled in
-// done, for a progress line, leaving h as it is. Each of the workers adds
-// its count every CountEvery items, so done lags by less than CountEvery
-// items per worker and costs the workers one shared atomic operation per
-// CountEvery items.
-func Counted[T any](h sched.Handler[T], workers int, done *atomic.Int64) sched.Handler[T] {
-	counts := make([]counter, workers) // indexed by Worker.ID
-	return func(ctx context.Context, item T, w *sched.Worker[T]) error {
-		c := &counts[w.ID()]
-		if c.n++; c.n == CountEvery {
-			done.Add(CountEvery)
-			c.n = 0
-		}
-		return h(ctx, item, w)
+// Counter counts the items that workers handle, for a progress line, without
+// making them write one shared counter: each worker counts in its own slot
+// of a sched.PerWorker and adds to the shared count every CountEvery items,
+// so the shared count lags by less than CountEvery items per worker and
+// costs the workers one shared atomic operation per CountEvery items.
+type Counter struct {
+	counts *sched.PerWorker[int64]
+	done   *atomic.Int64
+}
+
+// NewCounter returns a Counter for workers workers (IDs 0 to workers-1)
+// that adds to done.
+func NewCounter(workers int, done *atomic.Int64) *Counter {
+	return &Counter{counts: sched.NewPerWorker[int64](workers), done: done}
+}
+
+// Add counts one item handled by the worker with the given ID. Only that
+// worker may call it.
+func (c *Counter) Add(worker int) {
+	n := c.counts.Get(worker)
+	if *n++; *n == CountEvery {
+		c.done.Add(CountEvery)
+		*n = 0
 	}
 }
 
-// counter is one worker's count since its last update of the shared count,
-// on a cache line of its own.
-type counter struct {
-	n int64
-	_ cpu.CacheLinePad
+// Counted returns a handler that calls h and counts the items handled in
+// done with a Counter, for a progress line, leaving h as it is.
+func Counted[T any](h sched.Handler[T], workers int, done *atomic.Int64) sched.Handler[T] {
+	c := NewCounter(workers, done)
+	return func(ctx context.Context, item T, w *sched.Worker[T]) error {
+		c.Add(w.ID())
+		return h(ctx, item, w)
+	}
 }
