@@ -125,7 +125,7 @@ func TestExitHelp(t *testing.T) {
 			"  -n int\n    \tcompute fib(n); 0 to 90 (default 27)\n",
 			"  -nodes int\n    \tnumber of nodes; at least 1 (default 1,000,000)\n",
 			"  -mode master|random\n    \tload balancing (default master)\n",
-			"  -queue name\n    \tqueue implementation: lf, ",
+			"  -queue name\n    \tqueue implementation: " + strings.Join(catalog.Names(), ", ") + " (default lf)\n",
 			"  -proportion float\n    \tpart of a queue one steal takes (default 0.5)\n",
 			"  -workers int\n    \tnumber of workers, no more than there is work for; 0 means GOMAXPROCS; 0 to 1,024 (default 0)\n",
 			"  -one\n    \tsteal one item at a time\n",
