@@ -71,6 +71,12 @@
 // items are skipped, a node stops generating children at the first j whose
 // bound fails.
 //
+// The search runs on sched.Run rather than on a sched.Pool: no node waits
+// for its children (the incumbent collects the result), so a handler that
+// spawns them and returns is all it takes. Each worker keeps its counters
+// and its reusable slice of children in a sched.PerWorker, on cache lines of
+// its own.
+//
 // # Verification
 //
 // The program solves the same instance by dynamic programming over the

@@ -7,10 +7,9 @@ import (
 	"sort"
 	"sync/atomic"
 
+	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/examples/internal/cli"
 	"github.com/worksteal/wsq/sched"
-
-	"golang.org/x/sys/cpu"
 )
 
 // node is a partial solution: the items taken so far (positions in density
@@ -56,17 +55,16 @@ type solver struct {
 
 	rootBound, greedy int64
 
-	best    atomic.Pointer[solution] // the incumbent; only ever improves
-	workers []workerState            // indexed by Worker.ID
-	handled atomic.Int64             // nodes handled so far, for a progress line (cli.Counted)
+	best    atomic.Pointer[solution]      // the incumbent; only ever improves
+	workers *sched.PerWorker[workerState] // each worker's counters and scratch space
+	handled atomic.Int64                  // nodes handled so far, for a progress line (cli.Counted)
 }
 
 // workerState is one worker's counters and scratch space, written by its
 // worker only and read after the run.
 type workerState struct {
 	pruned, improved int64
-	children         []node
-	_                cpu.CacheLinePad
+	children         []node // reused by every call, since Spawn does not keep it
 }
 
 func newSolver(in *instance) *solver {
@@ -137,7 +135,7 @@ func (s *solver) offer(v int64, picks *pick, ws *workerState) {
 
 // handle expands one node.
 func (s *solver) handle(_ context.Context, nd node, w *sched.Worker[node]) error {
-	ws := &s.workers[w.ID()]
+	ws := s.workers.Get(w.ID())
 	s.offer(nd.value, nd.picks, ws)
 	best := s.best.Load().value
 	room := s.capacity - nd.weight
@@ -175,11 +173,11 @@ func (s *solver) solve(ctx context.Context, c config) (*solution, sched.Stats, e
 	g := s.greedySolution()
 	s.greedy = g.value
 	s.best.Store(g)
-	s.workers = make([]workerState, c.workers)
-	newQueue, err := cli.NewQueue[node](c.queue)
+	newQueue, err := catalog.Factory[node](c.queue)
 	if err != nil {
 		return nil, sched.Stats{}, err
 	}
+	s.workers = sched.NewPerWorker[workerState](c.workers)
 	cfg := sched.Config[node]{
 		NewQueue:   newQueue,
 		Workers:    c.workers,
@@ -193,8 +191,8 @@ func (s *solver) solve(ctx context.Context, c config) (*solution, sched.Stats, e
 // pruned returns the nodes pruned on arrival, over all workers.
 func (s *solver) pruned() int64 {
 	var n int64
-	for i := range s.workers {
-		n += s.workers[i].pruned
+	for _, ws := range s.workers.All() {
+		n += ws.pruned
 	}
 	return n
 }
@@ -202,8 +200,8 @@ func (s *solver) pruned() int64 {
 // improvements returns how often the incumbent improved.
 func (s *solver) improvements() int64 {
 	var n int64
-	for i := range s.workers {
-		n += s.workers[i].improved
+	for _, ws := range s.workers.All() {
+		n += ws.improved
 	}
 	return n
 }
