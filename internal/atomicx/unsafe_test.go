@@ -4,8 +4,10 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,13 +72,7 @@ func TestUnsafeConfined(t *testing.T) {
 	assert.Equal(t, unsafeHomes, homes, "each home of unsafe uses it (or should leave the list)")
 }
 
-func keys(m map[string]bool) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	return ks
-}
+func keys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
 
 // moduleRoot returns the directory of the go.mod of module
 // github.com/worksteal/wsq, above the test's working directory.

@@ -14,7 +14,15 @@
 //     whose self-check exposes torn reads;
 //   - linearizability of many short concurrent histories, checked with
 //     porcupine (a result of Unknown fails the test);
-//   - that removed items are not kept reachable.
+//   - that removed items are not kept reachable;
+//   - a soak: 1 owner and 8 thieves moving 100,000 items (20,000 under
+//     testing.Short), or 10^7 with WSQ_SOAK=1, by count, checksum and
+//     bitmap;
+//   - in the chaos build (build tag wsqchaos, see internal/chaos) a chaos
+//     check: the exactly-once run with 8 thieves and 1,000 linearizability
+//     histories under GOMAXPROCS 8 or more, with seeded yields, sleeps and
+//     stalls at every atomic operation of the queue and around each of its
+//     operations, logging the seed and the counts.
 //
 // Fuzz drives the same operation sequences from a testing.F fuzzer.
 package queuetest
