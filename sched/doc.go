@@ -1,15 +1,66 @@
-// Package sched is a work-stealing scheduler over wsq.Queue: the one
-// scheduling loop that the module's benchmarks, its example programs and its
-// users share.
+// Package sched is a work-stealing scheduler over wsq.Queue: the scheduling
+// loop that the module's benchmarks, its example programs and its users
+// share. It offers two ways to put workers to use, on the same workers and
+// queues:
 //
-// Use it when a computation unfolds into items that each may produce more
-// items (a tree search, a graph exploration, a divide-and-conquer job) and the
-// shape is not known in advance. Run starts a number of worker goroutines,
-// gives each one its own queue made by a factory, hands the initial items out
-// and calls a Handler for every item exactly once. A handler pushes the
-// children of its item into its own worker's queue with Worker.Spawn, as one
-// batch. Run returns when every item has been handled, when the handler
-// returns an error, or when the context is cancelled.
+//   - Run, for a computation that unfolds into items, each of which may
+//     produce more items (a tree search, a graph exploration), where no item
+//     waits for another: a Handler handles one item and pushes its children
+//     with Worker.Spawn.
+//   - Pool, for fork-join tasks that wait for each other: a function forks
+//     a task (Fork, Group.Go) and joins it (Future.Join, Group.Wait), and a
+//     join runs other tasks while it waits, so the worker never sits idle
+//     while there is work.
+//
+// # Run
+//
+// Run starts a number of worker goroutines, gives each one its own queue,
+// hands the initial items out and calls the Handler for every item exactly
+// once. A handler pushes the children of its item into its own worker's
+// queue with Worker.Spawn. Run returns when every item has been handled,
+// when a handler returns an error, or when the context is cancelled.
+//
+// # Pool
+//
+// A Pool is made once and runs tasks for as long as the program needs it.
+// Fork-join in a few lines:
+//
+//	pool, err := sched.NewPool(sched.Config[sched.Job]{}) // GOMAXPROCS workers, the default queue
+//	if err != nil { ... }
+//	defer pool.Close()
+//
+//	var fib func(t *sched.Task, n int) int
+//	fib = func(t *sched.Task, n int) int {
+//		if n < 20 {
+//			return fibSerial(n) // serial below a cutoff: see Granularity
+//		}
+//		x := sched.Fork(t, fib, n-1) // a task that another worker may steal
+//		y := fib(t, n-2)             // this worker goes on with the other half
+//		return x.Join(t) + y         // runs other tasks until x is done
+//	}
+//	var r int
+//	err = pool.Do(ctx, func(t *sched.Task) error { r = fib(t, 40); return nil })
+//
+// Every call that starts or waits for tasks takes the calling task, t: Go
+// has no goroutine-local state, and t is how the pool knows which worker's
+// queue to use. Name the parameter of every task function t, so that inside
+// a task t is always that task's (an inner t shadows the outer one).
+//
+// A Group is errgroup for tasks: Group.Go starts tasks, Group.Wait waits for
+// them and returns the first error, which also cancels the group's context.
+// Tasks may add tasks to the group they belong to (a directory walk adds one
+// per subdirectory). A group made by Pool.NewGroup takes tasks from any
+// goroutine, which is how a program whose producers keep producing feeds the
+// pool: each producer calls Go with a nil Task as items arrive, and one
+// goroutine calls Wait with a nil Task at the end.
+//
+// A task that returns without joining what it forked, or waiting for a group
+// it made, joins them then, as a Cilk function syncs before it returns, so a
+// task never outlives the task that started it and Do returns only when the
+// whole computation has finished. Stats.Processed of a Pool counts the tasks
+// that ran.
+//
+// # Load balancing
 //
 // A worker takes its next item from the new end of its own queue (last in,
 // first out, which keeps the set of pending items small). When its queue runs
@@ -27,22 +78,135 @@
 //   - Random: decentralized randomized stealing. A worker that runs out of
 //     work visits the other workers from a random starting point and steals
 //     from the old end of the first non-empty queue, either one item or a
-//     proportion in one StealBatch. Several thieves may meet at one queue, so
-//     this mode needs queues that allow concurrent thieves.
+//     proportion in one StealBatch. Several thieves may meet at one queue;
+//     every wsq.Queue allows that (those whose Contract says
+//     SerializedThieves make them take turns, and a steal from a queue whose
+//     Contract says StealMayFail may take nothing when thieves meet, which
+//     only sends the thief on to the next queue), so both modes work with
+//     every queue of package catalog.
 //
 // Idle workers search briefly and then park; a worker that publishes new
 // work wakes a parked one only when nobody is already searching, in the
-// spirit of the Go runtime's spinning threads. Termination is exact: the
-// scheduler counts the items that are not yet handled (workers settle their
-// share lazily, when they run out of work, so the count is not a contended
-// hot spot), and the worker that brings the count to zero ends the run.
-// Items in flight (held by the master, or between a thief's steal and its
-// push) are counted, so the run never ends early. A missed wake-up could
-// only cost parallelism, never completion: every worker works through its
-// own queue before it goes looking for more.
+// spirit of the Go runtime's spinning threads. An idle Pool costs no
+// processor time. Termination of Run is exact: the scheduler counts the items
+// that are not yet handled (workers settle their share lazily, when they run
+// out of work, so the count is not a contended hot spot), and the worker
+// that brings the count to zero ends the run. Items in flight (held by the
+// master, or between a thief's steal and its push) are counted, so the run
+// never ends early. A missed wake-up could only cost parallelism, never
+// completion: every worker works through its own queue before it goes
+// looking for more.
 //
-// Run returns Stats: items handled, steals and items moved, each worker's
-// handled count, longest queue and time spent idle, and in master mode the
-// time the master spent working, from which Stats.MasterCapacity derives the
-// hand-offs per second one master can sustain.
+// # Queues
+//
+// Config.NewQueue makes each worker's queue; nil means DefaultQueue, the
+// recommended queue, which a first program should use. Package catalog
+// names every implementation of the module, and catalog.Factory turns a
+// name into a NewQueue. A Pool's queues hold Jobs: catalog.Factory[Job].
+//
+// # Granularity
+//
+// A task or an item costs the scheduler about 0.1 to 0.3 µs: a push, a pop,
+// a call, and for a Pool one allocation. Work split finer than that is
+// mostly overhead, however many workers share it, so below some size a
+// computation should stop splitting and run serially: the cutoff of the
+// examples. Choose it so that a task does at least some microseconds of work
+// (then the overhead is a few per cent) and there are still tens of tasks
+// per worker (so that idle workers find something to steal). Counting the
+// 14,200 solutions of the 12-queens puzzle takes about 12 ms by serial
+// recursion over its 856,000 boards, 14 ns a board. With one task per board
+// the scheduler's overhead dominates and two workers take much longer than
+// the serial recursion; solving the last 9 rows of each board serially
+// leaves 879 tasks (756 of them about 15 µs of work each), and two workers
+// take about half the serial time. Example (nQueens) shows the handler;
+// package bench measures it (BenchmarkNQueens).
+//
+// # Blocking
+//
+// A handler or task that blocks (on a channel, a lock, I/O or a sleep)
+// stalls its worker: the items in its queue wait until a thief takes them,
+// and nothing else runs on that worker; if every worker blocks, the
+// computation stops until something unblocks it. Keep blocking work out of
+// handlers and tasks: do the I/O in goroutines of its own and hand the
+// results to the scheduler (a Pool's Group takes tasks from any goroutine),
+// or start the waiting from a goroutine that is not a worker. In a Pool, wait
+// for tasks with Future.Join and Group.Wait, which run other tasks while
+// they wait, never with a channel or a sync.WaitGroup, which block.
+//
+// # Panics and Goexit
+//
+// A panic in a handler stops its Run: the other workers finish their current
+// call and stop, and Run panics in its caller with a *PanicError that holds
+// the original value and the panicking goroutine's stack. A panic in a task
+// stops at the task: Join and Wait panic with the *PanicError in the task
+// that waits, and so on up to the goroutine that called Do or Wait; a group
+// whose task panicked runs none of its tasks that have not started. The
+// process survives, and the pool goes on. A handler or task that calls
+// runtime.Goexit (t.FailNow or t.Fatal in a test) is treated in the same
+// way, except that the caller of Run, Do, Wait or Join calls runtime.Goexit
+// instead of panicking. In a Pool, Goexit ends the worker's goroutine, and
+// with it every task on that goroutine's stack: the task that called it and
+// the tasks whose helping waits were running it, which report Goexit too;
+// the pool starts a new goroutine for the worker.
+//
+// # Space and depth
+//
+// Blumofe and Leiserson's Busy-Leaves argument bounds the space of a
+// P-processor run of a fully strict computation (one in which a task joins
+// only its own children) by S_P <= S_1·P, where S_1 is the space of the
+// serial run, for a scheduler that steals continuations. A library cannot
+// steal continuations: a Pool steals children, and a join that must wait
+// keeps the waiting task's frames on its worker's goroutine stack and runs
+// other tasks above them. Two kinds of space follow from that.
+//
+// Queued tasks: a worker steals only when its queue is empty, so its queue
+// holds only tasks of the one subtree it is working on, never more than the
+// serial run of that subtree queued; for divide and conquer, where a subtree
+// queues no more than the whole, each worker's queue stays within S_1 and
+// their sum within S_1·P (examples/fib measures and checks this).
+//
+// Stack depth: a join that runs its own worker's tasks adds only what the
+// serial recursion would (they are its own descendants). A join that steals
+// runs another subtree on top of the waiting task, as deep as that subtree's
+// recursion. A worker lets at most 16 joins that took work from elsewhere
+// nest on its stack; a join beyond that runs only its own worker's tasks and
+// then sleeps until the tasks it waits for are done (the one case in which a
+// worker sleeps while other workers have queued work). So a worker's stack
+// holds at most 17 subtrees' recursion, each no deeper than the serial
+// recursion of its task; goroutine stacks grow as needed, up to the runtime's
+// limit (1 GB on 64-bit systems by default). Deep recursion itself is bounded
+// only by the program: a computation that recurses n levels deep needs n
+// frames whether it runs serially or not.
+//
+// # Concurrency contract and memory model
+//
+// A Worker's methods may be called only by the handler it runs, during the
+// call, and a Task only by the task's function, in its goroutine. Pool,
+// Group (given the calling Task, or nil outside the pool), Future.Join and
+// PerWorker (each worker its own value) may be used from any goroutine.
+// Stats are written by the workers and read after the run or Close.
+//
+// In the terms of the Go memory model: Worker.Spawn(x) synchronizes before
+// the handler call that handles x; Fork and Group.Go synchronize before the
+// call of the task's function; the return of a task's function
+// synchronizes before the return of the Join or Wait that waits for it; and
+// every handler call and task synchronizes before the return of Run, Do or
+// Close. Between tasks that do not wait for each other, the scheduler
+// promises no order: share data between them as between goroutines.
+//
+// # Per-worker state
+//
+// Worker.ID and Task.WorkerID number the workers from 0, which lets a
+// handler or task keep state per worker without locks. Size such state with
+// Config.WorkerCount or Pool.Workers, and keep each worker's on cache lines
+// of its own: workers that write their own counters side by side in a plain
+// slice slow each other down (false sharing). PerWorker does both.
+//
+// # Statistics
+//
+// Run and Pool.Close return Stats: items handled, steals and items moved,
+// each worker's handled count, longest queue and time spent idle, and in
+// master mode the time the master spent working, from which
+// Stats.MasterCapacity derives the hand-offs per second one master can
+// sustain.
 package sched

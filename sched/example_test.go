@@ -3,7 +3,11 @@ package sched_test
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"path"
+	"strings"
 	"sync/atomic"
+	"testing/fstest"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/mutexq"
@@ -12,15 +16,12 @@ import (
 
 // Example sums the numbers below one million by divide and conquer: a handler
 // splits a large span into two halves and spawns them as one batch, and sums
-// a small span itself. Idle workers get work from the master.
+// a small span itself. Idle workers get work from the master. (A Pool does
+// this with Fork and Join; Run suits computations whose items never wait.)
 func Example() {
 	type span struct{ lo, hi int }
 	var total atomic.Int64
-	cfg := sched.Config[span]{
-		NewQueue: func() wsq.Queue[span] { return mutexq.New[span]() },
-		Workers:  4,
-		Mode:     sched.Master,
-	}
+	cfg := sched.Config[span]{Workers: 4, Mode: sched.Master} // the default queue
 	stats, err := sched.Run(context.Background(), cfg, []span{{0, 1_000_000}},
 		func(_ context.Context, s span, w *sched.Worker[span]) error {
 			if s.hi-s.lo > 1000 {
@@ -71,4 +72,215 @@ func Example_random() {
 	}
 	fmt.Println("leaves:", leaves.Load(), "nodes:", stats.Processed)
 	// Output: leaves: 65536 nodes: 131071
+}
+
+// Example_nQueens counts the solutions of the 10-queens puzzle by tree
+// search. A board with queens on its first rows is one item; the handler
+// spawns one child per queen that fits in the next row, one at a time
+// (Spawn does not allocate), and solves the last rows of a board by serial
+// recursion rather than as items of their own: see Granularity in the
+// package documentation. Each worker counts in its own slot of a PerWorker.
+func Example_nQueens() {
+	const n, cutoff = 10, 7 // the last 7 rows of a board are solved serially
+	type board struct {
+		row                int
+		cols, diag1, diag2 uint32 // columns and diagonals under attack in the next row
+	}
+	free := func(b board) uint32 { return ^(b.cols | b.diag1 | b.diag2) & (1<<n - 1) }
+	place := func(b board, bit uint32) board {
+		return board{b.row + 1, b.cols | bit, (b.diag1 | bit) << 1, (b.diag2 | bit) >> 1}
+	}
+	var serial func(b board) int
+	serial = func(b board) int {
+		if b.row == n {
+			return 1
+		}
+		count := 0
+		for f := free(b); f != 0; f &= f - 1 {
+			count += serial(place(b, f&-f))
+		}
+		return count
+	}
+
+	cfg := sched.Config[board]{Mode: sched.Random}
+	cfg.Workers = cfg.WorkerCount()
+	counts := sched.NewPerWorker[int](cfg.Workers)
+	stats, err := sched.Run(context.Background(), cfg, []board{{}}, func(_ context.Context, b board, w *sched.Worker[board]) error {
+		if n-b.row <= cutoff {
+			*counts.Get(w.ID()) += serial(b)
+			return nil
+		}
+		for f := free(b); f != 0; f &= f - 1 {
+			w.Spawn(place(b, f&-f))
+		}
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	total := 0
+	for _, c := range counts.All() {
+		total += *c
+	}
+	fmt.Println("solutions:", total, "items:", stats.Processed)
+	// Output: solutions: 724 items: 447
+}
+
+// fibSerial is the plain recursion, for the examples' cutoffs.
+func fibSerial(n int) int {
+	if n < 2 {
+		return n
+	}
+	return fibSerial(n-1) + fibSerial(n-2)
+}
+
+// ExamplePool computes a Fibonacci number by fork-join: each call above a
+// cutoff forks one recursive call as a task, makes the other itself, and
+// joins. Join runs other tasks while it waits.
+func ExamplePool() {
+	pool, err := sched.NewPool(sched.Config[sched.Job]{}) // GOMAXPROCS workers, the default queue
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	var fib func(t *sched.Task, n int) int
+	fib = func(t *sched.Task, n int) int {
+		if n < 15 {
+			return fibSerial(n) // serial below a cutoff
+		}
+		x := sched.Fork(t, fib, n-1) // a task that another worker may steal
+		y := fib(t, n-2)             // this worker goes on with the other half
+		return x.Join(t) + y         // runs other tasks until x is done
+	}
+	var r int
+	if err := pool.Do(context.Background(), func(t *sched.Task) error {
+		r = fib(t, 30)
+		return nil
+	}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("fib(30) =", r)
+	// Output: fib(30) = 832040
+}
+
+// ExampleGroup counts the words of the files in a directory tree, with a
+// task per file and per directory, all in one Group: a directory's task adds
+// a task to the group for each entry, passing its own Task (the parameter t
+// of each function is that task's own), and Wait returns when the walk is
+// done, with its first error. The tree is in memory here; tasks that wait
+// for a disk stall their workers (see Blocking in the package
+// documentation).
+func ExampleGroup() {
+	fsys := fstest.MapFS{
+		"a.txt":          {Data: []byte("one two three")},
+		"docs/b.txt":     {Data: []byte("four five")},
+		"docs/old/c.txt": {Data: []byte("six")},
+		"src/d.txt":      {Data: []byte("seven eight nine ten")},
+	}
+	pool, err := sched.NewPool(sched.Config[sched.Job]{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	wordCount := func(root string) (int64, error) {
+		var words atomic.Int64
+		g := pool.NewGroup(context.Background())
+		var walk func(t *sched.Task, dir string) error
+		walk = func(t *sched.Task, dir string) error {
+			entries, err := fs.ReadDir(fsys, dir)
+			if err != nil {
+				return err // cancels g.Context(); Wait returns it
+			}
+			for _, e := range entries {
+				name := path.Join(dir, e.Name())
+				if e.IsDir() {
+					g.Go(t, func(t *sched.Task) error { return walk(t, name) })
+					continue
+				}
+				g.Go(t, func(t *sched.Task) error {
+					data, err := fs.ReadFile(fsys, name)
+					words.Add(int64(len(strings.Fields(string(data)))))
+					return err
+				})
+			}
+			return nil
+		}
+		g.Go(nil, func(t *sched.Task) error { return walk(t, root) }) // nil: not called by a task
+		err := g.Wait(nil)
+		return words.Load(), err
+	}
+
+	fmt.Println(wordCount("."))
+	fmt.Println(wordCount("docs"))
+	fmt.Println(wordCount("nowhere"))
+	// Output:
+	// 10 <nil>
+	// 3 <nil>
+	// 0 open nowhere: file does not exist
+}
+
+// ExamplePool_producers feeds a pool from a goroutine that keeps producing:
+// each item becomes a task of one Group as it arrives (Go with a nil Task,
+// from outside the pool), and Wait returns once every item has been
+// handled.
+func ExamplePool_producers() {
+	pool, err := sched.NewPool(sched.Config[sched.Job]{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	items := make(chan int)
+	go func() { // the producer
+		defer close(items)
+		for i := 1; i <= 1000; i++ {
+			items <- i
+		}
+	}()
+	var sum atomic.Int64
+	g := pool.NewGroup(context.Background())
+	for v := range items {
+		g.Go(nil, func(*sched.Task) error {
+			sum.Add(int64(v * v))
+			return nil
+		})
+	}
+	if err := g.Wait(nil); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("sum of squares:", sum.Load())
+	// Output: sum of squares: 333833500
+}
+
+// ExamplePanicError recovers a panic of a task: it reaches the goroutine
+// that waits for the computation, with the task's panic value and stack.
+func ExamplePanicError() {
+	pool, err := sched.NewPool(sched.Config[sched.Job]{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	defer func() {
+		pe := recover().(*sched.PanicError)
+		fmt.Println("recovered:", pe.Value)
+		fmt.Println("the stack shows the task:", strings.Contains(string(pe.Stack), "ExamplePanicError.func"))
+	}()
+	_ = pool.Do(context.Background(), func(t *sched.Task) error {
+		quotient := sched.Fork(t, func(t *sched.Task, d int) int { return 100 / d }, 0)
+		fmt.Println(quotient.Join(t)) // panics: the forked task did
+		return nil
+	})
+	// Output:
+	// recovered: runtime error: integer divide by zero
+	// the stack shows the task: true
 }

@@ -21,9 +21,10 @@ type forkTask[A, R any] struct {
 // the caller goes on at once, typically with the other half of the work,
 // and then calls Join. The new task's context is t's.
 //
-// Fork allocates one object (the Future, with f's argument), and f may be a
-// plain function or a method value rather than a closure, so that forking
-// needs no closure allocation:
+// Fork allocates one object, the Future with f's argument in it. Passing the
+// argument separately lets f be a function value made once (a top-level
+// function, or a closure stored in a variable before the recursion starts)
+// rather than a new closure per call, which would be a second allocation:
 //
 //	left := sched.Fork(t, sum, xs[:mid]) // sum is func(*sched.Task, []int) int
 //	return sum(t, xs[mid:]) + left.Join(t)

@@ -111,14 +111,17 @@ type Config[T any] struct {
 	Spin int
 }
 
-// Stats describes a finished run. Durations are wall-clock times.
+// Stats describes a finished run, or the whole life of a Pool. Durations are
+// wall-clock times.
 type Stats struct {
 	Mode    Mode
 	Workers int
 	// Elapsed is the duration of the run, from the start of the workers to
 	// the end of the last one.
 	Elapsed time.Duration
-	// Processed is the number of items handled.
+	// Processed is the number of items handled: for a Pool, the tasks
+	// that ran (those that panicked, and those of a stopped Group that
+	// were dropped unrun, included).
 	Processed int64
 	// Steals is the number of steals that took at least one item: the
 	// master's hand-offs in Master mode, the thieves' steals in Random mode.
