@@ -1,0 +1,251 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/worksteal/wsq/catalog"
+	"github.com/worksteal/wsq/sched"
+)
+
+// Fork-join against the obvious alternatives. BenchmarkForkJoin computes
+// fib(n) by binary recursion, each call above a cutoff forking fib(n-1) as a
+// task and computing fib(n-2) itself, with:
+//
+//   - goroutines: a goroutine and a sync.WaitGroup per fork;
+//   - errgroup: an errgroup.Group per fork;
+//   - pool-Q: a sched.Pool on queue Q (Fork and Future.Join), made once;
+//   - cps-Q: sched.Run on queue Q with hand-written continuations (below),
+//     the only way to fork-join on Run, where a handler cannot wait.
+//
+// work=fine has no cutoff (every call with n >= 2 forks: the pure overhead
+// of a task); work=coarse stops forking at fib(17), about 10 µs of serial
+// work per leaf. One op is one whole computation; ns/task and allocs/task
+// divide by the forks (the calls that fork: one task each, for every impl;
+// cps also runs one sum task per fork, which it does not count). Run it
+// with -cpu 1,2 for the speedup of the second worker: the pool and Run use
+// GOMAXPROCS workers.
+//
+//	go test -run '^$' -bench 'ForkJoin' -cpu 1,2 -count 5 ./bench
+
+// forkJoinQueues are the queues the pool and cps run on, those of them that
+// the catalog has.
+var forkJoinQueues = []string{"bq", "lf", "cl-ub"}
+
+// fibWork is one workload of BenchmarkForkJoin: fib(n), forking the calls
+// above cutoff.
+type fibWork struct {
+	name      string
+	n, cutoff int
+}
+
+var fibWorks = []fibWork{{"fine", 27, 1}, {"coarse", 34, 17}}
+
+func BenchmarkForkJoin(b *testing.B) {
+	for _, impl := range forkJoinImpls() {
+		for _, work := range fibWorks {
+			b.Run(fmt.Sprintf("impl=%s/work=%s", impl.name, work.name), func(b *testing.B) {
+				want := fibSerial(work.n)
+				forks := fibForks(work.n, work.cutoff)
+				run, stop := impl.prepare(work.cutoff)
+				defer stop()
+				b.ReportAllocs()
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				for b.Loop() {
+					if got := run(work.n); got != want {
+						b.Fatalf("fib(%d) = %d, want %d", work.n, got, want)
+					}
+				}
+				runtime.ReadMemStats(&after)
+				tasks := float64(forks) * float64(b.N)
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/tasks, "ns/task")
+				b.ReportMetric(float64(after.Mallocs-before.Mallocs)/tasks, "allocs/task")
+			})
+		}
+	}
+}
+
+// forkJoinImpl prepares a way to compute fib with the given cutoff, and
+// returns it and a function that releases what it holds.
+type forkJoinImpl struct {
+	name    string
+	prepare func(cutoff int) (run func(n int) int, stop func())
+}
+
+func forkJoinImpls() []forkJoinImpl {
+	impls := []forkJoinImpl{
+		{"goroutines", func(cutoff int) (func(int) int, func()) {
+			return func(n int) int { return fibGoroutines(n, cutoff) }, func() {}
+		}},
+		{"errgroup", func(cutoff int) (func(int) int, func()) {
+			return func(n int) int { return fibErrgroup(n, cutoff) }, func() {}
+		}},
+	}
+	for _, q := range forkJoinQueues {
+		if _, ok := catalog.Lookup(q); !ok {
+			continue
+		}
+		impls = append(impls,
+			forkJoinImpl{"pool-" + q, func(cutoff int) (func(int) int, func()) {
+				return fibPool(q, cutoff)
+			}},
+			forkJoinImpl{"cps-" + q, func(cutoff int) (func(int) int, func()) {
+				return func(n int) int { return fibCPS(q, n, cutoff) }, func() {}
+			}})
+	}
+	return impls
+}
+
+// fibSerial is the plain recursion, below the cutoff and as the reference.
+func fibSerial(n int) int {
+	if n < 2 {
+		return n
+	}
+	return fibSerial(n-1) + fibSerial(n-2)
+}
+
+// fibForks returns how many calls of fib(n) fork: those with k > cutoff.
+func fibForks(n, cutoff int) int64 {
+	if n <= cutoff {
+		return 0
+	}
+	return 1 + fibForks(n-1, cutoff) + fibForks(n-2, cutoff)
+}
+
+func fibGoroutines(n, cutoff int) int {
+	if n <= cutoff {
+		return fibSerial(n)
+	}
+	var x int
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		x = fibGoroutines(n-1, cutoff)
+	}()
+	y := fibGoroutines(n-2, cutoff)
+	wg.Wait()
+	return x + y
+}
+
+func fibErrgroup(n, cutoff int) int {
+	if n <= cutoff {
+		return fibSerial(n)
+	}
+	var x int
+	var g errgroup.Group
+	g.Go(func() error {
+		x = fibErrgroup(n-1, cutoff)
+		return nil
+	})
+	y := fibErrgroup(n-2, cutoff)
+	_ = g.Wait() // the tasks return nil
+	return x + y
+}
+
+// fibPool makes a pool on queue q (Random mode, GOMAXPROCS workers) and
+// returns fib on it, written as the package documentation shows.
+func fibPool(q string, cutoff int) (func(int) int, func()) {
+	newQueue, err := catalog.Factory[sched.Job](q)
+	if err != nil {
+		panic(err) // the name comes from the catalog
+	}
+	pool, err := sched.NewPool(sched.Config[sched.Job]{NewQueue: newQueue, Mode: sched.Random})
+	if err != nil {
+		panic(err)
+	}
+	var fib func(t *sched.Task, n int) int
+	fib = func(t *sched.Task, n int) int {
+		if n <= cutoff {
+			return fibSerial(n)
+		}
+		x := sched.Fork(t, fib, n-1)
+		y := fib(t, n-2)
+		return x.Join(t) + y
+	}
+	run := func(n int) int {
+		var r int
+		if err := pool.Do(context.Background(), func(t *sched.Task) error {
+			r = fib(t, n)
+			return nil
+		}); err != nil {
+			panic(err)
+		}
+		return r
+	}
+	return run, func() { pool.Close() }
+}
+
+// Continuation-passing fork-join on sched.Run, as examples/fib did before
+// the Pool: a handler cannot wait for its children, so every call fib(k)
+// above the cutoff allocates a join frame with two result slots and a
+// counter set to 2, and spawns fib(k-1) and fib(k-2) as one batch. A call
+// that finishes writes its value into its slot of the parent frame and
+// decrements the counter; the child that brings it to zero spawns a sum
+// task, the continuation, which adds the two slots and delivers the total
+// to the frame's own parent in the same way. No task ever waits, at the
+// price of a frame allocation and a sum task per fork, and of code shaped
+// around the scheduler rather than the recursion. (Cilk and the Go runtime
+// steal continuations instead, which a library cannot do.)
+
+// cpsTask is one item: a call fib(n) whose result goes into slot of frame
+// f, or, if sum is set, the continuation of frame f.
+type cpsTask struct {
+	f    *cpsFrame
+	n    int32
+	slot int8
+	sum  bool
+}
+
+// cpsFrame joins the two calls a call forks.
+type cpsFrame struct {
+	parent  *cpsFrame // nil for the root holder
+	slot    int8
+	pending atomic.Int32
+	res     [2]int
+}
+
+// deliver stores v in slot of f and, if that was the last missing result,
+// spawns f's sum task. The decrement orders the write before the last
+// child's decrement, and so before the sum task reads the slot.
+func (f *cpsFrame) deliver(w *sched.Worker[cpsTask], slot int8, v int) {
+	f.res[slot] = v
+	if f.pending.Add(-1) == 0 && f.parent != nil {
+		w.Spawn(cpsTask{f: f, sum: true})
+	}
+}
+
+func fibCPS(q string, n, cutoff int) int {
+	newQueue, err := catalog.Factory[cpsTask](q)
+	if err != nil {
+		panic(err)
+	}
+	root := &cpsFrame{}
+	root.pending.Store(1)
+	cfg := sched.Config[cpsTask]{NewQueue: newQueue, Mode: sched.Random}
+	_, err = sched.Run(context.Background(), cfg, []cpsTask{{f: root, n: int32(n)}},
+		func(_ context.Context, t cpsTask, w *sched.Worker[cpsTask]) error {
+			switch {
+			case t.sum:
+				t.f.parent.deliver(w, t.f.slot, t.f.res[0]+t.f.res[1])
+			case int(t.n) <= cutoff:
+				t.f.deliver(w, t.slot, fibSerial(int(t.n)))
+			default:
+				fr := &cpsFrame{parent: t.f, slot: t.slot}
+				fr.pending.Store(2)
+				w.Spawn(cpsTask{f: fr, n: t.n - 2, slot: 1}, cpsTask{f: fr, n: t.n - 1, slot: 0})
+			}
+			return nil
+		})
+	if err != nil {
+		panic(err)
+	}
+	return root.res[0]
+}

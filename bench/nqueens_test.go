@@ -1,0 +1,204 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/worksteal/wsq/catalog"
+	"github.com/worksteal/wsq/sched"
+)
+
+// BenchmarkNQueens counts the solutions of the n-queens puzzle (n = 12,
+// 14,200 solutions) by tree search, the natural program for sched.Run:
+//
+//   - serial: plain recursion;
+//   - goroutines: one goroutine per queen of the first row, each serial;
+//   - run-Q: sched.Run on queue Q with the handler of the package's
+//     Example (nQueens): one child per queen that fits in the next row,
+//     spawned one at a time, and serial recursion for the last
+//     queensCutoff rows;
+//   - run-Q-nocutoff: the same handler without the cutoff, every node a
+//     task, to show what the cutoff buys;
+//   - pool-Q: a sched.Pool, forking a task per child above the cutoff.
+//
+// One op is one count. Run it with -cpu 2 (the scheduler uses GOMAXPROCS
+// workers):
+//
+//	go test -run '^$' -bench 'NQueens' -cpu 2 -count 5 ./bench
+func BenchmarkNQueens(b *testing.B) {
+	const n = 12
+	want := queensSerial(n, board{})
+	for _, impl := range nQueensImpls() {
+		b.Run("impl="+impl.name, func(b *testing.B) {
+			count, stop := impl.prepare()
+			defer stop()
+			b.ReportAllocs()
+			for b.Loop() {
+				if got := count(n); got != want {
+					b.Fatalf("%d solutions, want %d", got, want)
+				}
+			}
+		})
+	}
+}
+
+// queensCutoff is the number of last rows that a task solves by serial
+// recursion, as in the package's Example: with n = 12, tasks are the
+// boards of the first 5 rows (about 2,900 of them, about 5 µs each).
+const queensCutoff = 9
+
+// board is a partial solution: queens on rows 0 to row-1, and the columns
+// and diagonals they attack in the next row, as bit sets.
+type board struct {
+	row                int
+	cols, diag1, diag2 uint32
+}
+
+// free returns the columns of the next row that no queen attacks.
+func (b board) free(n int) uint32 { return ^(b.cols | b.diag1 | b.diag2) & (1<<n - 1) }
+
+// place returns the board with a queen added in the next row at column bit.
+func (b board) place(bit uint32) board {
+	return board{b.row + 1, b.cols | bit, (b.diag1 | bit) << 1, (b.diag2 | bit) >> 1}
+}
+
+// queensSerial counts the solutions that complete b.
+func queensSerial(n int, b board) int {
+	if b.row == n {
+		return 1
+	}
+	count := 0
+	for free := b.free(n); free != 0; free &= free - 1 {
+		count += queensSerial(n, b.place(free&-free))
+	}
+	return count
+}
+
+type nQueensImpl struct {
+	name    string
+	prepare func() (count func(n int) int, stop func())
+}
+
+func nQueensImpls() []nQueensImpl {
+	impls := []nQueensImpl{
+		{"serial", func() (func(int) int, func()) {
+			return func(n int) int { return queensSerial(n, board{}) }, func() {}
+		}},
+		{"goroutines", func() (func(int) int, func()) {
+			return queensGoroutines, func() {}
+		}},
+	}
+	for _, q := range forkJoinQueues {
+		if _, ok := catalog.Lookup(q); !ok {
+			continue
+		}
+		impls = append(impls,
+			nQueensImpl{"run-" + q, func() (func(int) int, func()) {
+				return func(n int) int { return queensRun(q, n, queensCutoff) }, func() {}
+			}},
+			nQueensImpl{"run-" + q + "-nocutoff", func() (func(int) int, func()) {
+				return func(n int) int { return queensRun(q, n, 0) }, func() {}
+			}},
+			nQueensImpl{"pool-" + q, func() (func(int) int, func()) {
+				return queensPool(q)
+			}})
+	}
+	return impls
+}
+
+// queensGoroutines starts one goroutine per queen of the first row.
+func queensGoroutines(n int) int {
+	counts := make([]int, n)
+	var wg sync.WaitGroup
+	for col := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			counts[col] = queensSerial(n, board{}.place(1<<col))
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	return total
+}
+
+// queensRun is the handler of the package's Example on queue q: boards
+// with at most cutoff rows left are solved serially, others spawn a child
+// per free column.
+func queensRun(q string, n, cutoff int) int {
+	newQueue, err := catalog.Factory[board](q)
+	if err != nil {
+		panic(err)
+	}
+	cfg := sched.Config[board]{NewQueue: newQueue, Mode: sched.Random}
+	cfg.Workers = cfg.WorkerCount()
+	counts := sched.NewPerWorker[int](cfg.Workers)
+	_, err = sched.Run(context.Background(), cfg, []board{{}}, func(_ context.Context, b board, w *sched.Worker[board]) error {
+		if n-b.row <= cutoff {
+			*counts.Get(w.ID()) += queensSerial(n, b)
+			return nil
+		}
+		for free := b.free(n); free != 0; free &= free - 1 {
+			w.Spawn(b.place(free & -free))
+		}
+		return nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	total := 0
+	for _, c := range counts.All() {
+		total += *c
+	}
+	return total
+}
+
+// queensPool makes a pool on queue q and returns the count on it: a task
+// per child above the cutoff, joined in reverse order.
+func queensPool(q string) (func(int) int, func()) {
+	newQueue, err := catalog.Factory[sched.Job](q)
+	if err != nil {
+		panic(err)
+	}
+	pool, err := sched.NewPool(sched.Config[sched.Job]{NewQueue: newQueue, Mode: sched.Random})
+	if err != nil {
+		panic(err)
+	}
+	type arg struct {
+		n int
+		b board
+	}
+	var count func(t *sched.Task, a arg) int
+	count = func(t *sched.Task, a arg) int {
+		if a.n-a.b.row <= queensCutoff {
+			return queensSerial(a.n, a.b)
+		}
+		var futures [32]*sched.Future[int]
+		k := 0
+		for free := a.b.free(a.n); free != 0; free &= free - 1 {
+			futures[k] = sched.Fork(t, count, arg{a.n, a.b.place(free & -free)})
+			k++
+		}
+		total := 0
+		for i := k - 1; i >= 0; i-- {
+			total += futures[i].Join(t)
+		}
+		return total
+	}
+	run := func(n int) int {
+		var total int
+		if err := pool.Do(context.Background(), func(t *sched.Task) error {
+			total = count(t, arg{n, board{}})
+			return nil
+		}); err != nil {
+			panic(fmt.Sprint(err))
+		}
+		return total
+	}
+	return run, func() { pool.Close() }
+}
