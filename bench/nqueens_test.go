@@ -178,7 +178,7 @@ func queensPool(q string) (func(int) int, func()) {
 		if a.n-a.b.row <= queensCutoff {
 			return queensSerial(a.n, a.b)
 		}
-		var futures [32]*sched.Future[int]
+		var futures [32]sched.Future[int]
 		k := 0
 		for free := a.b.free(a.n); free != 0; free &= free - 1 {
 			futures[k] = sched.Fork(t, count, arg{a.n, a.b.place(free & -free)})

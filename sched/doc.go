@@ -106,8 +106,9 @@
 //
 // # Granularity
 //
-// A task or an item costs the scheduler about 0.1 to 0.3 µs: a push, a pop,
-// a call, and for a Pool one allocation. Work split finer than that is
+// A task or an item costs the scheduler about 0.1 to 0.3 µs: a push, a pop
+// and a call (a Pool reuses its fork records, so forking allocates nothing
+// in steady state). Work split finer than that is
 // mostly overhead, however many workers share it, so below some size a
 // computation should stop splitting and run serially: the cutoff of the
 // examples. Choose it so that a task does at least some microseconds of work

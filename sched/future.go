@@ -1,18 +1,46 @@
 package sched
 
-// Future is the result of a task started by Fork, which Join waits for.
+import "sync/atomic"
+
+// maxFree is the most finished fork records a worker keeps for reuse.
+const maxFree = 64
+
+// Future is the result of a task started by Fork, which Join waits for. It
+// is a small value: copy it freely, but join it once.
 type Future[R any] struct {
-	l      latch // first: see latch
-	parent *Task // the forking task, which outlives this one (it joins it)
-	r      R
+	rec *forkResult[R]
+	gen uint32
 }
 
-// forkTask is the task of a Future: the function, its argument and the
-// Future, in one allocation.
+// forkBase is the part of a fork record that does not depend on its types.
+//
+// A record is reused: the worker that forked it takes it back when the task
+// that forked it joins it, if the forked task ran on that same worker
+// (nobody stole it, so no other goroutine ever saw the record), no waiter
+// slept on it and it did not fail. gen tells the uses apart: a Future
+// carries the gen of its fork, and Join claims it by moving gen on, so that
+// a second Join of the same Future panics rather than read a record that
+// may already hold another fork.
+type forkBase struct {
+	l      latch // first: see latch
+	gen    atomic.Uint32
+	parent *Task       // the forking task, which outlives this one (it joins it)
+	ranOn  *poolWorker // the worker that ran the task, written before l is done
+	self   any         // the whole record, for the free list
+}
+
+// forkResult is a fork record as Future sees it.
+type forkResult[R any] struct {
+	forkBase
+	r R
+}
+
+// forkTask is a whole fork record: the function, its argument and the
+// result, in one object.
 type forkTask[A, R any] struct {
-	Future[R] // first: see latch
-	fn        func(*Task, A) R
-	a         A
+	forkResult[R] // first: see latch
+	fn            func(*Task, A) R
+	a             A
 }
 
 // Fork starts f(t', a) as a new task, in which t' is the new task's handle,
@@ -21,28 +49,46 @@ type forkTask[A, R any] struct {
 // the caller goes on at once, typically with the other half of the work,
 // and then calls Join. The new task's context is t's.
 //
-// Fork allocates one object, the Future with f's argument in it. Passing the
-// argument separately lets f be a function value made once (a top-level
-// function, or a closure stored in a variable before the recursion starts)
-// rather than a new closure per call, which would be a second allocation:
+// Fork takes the argument separately so that f can be a function value made
+// once (a top-level function, or a closure stored in a variable before the
+// recursion starts) rather than a new closure per call, which would
+// allocate:
 //
 //	left := sched.Fork(t, sum, xs[:mid]) // sum is func(*sched.Task, []int) int
 //	return sum(t, xs[mid:]) + left.Join(t)
 //
+// Fork itself allocates only when its worker has no finished record of the
+// same types to reuse: in steady state, fork-join code that joins what it
+// forks allocates nothing per task.
+//
 // t is the calling task, and must not be nil. If t's function returns
-// without joining the Future, t joins it then, and fails with the forked
-// task's panic if it panicked.
-func Fork[A, R any](t *Task, f func(*Task, A) R, a A) *Future[R] {
-	ft := &forkTask[A, R]{Future: Future[R]{l: latch{n: 1}, parent: t}, fn: f, a: a}
-	t.forks = append(t.forks, &ft.l)
-	t.pw.spawn(Job{x: ft})
-	return &ft.Future
+// without joining the Future, t waits for the forked task then, and fails
+// with its panic if it panicked; the Future may still be joined later.
+func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
+	pw := t.pw
+	var rec *forkTask[A, R]
+	if n := len(pw.free); n > 0 {
+		if r, ok := pw.free[n-1].(*forkTask[A, R]); ok {
+			pw.free = pw.free[:n-1]
+			rec = r
+		}
+	}
+	if rec == nil {
+		rec = &forkTask[A, R]{}
+		rec.self = rec
+	}
+	rec.l.n = 1 // the record is this worker's alone until the push publishes it
+	rec.parent, rec.fn, rec.a = t, f, a
+	t.forks = append(t.forks, &rec.l)
+	pw.spawn(Job{x: rec})
+	return Future[R]{rec: &rec.forkResult, gen: rec.gen.Load()}
 }
 
 // Join waits for the forked task to finish and returns its result. If the
 // task panicked, Join panics with a *PanicError that holds the task's panic
 // value and stack; if the task called runtime.Goexit, Join calls
-// runtime.Goexit. Join may be called again, and returns the same.
+// runtime.Goexit. A Future may be joined once: Join panics if it, or a copy
+// of it, was joined before, or if it was not made by Fork.
 //
 // t is the calling task: while it waits, Join runs other tasks on t's worker
 // (its own queue first, the forked task itself if nobody stole it), so the
@@ -51,28 +97,56 @@ func Fork[A, R any](t *Task, f func(*Task, A) R, a A) *Future[R] {
 //
 // In the terms of the Go memory model, the return of the forked task's
 // function synchronizes before the return of Join.
-func (f *Future[R]) Join(t *Task) R {
-	if t != nil {
-		if !f.l.done() {
-			t.pw.join(&f.l)
-		}
-		t.joined(&f.l)
-	} else {
-		f.l.wait()
+func (f Future[R]) Join(t *Task) R {
+	rec := f.rec
+	if rec == nil {
+		panic("sched: Join of a Future that Fork did not make")
 	}
-	f.l.failure().raise()
-	return f.r
+	if !rec.gen.CompareAndSwap(f.gen, f.gen+1) {
+		panic("sched: a Future joined twice")
+	}
+	if t == nil {
+		rec.l.wait()
+		rec.l.failure().raise()
+		return rec.r
+	}
+	if !rec.l.done() {
+		t.pw.join(&rec.l)
+	}
+	t.joined(&rec.l)
+	r := rec.r
+	if rec.l.slow.Load() != nil {
+		rec.l.failure().raise() // a failed or waited-for record is not reused
+		return r
+	}
+	if pw := t.pw; rec.ranOn == pw && rec.parent == t && len(pw.free) < maxFree {
+		pw.free = append(pw.free, rec.self)
+		var zero R
+		rec.r, rec.parent, rec.ranOn = zero, nil, nil
+		rec.self.(clearer).clearCall()
+	}
+	return r
+}
+
+// clearer drops what a reusable record holds of its last call, so that the
+// free list keeps nothing alive.
+type clearer interface{ clearCall() }
+
+func (ft *forkTask[A, R]) clearCall() {
+	var zero A
+	ft.fn, ft.a = nil, zero
 }
 
 func (ft *forkTask[A, R]) start(t *Task) {
 	t.ctx, t.l = ft.parent.ctx, &ft.l
+	ft.ranOn = t.pw
 }
 
 func (ft *forkTask[A, R]) call(t *Task, _ func(*Task) error) { ft.r = ft.fn(t, ft.a) }
 
-func (f *Future[R]) finish(fail *failure) {
+func (ft *forkTask[A, R]) finish(fail *failure) {
 	if fail != nil {
-		f.l.getSlow().fail = fail
+		ft.l.getSlow().fail = fail
 	}
-	f.l.arrive()
+	ft.l.arrive()
 }

@@ -82,7 +82,8 @@ type poolWorker struct {
 	w        *Worker[Job]
 	frames   []*Task // frames[:depth] are running, innermost last
 	depth    int
-	stealing int // helping waits on the stack that take work from elsewhere
+	stealing int   // helping waits on the stack that take work from elsewhere
+	free     []any // finished fork records to reuse (see forkBase)
 	_        pad.Line
 }
 

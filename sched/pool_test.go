@@ -384,18 +384,52 @@ func TestImplicitJoin(t *testing.T) {
 	assert.Equal(t, "unjoined", pe.Value)
 }
 
-// TestJoinTwiceAndOutside joins a future twice, and from outside the pool
-// after the task that forked it has ended.
-func TestJoinTwiceAndOutside(t *testing.T) {
+// TestJoinOnce joins a future from outside the pool after the task that
+// forked it has ended (which waited for it), and checks that a second Join,
+// of the Future or of a copy, and a Join of a zero Future panic.
+func TestJoinOnce(t *testing.T) {
 	p := newPool(t, sched.Config[sched.Job]{Workers: 2})
-	var f *sched.Future[int]
+	var f, g sched.Future[int]
 	require.NoError(t, p.Do(context.Background(), func(tk *sched.Task) error {
 		f = sched.Fork(tk, fib, 10)
-		assert.Equal(t, 55, f.Join(tk))
-		assert.Equal(t, 55, f.Join(tk))
+		g = sched.Fork(tk, fib, 11)
+		assert.Equal(t, 89, g.Join(tk))
 		return nil
 	}))
-	assert.Equal(t, 55, f.Join(nil))
+	assert.Equal(t, 55, f.Join(nil), "joined after the forking task ended")
+	for _, join := range []func(){
+		func() { f.Join(nil) },
+		func() { g.Join(nil) },
+		func() { sched.Future[int]{}.Join(nil) },
+	} {
+		e := callInGoroutine(t, join)
+		assert.False(t, e.returned)
+		assert.Contains(t, []any{"sched: a Future joined twice", "sched: Join of a Future that Fork did not make"}, e.recovered)
+	}
+	require.NoError(t, p.Do(context.Background(), func(tk *sched.Task) error {
+		f := sched.Fork(tk, fib, 12)
+		copied := f
+		assert.Equal(t, 144, f.Join(tk))
+		e := callInGoroutine(t, func() { copied.Join(nil) })
+		assert.Equal(t, "sched: a Future joined twice", e.recovered)
+		return nil
+	}))
+}
+
+// TestForkReuse checks that fork records are reused: after a first run has
+// filled the workers' free lists, fork-join code that joins what it forks
+// allocates almost nothing per task.
+func TestForkReuse(t *testing.T) {
+	p := newPool(t, sched.Config[sched.Job]{Workers: 1})
+	run := func() {
+		require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
+			fib(t, 18)
+			return nil
+		}))
+	}
+	run()
+	allocs := testing.AllocsPerRun(10, run)
+	assert.Less(t, allocs, float64(fibForks(18))/100, "allocations per run of %d forks", fibForks(18))
 }
 
 // TestWaitForItself checks that a task waiting for its own group panics
