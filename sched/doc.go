@@ -18,7 +18,10 @@
 // hands the initial items out and calls the Handler for every item exactly
 // once. A handler pushes the children of its item into its own worker's
 // queue with Worker.Spawn. Run returns when every item has been handled,
-// when a handler returns an error, or when the context is cancelled.
+// when a handler returns an error, or when the context is cancelled. An item
+// may be of any type, a function included (type item func(*sched.Worker[item])
+// with a handler that calls it runs closures), but a handler cannot wait for
+// the items it spawns: work that forks and joins belongs on a Pool.
 //
 // # Pool
 //

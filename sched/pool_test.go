@@ -213,6 +213,7 @@ func TestForkPanic(t *testing.T) {
 		for _, mode := range sched.Modes {
 			t.Run(fmt.Sprintf("queue=%s/mode=%v", kind, mode), func(t *testing.T) {
 				p := newPool(t, sched.Config[sched.Job]{NewQueue: newQueue, Mode: mode, Workers: 4})
+				var forks atomic.Int64
 				var boom func(t *sched.Task, n int) int
 				boom = func(t *sched.Task, n int) int {
 					if n == 3 {
@@ -221,6 +222,7 @@ func TestForkPanic(t *testing.T) {
 					if n < 2 {
 						return n
 					}
+					forks.Add(1)
 					x := sched.Fork(t, boom, n-1)
 					y := boom(t, n-2)
 					return x.Join(t) + y
@@ -243,6 +245,8 @@ func TestForkPanic(t *testing.T) {
 					return nil
 				}))
 				assert.Equal(t, fibValue(15), got, "the pool works after a panic")
+				st := p.Close()
+				assert.Equal(t, forks.Load()+1+fibForks(15)+1, st.Processed, "every forked task ran once, none was lost")
 			})
 		}
 	}

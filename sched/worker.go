@@ -91,9 +91,10 @@ func (w *Worker[T]) ID() int { return w.id }
 // children and refill it on every call), and vs does not escape: the slice
 // that w.Spawn(a, b) or w.Spawn(kids...) passes can live on the handler's
 // stack, and Spawn allocates nothing once the worker's buffers have grown
-// to the largest batch. Spawning children one at a time costs about as
-// much per child as one batch, but makes each child stealable as soon as
-// it is pushed.
+// to the largest batch. Children may as well be spawned one at a time,
+// which allocates nothing either and makes each child stealable as soon as
+// it is pushed; a batch publishes all of them with one operation on the
+// queue.
 //
 // Spawn does not block. It must only be called by the handler running on
 // this worker, during its call. In the terms of the Go memory model,
