@@ -8,7 +8,8 @@ import (
 
 // runMaster is the master goroutine of Master mode: it serves idle workers
 // in the order they ran out of work, each with a proportion of the busiest
-// queue. It is the only thief, so every queue has at most two goroutines on
+// queue (or with nothing, if the worker has stopped waiting: see
+// Worker.wants). It is the only thief, so every queue has at most two goroutines on
 // it. It sleeps while no worker is idle, and parks while no queue has work.
 func (s *scheduler[T]) runMaster(ctx context.Context) {
 	for {
@@ -22,6 +23,10 @@ func (s *scheduler[T]) runMaster(ctx context.Context) {
 		}
 		start := time.Now()
 		for {
+			if !w.wants.Load() {
+				w.inbox <- delivery[T]{} // it gave up waiting: answer with nothing
+				break
+			}
 			d, ok := s.stealFor(w)
 			if ok {
 				now := time.Now()

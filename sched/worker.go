@@ -3,6 +3,7 @@ package sched
 import (
 	"context"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	wsq "github.com/worksteal/wsq"
@@ -22,6 +23,11 @@ type Worker[T any] struct {
 	handoff wsq.Handoff[T] // queue, if it implements wsq.Handoff; else nil
 	inbox   chan delivery[T]
 	wake    chan struct{}
+	// wants is set while the worker waits for the master (Master mode); a
+	// helping wait clears it when it stops waiting, and the master then
+	// answers the worker's request with an empty delivery rather than with
+	// work the worker would leave in its inbox.
+	wants atomic.Bool
 
 	_ pad.Line
 	// Owner-private: only the worker goroutine touches these fields, except
@@ -49,9 +55,10 @@ type Worker[T any] struct {
 
 	// asked is set while the worker is in the master's idle queue or has a
 	// delivery coming that it has not taken (Master mode). A helping wait
-	// (see help) may stop waiting for the master when the tasks it waits
-	// for finish; the worker then takes the delivery when it comes, and
-	// does not ask again meanwhile, so it is in the idle queue at most once.
+	// (see poolWorker.join) may stop waiting for the master when the tasks
+	// it waits for finish; the worker then takes the answer when it comes,
+	// and does not ask again meanwhile, so it is in the idle queue at most
+	// once.
 	asked bool
 
 	idleSince time.Time // when the worker last asked the master for work; read by the master
@@ -185,7 +192,9 @@ func (w *Worker[T]) next() (T, bool) {
 		select {
 		case d := <-w.inbox:
 			w.asked = false
-			w.accept(d)
+			if d.n > 0 {
+				w.accept(d)
+			}
 		default:
 		}
 	}
@@ -297,28 +306,37 @@ func (w *Worker[T]) findWork(ctx context.Context, l *latch) (bool, error) {
 // awaitMaster queues the worker for the master, unless it is queued already,
 // and waits for a delivery.
 func (w *Worker[T]) awaitMaster(ctx context.Context, l *latch) bool {
-	if !w.asked {
-		w.asked = true
-		w.idleSince = time.Now()
-		w.s.idle <- w // never blocks; see scheduler.idle
-	}
 	var joined <-chan struct{}
 	if l != nil {
-		if joined = l.channel(); l.done() {
+		joined = l.channel()
+	}
+	for {
+		w.wants.Store(true)
+		if !w.asked {
+			w.asked = true
+			w.idleSince = time.Now()
+			w.s.idle <- w // never blocks; see scheduler.idle
+		}
+		if l != nil && l.done() {
+			w.wants.Store(false)
 			return false
 		}
-	}
-	select {
-	case d := <-w.inbox:
-		w.asked = false
-		w.accept(d)
-		return true
-	case <-joined:
-		return false
-	case <-w.s.done:
-		return false
-	case <-ctx.Done():
-		return false
+		select {
+		case d := <-w.inbox:
+			w.asked = false
+			if d.n == 0 {
+				continue // an answer to a request we had given up: ask again
+			}
+			w.accept(d)
+			return true
+		case <-joined:
+			w.wants.Store(false)
+			return false
+		case <-w.s.done:
+			return false
+		case <-ctx.Done():
+			return false
+		}
 	}
 }
 
