@@ -48,9 +48,9 @@ func TestPartition(t *testing.T) {
 // and one or several workers, and counts the integers of the serially
 // sorted parts.
 func TestSortParallel(t *testing.T) {
-	n := 100_000
+	n := 50_000
 	if testing.Short() {
-		n = 20_000
+		n = 10_000
 	}
 	for _, kind := range inputs {
 		for _, q := range catalog.Names() {
