@@ -62,7 +62,7 @@ func fibValue(n int) int {
 func fibForks(n int) int64 { return int64(fibValue(n+1)) - 1 }
 
 func TestPoolFib(t *testing.T) {
-	n := size(20, 15)
+	n := size(18, 14)
 	for kind, newQueue := range poolKinds() {
 		for _, mode := range sched.Modes {
 			for _, workers := range []int{1, 2, 4} {
