@@ -114,10 +114,12 @@ type Config[T any] struct {
 // Stats describes a finished run, or the whole life of a Pool. Durations are
 // wall-clock times.
 type Stats struct {
-	Mode    Mode
+	// Mode is the balancing mode of the run.
+	Mode Mode
+	// Workers is the number of workers.
 	Workers int
 	// Elapsed is the duration of the run, from the start of the workers to
-	// the end of the last one.
+	// the end of the last one (for a Pool, from NewPool to Close).
 	Elapsed time.Duration
 	// Processed is the number of items handled: for a Pool, the tasks
 	// that ran (those that panicked, and those of a stopped Group that
