@@ -1,6 +1,10 @@
 package sched
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/worksteal/wsq/internal/pad"
+)
 
 // maxFree is the most finished fork records a worker keeps for reuse.
 const maxFree = 64
@@ -41,6 +45,9 @@ type forkTask[A, R any] struct {
 	forkResult[R] // first: see latch
 	fn            func(*Task, A) R
 	a             A
+	// The records of different workers must not share a cache line: a
+	// worker writes its records on every fork and join, and reuses them.
+	_ pad.Line
 }
 
 // Fork starts f(t', a) as a new task, in which t' is the new task's handle,

@@ -229,7 +229,10 @@ func (pw *poolWorker) joinOwned(t *Task, x runner, f *failure) *failure {
 // enter pushes a frame on the worker's stack for a task about to run.
 func (pw *poolWorker) enter() *Task {
 	if pw.depth == len(pw.frames) {
-		pw.frames = append(pw.frames, &Task{pw: pw})
+		// forks gets a cache line of its own: a slice of one or two
+		// pointers would share its line with other workers' small
+		// objects, and the worker writes it on every fork.
+		pw.frames = append(pw.frames, &Task{pw: pw, forks: make([]*latch, 0, pad.Size/8)})
 	}
 	t := pw.frames[pw.depth]
 	pw.depth++
