@@ -30,7 +30,7 @@ type forkBase struct {
 	gen    atomic.Uint32
 	parent *Task       // the forking task, which outlives this one (it joins it)
 	ranOn  *poolWorker // the worker that ran the task, written before l is done
-	self   any         // the whole record, for the free list
+	self   clearer     // the whole record, for the free list
 }
 
 // forkResult is a fork record as Future sees it.
@@ -130,7 +130,7 @@ func (f Future[R]) Join(t *Task) R {
 		pw.free = append(pw.free, rec.self)
 		var zero R
 		rec.r, rec.parent, rec.ranOn = zero, nil, nil
-		rec.self.(clearer).clearCall()
+		rec.self.clearCall()
 	}
 	return r
 }
