@@ -58,10 +58,11 @@
 // goroutine calls Wait with a nil Task at the end.
 //
 // A task that returns without joining what it forked, or waiting for a group
-// it made, joins them then, as a Cilk function syncs before it returns, so a
-// task never outlives the task that started it and Do returns only when the
-// whole computation has finished. Stats.Processed of a Pool counts the tasks
-// that ran.
+// it made, joins them then, as a Cilk function syncs before it returns: a
+// task never outlives the task that forked it or made its group (unless a
+// Goexit ends that task early), and Do returns only when every task started
+// that way has finished. Stats.Processed of a Pool counts the tasks that
+// ran.
 //
 // # Load balancing
 //
