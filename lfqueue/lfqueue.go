@@ -301,13 +301,24 @@ func (q *Queue[T]) PushBatch(vs []T) int {
 	if m == 0 {
 		return 0
 	}
-	nodes := make([]node[T], m)
-	nodes[0].val = vs[0]
-	for i := 1; i < m; i++ {
-		nodes[i].val = vs[i]
-		nodes[i].next.SetPlain(&nodes[i-1])
+	// One block of nodes per maxChunk items (see appendChain), linked from
+	// the newest down.
+	var top, bottom *node[T]
+	for rest := vs; len(rest) > 0; {
+		nodes := make([]node[T], min(len(rest), maxChunk))
+		nodes[0].val = rest[0]
+		nodes[0].next.SetPlain(top)
+		for i := 1; i < len(nodes); i++ {
+			nodes[i].val = rest[i]
+			nodes[i].next.SetPlain(&nodes[i-1])
+		}
+		if bottom == nil {
+			bottom = &nodes[0]
+		}
+		top = &nodes[len(nodes)-1]
+		rest = rest[len(nodes):]
 	}
-	q.publish(new(header[T]), &nodes[m-1], &nodes[0], m)
+	q.publish(new(header[T]), top, bottom, m)
 	return m
 }
 

@@ -19,40 +19,59 @@ type List[T any] struct {
 	top    *node[T] // newest node; its chain runs down to bottom
 	bottom *node[T] // oldest node; its next is nil
 	n      int
-	spare  []node[T] // nodes allocated for future Appends
-	chunk  int       // size of the last block Append allocated, 0 if none
+	spare  []node[T]   // nodes allocated for future Appends
+	more   [][]node[T] // further blocks allocated by Grow
+	chunk  int         // size of the last block Append allocated, 0 if none
 }
 
 var _ wsq.Parcel[int] = (*List[int])(nil)
 
-// Append allocates nodes in blocks that double from minChunk to maxChunk
+// Nodes are allocated in blocks of at most maxChunk nodes: by PushBatch,
+// by Grow, and by Append, whose blocks double from minChunk to maxChunk
 // nodes, so that the nodes it allocates are at most about twice those it
 // appended (and at most maxChunk more), however many items the list
-// already holds (a stolen sub-list may hold millions).
+// already holds (a stolen sub-list may hold millions). The bound on a
+// block is what lets a steal release the nodes it took by clearing at
+// most maxChunk links (see appendChain).
 const (
 	minChunk = 16
-	maxChunk = 4096
+	maxChunk = 256
 )
 
 // Len returns the number of items in the list.
 func (l *List[T]) Len() int { return l.n }
 
 // Grow makes room for n more Appends without further allocation: it
-// allocates their nodes in one block, unless the list already has room.
+// allocates their nodes, in blocks of at most 256, unless the list already
+// has room.
 func (l *List[T]) Grow(n int) {
-	if n > len(l.spare) {
-		l.spare = make([]node[T], n)
+	room := len(l.spare)
+	for _, b := range l.more {
+		room += len(b)
+	}
+	for room < n {
+		b := make([]node[T], min(n-room, maxChunk))
+		if len(l.spare) == 0 {
+			l.spare = b
+		} else {
+			l.more = append(l.more, b)
+		}
+		room += len(b)
 	}
 }
 
 // Append adds v as the newest item of the list. Unless Grow made room, it
 // allocates nodes in blocks whose size grows with the number of Appends
 // (not with the items the list holds): 16 nodes, then twice the previous
-// block, up to 4096.
+// block, up to 256.
 func (l *List[T]) Append(v T) {
 	if len(l.spare) == 0 {
-		l.chunk = min(max(minChunk, 2*l.chunk), maxChunk)
-		l.spare = make([]node[T], l.chunk)
+		if len(l.more) > 0 {
+			l.spare, l.more = l.more[0], l.more[1:]
+		} else {
+			l.chunk = min(max(minChunk, 2*l.chunk), maxChunk)
+			l.spare = make([]node[T], l.chunk)
+		}
 	}
 	nd := &l.spare[0]
 	l.spare = l.spare[1:]
@@ -105,10 +124,16 @@ func (l *List[T]) Backward() iter.Seq[T] {
 
 // appendChain appends the values of the k nodes of the chain that starts at
 // top (the newest) to dst, oldest first, and returns the extended slice. It
-// clears the values and the links of the nodes: a node shares its
-// allocation with the other nodes of its push, so a removed node whose
-// neighbour is still queued stays in memory, and its link must not keep the
-// older nodes it points to in memory as well. The caller owns the nodes.
+// clears the values of the nodes and the links of the newest maxChunk of
+// them. A node shares its block with others, so a removed node whose
+// neighbour is still queued stays in memory, and its link must not keep
+// the older nodes it points to in memory as well. Only the block of top
+// can hold such a neighbour (a queue's nodes above a cut, or a list's), and
+// its taken nodes are the newest of the chain, at most maxChunk of them;
+// the blocks below are taken whole. Clearing only those keeps the cost of
+// a long steal's clearing bounded: each cleared link is a pointer store,
+// which the collector's write barrier makes several times dearer while it
+// marks. The caller owns the nodes.
 func appendChain[T any](dst []T, top *node[T], k int) []T {
 	base := len(dst)
 	dst = append(dst, make([]T, k)...)
@@ -118,7 +143,9 @@ func appendChain[T any](dst []T, top *node[T], k int) []T {
 		dst[i] = nd.val
 		nd.val = zero
 		nx := nd.next.Plain()
-		nd.next.SetPlain(nil)
+		if base+k-1-i < maxChunk {
+			nd.next.SetPlain(nil)
+		}
 		nd = nx
 	}
 	return dst
