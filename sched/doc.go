@@ -110,21 +110,25 @@
 //
 // # Granularity
 //
-// A task or an item costs the scheduler about 0.1 to 0.3 µs: a push, a pop
-// and a call (a Pool reuses its fork records, so forking allocates nothing
-// in steady state). Work split finer than that is
-// mostly overhead, however many workers share it, so below some size a
-// computation should stop splitting and run serially: the cutoff of the
-// examples. Choose it so that a task does at least some microseconds of work
-// (then the overhead is a few per cent) and there are still tens of tasks
-// per worker (so that idle workers find something to steal). Counting the
-// 14,200 solutions of the 12-queens puzzle takes about 12 ms by serial
-// recursion over its 856,000 boards, 14 ns a board. With one task per board
-// the scheduler's overhead dominates and two workers take much longer than
-// the serial recursion; solving the last 9 rows of each board serially
-// leaves 879 tasks (756 of them about 15 µs of work each), and two workers
-// take about half the serial time. Example (nQueens) shows the handler;
-// package bench measures it (BenchmarkNQueens).
+// A task or an item costs the scheduler about a tenth of a microsecond: a
+// push, a pop and a call (a Pool reuses its fork records, so forking
+// allocates nothing in steady state). Work split finer than that is mostly
+// overhead, however many workers share it, so below some size a computation
+// should stop splitting and run serially: the cutoff of the examples. Choose
+// it so that a task does at least some microseconds of work (then the
+// overhead is a few per cent) and there are still tens of tasks per worker
+// (so that idle workers find something to steal).
+//
+// For example, counting the 14,200 solutions of the 12-queens puzzle by
+// serial recursion over its 856,000 boards takes 7 to 10 ms on the machine
+// of the module's benchmarks, about 10 ns a board. With one item per board
+// (the handler of Example (nQueens) with n = 12 and no cutoff), the
+// scheduler's overhead dominates: two workers take about six times the
+// serial time. Solving the last 9 rows of each board serially leaves 879
+// items (756 of them about 12 µs of work each), and the scheduler's share
+// disappears in the noise: one worker takes as long as the serial
+// recursion, so more workers divide the whole time. Package bench measures
+// both (BenchmarkNQueens).
 //
 // # Blocking
 //
