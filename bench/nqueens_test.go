@@ -45,8 +45,9 @@ func BenchmarkNQueens(b *testing.B) {
 }
 
 // queensCutoff is the number of last rows that a task solves by serial
-// recursion, as in the package's Example: with n = 12, tasks are the
-// boards of the first 5 rows (about 2,900 of them, about 5 µs each).
+// recursion: with n = 12, the boards with queens on at most 3 rows are items
+// (879 of them), and the 756 boards with 3 queens hold about 12 µs of serial
+// work each.
 const queensCutoff = 9
 
 // board is a partial solution: queens on rows 0 to row-1, and the columns
