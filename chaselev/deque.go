@@ -76,16 +76,21 @@ type Deque[T any] struct {
 	// be mistaken for its own); the thief holding a claim, with an atomic
 	// store (to release it, or to turn it into an announcement, since nobody
 	// else may change head then); the owner, with a CAS, only to take the
-	// last item from an idle head or to cancel a pending announcement.
+	// last item from an idle head, to cancel a pending announcement, or to
+	// move a cancelled announcement past the last item when it takes that
+	// item (so that head never returns to the idle value it had, at a
+	// position whose item is gone, which a stalled one-item steal could
+	// have loaded: see popSlow).
 	//
 	// Positions are 32-bit and wrap, so a CAS on head alone cannot tell a
 	// head from one that went round all 2^32 positions. Every CAS that
 	// could meet such a head is guarded: a thief's announcement is
-	// harmless (its count loads tail afresh), an announced or claimed head
-	// is changed by nobody but its thief and the owner's cancellation (so
-	// commit and uncancel meet the same lap), the owner's CASes follow its
-	// own loads closely (positions move only through its pushes), and a
-	// one-item claim is checked against the 64-bit tail (stealOne).
+	// harmless (its count loads tail afresh), an announced head stays
+	// announced until its thief clears it (so its commit, which expects the
+	// pending value no one else creates meanwhile, cannot succeed after a
+	// cancellation), the owner's CASes follow its own loads closely
+	// (positions move only through its pushes), and a one-item claim is
+	// checked against the 64-bit tail (stealOne).
 	//
 	// Linearization points: Push and PushBatch at their tail store; Pop at
 	// its tail store when it takes its item without a CAS (or at its
@@ -436,16 +441,27 @@ func (q *Deque[T]) popSlow(b uint64, h uint64) (T, bool) {
 			}
 			// Cancel the announcement, so its commit fails and the thief
 			// starts again with a tail loaded after our store. Once it is
-			// cancelled no thief can claim b, even when b == s is the
-			// last item, so the owner takes it without moving head: an
-			// announced head is changed only by the owner's cancellation
-			// and by its own thief, which keeps it from going round the
-			// 32-bit positions under a stalled announcer (see stealOne).
+			// cancelled no thief can claim b, so the owner takes it
+			// without moving head, unless b == s is the last item: then it
+			// moves the cancelled announcement past it. Otherwise the
+			// announcer's uncancel would bring head back to (s, s), the
+			// idle value a one-item steal may have loaded, with its tail,
+			// before the announcement, and that steal's CAS would claim
+			// the empty slot s (TestInterleaveStealAcrossCancel). Either
+			// way head stays announced, so no other thief can move it
+			// round the 32-bit positions under a stalled announcer.
 			if l == pendingLen && !q.head.CompareAndSwap(h, pack(s, s-2)) {
 				h = q.head.Load()
 				continue
 			}
-			return q.popTake(b, s)
+			if p != s {
+				return q.popTake(b, s)
+			}
+			if !q.head.CompareAndSwap(pack(s, s-2), pack(s+1, s-1)) {
+				h = q.head.Load() // the announcer cleared it: head is idle
+				continue
+			}
+			return q.popLast(b)
 		}
 		d := int32(p - claim)
 		if d > 0 || (d == 0 && s != claim) {
@@ -652,14 +668,17 @@ func (q *Deque[T]) StealBatch(dst []T, p float64) []T {
 // the owner's head load sees the announcement and cancels it with a CAS,
 // which makes the thief's commit CAS fail.
 //
-// Why the positions cannot wrap under it. Once announced, head changes only
-// by the announcing thief's own steps and by the owner's cancellation, which
-// only that thief clears: other thieves wait their turn, and the owner takes
-// even the last item without moving head. So head stays at s until the
-// announcer moves on, and its commit and uncancel CASes can never meet a
-// head that went round the 32-bit positions and came back to the same value.
-// The announcing CAS itself may, after a long stall; it is harmless, since
-// everything after it is computed from a tail loaded after it.
+// Why the positions cannot wrap under it. Once announced, head stays
+// announced until the announcing thief moves on: other thieves wait their
+// turn, the owner only cancels the announcement, and afterwards moves the
+// cancelled announcement past each last item it takes, and only the
+// announcer clears the cancelled state. A pending head is created only by
+// an announcement from an idle head, so while the announcer is stalled no
+// head equal to its pending value can appear, however far the owner moves
+// the cancelled one, and its commit can never succeed after a
+// cancellation. The announcing CAS itself may meet a head that went round
+// the positions, after a long stall; it is harmless, since everything after
+// it is computed from a tail loaded after it.
 
 // announce turns head from idle h = (s, s) into pending. It reports whether
 // its CAS succeeded.
@@ -674,7 +693,7 @@ func (q *Deque[T]) count(s uint32) uint32 {
 	n := int32(uint32(q.tail.Load()) - s)
 	if n <= 0 {
 		if !q.head.CompareAndSwap(pack(s, s-1), pack(s, s)) {
-			q.uncancel(s)
+			q.uncancel()
 		}
 		return 0
 	}
@@ -695,16 +714,24 @@ func (q *Deque[T]) commit(s, k uint32) bool {
 	if q.head.CompareAndSwap(pack(s, s-1), pack(s, s+k)) {
 		return true
 	}
-	q.uncancel(s)
+	q.uncancel()
 	return false
 }
 
 // uncancel returns head from cancelled to idle after the owner cancelled our
-// announcement at s. Only the announcing thief leaves the cancelled state,
-// so in the protocol the CAS always succeeds; it is a CAS so that a stray
-// call changes nothing.
-func (q *Deque[T]) uncancel(s uint32) {
-	q.head.CompareAndSwap(pack(s, s-2), pack(s, s))
+// announcement, made at some position: the owner may have moved the
+// cancelled announcement past items it took since (popSlow). Only the
+// announcing thief leaves the cancelled state, so a cancelled head is ours
+// wherever it stands; the CAS fails only when the owner moved it meanwhile,
+// and a call that finds head in another state changes nothing.
+func (q *Deque[T]) uncancel() {
+	for {
+		h := q.head.Load()
+		s, claim := unpack(h)
+		if claim-s != cancelledLen || q.head.CompareAndSwap(h, pack(s, s)) {
+			return
+		}
+	}
 }
 
 // take copies the claimed items out, oldest first, and releases the claim.

@@ -78,7 +78,7 @@
 // Tokio, which bounds the capacity to MaxCapacity (2^29). Wrapping is never
 // mistaken for progress: a thief stalled for any length of time between its
 // loads and its compare-and-swap cannot take a slot that holds no item (a
-// batch steal's announced head is frozen until its thief moves on, and a
+// batch steal's announced head stays announced until its thief moves on, and a
 // one-item steal checks its claim against tail, a 64-bit count; see the
 // comments on Deque.head and stealOne).
 //

@@ -123,8 +123,9 @@ func TestStalledStealAcrossLapMeetsPop(t *testing.T) {
 }
 
 // A batch steal announces, counts, and stalls before its commit. The owner
-// pops every item, the last one included: head must stay announced at s
-// (cancelled), so that no other thief can move it round the positions and
+// pops every item, the last one included: head must stay announced
+// (cancelled; the owner moves the cancelled announcement past the last
+// item, to s+1), so that no other thief can move it round the positions and
 // back to the stalled thief's announcement, which would let its stale
 // commit claim items that are not there.
 func TestStalledCommitFreezesHead(t *testing.T) {
@@ -140,8 +141,8 @@ func TestStalledCommitFreezesHead(t *testing.T) {
 		require.Equal(t, want, v)
 	}
 	hs, claim := unpack(q.head.Load())
-	require.Equal(t, s, hs, "head moved under an announcement")
-	require.Equal(t, cancelledLen, claim-hs)
+	require.Equal(t, cancelledLen, claim-hs, "head is no longer announced under a stalled announcer")
+	require.Equal(t, s+1, hs, "the cancelled announcement is just past the last item taken")
 
 	// Other thieves cannot move head, so the positions cannot wrap.
 	require.Equal(t, 2, q.PushBatch([]byte{4, 5}))
