@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -114,7 +115,7 @@ func TestCommand(t *testing.T) {
 		cmdtest.Help(synopsis),
 		cmdtest.Refused("dagexplore: -nodes 0: out of range; want at least 1", "-nodes", "0"),
 		cmdtest.Refused("dagexplore: -nodes many: not an integer", "-nodes", "many"),
-		cmdtest.Refused(`dagexplore: -queue nope: unknown queue; known queues: lf, `, "-queue", "nope"),
+		cmdtest.Refused("dagexplore: -queue nope: unknown queue; known queues: "+strings.Join(catalog.Names(), ", "), "-queue", "nope"),
 		cmdtest.Refused("dagexplore: -mode both: unknown value; want master or random", "-mode", "both"),
 		cmdtest.Refused("dagexplore: -work lumpy: unknown value; want uniform or irregular", "-work", "lumpy"),
 		cmdtest.Refused("dagexplore: -workers -1: out of range; want 0 to 1,024", "-workers", "-1"),
