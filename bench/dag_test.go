@@ -151,7 +151,7 @@ func explore(b *testing.B, g dag.Graph, cfg sched.Config[dag.Node]) dagTotals {
 // per hand-off and the share of the run it was busy.
 func BenchmarkDAG(b *testing.B) {
 	for _, q := range catalog.Names() {
-		for _, mode := range sched.Modes {
+		for _, mode := range sched.Modes() {
 			for _, work := range dag.Works {
 				for _, k := range workerCounts(b) {
 					name := fmt.Sprintf("queue=%s/mode=%v/work=%v/workers=%d", q, mode, work, k)

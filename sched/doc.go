@@ -76,9 +76,10 @@
 //     old end in one operation and hands them to the waiting worker, which
 //     pushes them into its own queue as owner. Every queue has at most two
 //     goroutines on it: its owner and the master. When the queues implement
-//     wsq.Handoff (lfqueue does), the master steals a Parcel and the idle
-//     worker links it into its queue without copying; otherwise it uses
-//     StealBatch and PushBatch.
+//     wsq.Handoff (blockq and lfqueue do), the master steals a Parcel and
+//     the idle worker links it into its queue without copying; otherwise,
+//     and for steals of at most 32 items, where a parcel's allocation costs
+//     more than a copy, it uses StealBatch and PushBatch.
 //   - Random: decentralized randomized stealing. A worker that runs out of
 //     work visits the other workers from a random starting point and steals
 //     from the old end of the first non-empty queue, either one item or a

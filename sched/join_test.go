@@ -14,7 +14,7 @@ import (
 // queue (here a task started from outside the pool), but waits, and the
 // other worker runs that work.
 func TestStealingJoinsCapped(t *testing.T) {
-	for _, mode := range Modes {
+	for _, mode := range Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
 			p, err := NewPool(Config[Job]{Workers: 2, Mode: mode})
 			require.NoError(t, err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"runtime"
 	"time"
+
+	wsq "github.com/worksteal/wsq"
 )
 
 // runMaster is the master goroutine of Master mode: it serves idle workers
@@ -65,7 +67,7 @@ func (s *scheduler[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
 			return delivery[T]{}, false
 		}
 		var d delivery[T]
-		if victim.handoff != nil {
+		if victim.handoff != nil && wsq.StealCount(most, s.cfg.Proportion) > smallHandoff {
 			if p := victim.handoff.StealParcel(s.cfg.Proportion); p != nil {
 				d.parcel, d.n = p, p.Len()
 				s.master.parcels++
@@ -82,6 +84,13 @@ func (s *scheduler[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
 		s.master.failed++ // the owner emptied its queue meanwhile; look again
 	}
 }
+
+// smallHandoff is the most items a steal for the master copies even from a
+// queue that hands its items over as a wsq.Parcel: a parcel costs an
+// allocation and a link at both ends, and copying a few items costs less.
+// The choice is made on the length the master read just before; a victim
+// that grew meanwhile is copied all the same.
+const smallHandoff = 32
 
 // awaitWork waits until some queue holds an item. It reports false when the
 // run is complete or ctx is cancelled.

@@ -78,7 +78,7 @@ func boomHandler(n int, value any) sched.Handler[int] {
 // every queue and both modes.
 func TestHandlerPanic(t *testing.T) {
 	for kind, newQueue := range kinds() {
-		for _, mode := range sched.Modes {
+		for _, mode := range sched.Modes() {
 			cfg := sched.Config[int]{NewQueue: newQueue, Mode: mode, Workers: 4}
 			t.Run("queue="+kind+"/"+name(cfg), func(t *testing.T) {
 				e := callInGoroutine(t, func() {
@@ -121,7 +121,7 @@ func TestHandlerPanicValues(t *testing.T) {
 // runtime.Goexit in its caller, rather than waiting forever for the item
 // that was never finished.
 func TestHandlerGoexit(t *testing.T) {
-	for _, mode := range sched.Modes {
+	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
 			cfg := sched.Config[int]{NewQueue: func() wsq.Queue[int] { return mutexq.New[int]() }, Mode: mode, Workers: 4}
 			var handled atomic.Int64
@@ -148,7 +148,7 @@ func TestHandlerGoexit(t *testing.T) {
 func TestFailureAccounting(t *testing.T) {
 	for _, goexit := range []bool{false, true} {
 		for kind, newQueue := range kinds() {
-			for _, mode := range sched.Modes {
+			for _, mode := range sched.Modes() {
 				cfg := sched.Config[int]{NewQueue: newQueue, Mode: mode, Workers: 4}
 				t.Run(fmt.Sprintf("goexit=%v/queue=%s/%s", goexit, kind, name(cfg)), func(t *testing.T) {
 					var spawned, returned, failed atomic.Int64

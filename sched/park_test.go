@@ -47,7 +47,7 @@ func allParked(s *scheduler[int]) bool {
 // parked worker (or the master) to be woken.
 func TestIdleWorkersParkAndWake(t *testing.T) {
 	const workers, kids = 4, 1000
-	for _, mode := range Modes {
+	for _, mode := range Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
 			var byOthers, total atomic.Int64
 			var rootWorker atomic.Int32 // the root may be stolen before worker 0 pops it
@@ -84,7 +84,7 @@ func TestIdleWorkersParkAndWake(t *testing.T) {
 // refused and moves it into the queue as room appears.
 func TestOverflowStaysStealable(t *testing.T) {
 	const workers, kids = 3, 200
-	for _, mode := range Modes {
+	for _, mode := range Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
 			var byOthers, total atomic.Int64
 			var rootWorker atomic.Int32

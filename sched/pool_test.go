@@ -64,7 +64,7 @@ func fibForks(n int) int64 { return int64(fibValue(n+1)) - 1 }
 func TestPoolFib(t *testing.T) {
 	n := size(18, 14)
 	for kind, newQueue := range poolKinds() {
-		for _, mode := range sched.Modes {
+		for _, mode := range sched.Modes() {
 			for _, workers := range []int{1, 2, 4} {
 				t.Run(fmt.Sprintf("queue=%s/mode=%v/workers=%d", kind, mode, workers), func(t *testing.T) {
 					p, err := sched.NewPool(sched.Config[sched.Job]{NewQueue: newQueue, Mode: mode, Workers: workers})
@@ -96,7 +96,7 @@ func TestPoolFib(t *testing.T) {
 // once, into one group, while the workers are busy with them.
 func TestPoolProducers(t *testing.T) {
 	const producers, each = 8, 500
-	for _, mode := range sched.Modes {
+	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
 			p := newPool(t, sched.Config[sched.Job]{Mode: mode, Workers: 3})
 			g := p.NewGroup(context.Background())
@@ -127,7 +127,7 @@ func TestPoolProducers(t *testing.T) {
 // TestGroupGrows adds tasks to a group from its own tasks, as a directory
 // walk adds a task per subdirectory: Wait waits for all of them.
 func TestGroupGrows(t *testing.T) {
-	for _, mode := range sched.Modes {
+	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
 			p := newPool(t, sched.Config[sched.Job]{Mode: mode, Workers: 4})
 			var nodes atomic.Int64
@@ -157,7 +157,7 @@ func TestGroupGrows(t *testing.T) {
 // and cancels the context.
 func TestGroupError(t *testing.T) {
 	errFirst := errors.New("first")
-	for _, mode := range sched.Modes {
+	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
 			p := newPool(t, sched.Config[sched.Job]{Mode: mode, Workers: 2})
 			g := p.NewGroup(context.Background())
@@ -210,7 +210,7 @@ func TestPoolContext(t *testing.T) {
 // with the original value and stack, and that the pool works afterwards.
 func TestForkPanic(t *testing.T) {
 	for kind, newQueue := range poolKinds() {
-		for _, mode := range sched.Modes {
+		for _, mode := range sched.Modes() {
 			t.Run(fmt.Sprintf("queue=%s/mode=%v", kind, mode), func(t *testing.T) {
 				p := newPool(t, sched.Config[sched.Job]{NewQueue: newQueue, Mode: mode, Workers: 4})
 				var forks atomic.Int64
@@ -257,7 +257,7 @@ func TestForkPanic(t *testing.T) {
 // one worker the order is known: the newest task runs first and panics, and
 // no other runs.
 func TestGroupPanic(t *testing.T) {
-	for _, mode := range sched.Modes {
+	for _, mode := range sched.Modes() {
 		for _, workers := range []int{1, 4} {
 			t.Run(fmt.Sprintf("mode=%v/workers=%d", mode, workers), func(t *testing.T) {
 				p := newPool(t, sched.Config[sched.Job]{Mode: mode, Workers: workers})
@@ -295,7 +295,7 @@ func TestGroupPanic(t *testing.T) {
 // goes on with a new goroutine for the worker, and Close waits for the
 // tasks that the ended ones left running.
 func TestPoolGoexit(t *testing.T) {
-	for _, mode := range sched.Modes {
+	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
 			p, err := sched.NewPool(sched.Config[sched.Job]{Mode: mode, Workers: 4})
 			require.NoError(t, err)
@@ -332,7 +332,7 @@ func TestPoolGoexit(t *testing.T) {
 // ended work on: a task alone on its worker calls runtime.Goexit, and a
 // computation after it runs as it should, many times over.
 func TestPoolAfterGoexit(t *testing.T) {
-	for _, mode := range sched.Modes {
+	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
 			p := newPool(t, sched.Config[sched.Job]{Mode: mode, Workers: 4})
 			for range 20 {

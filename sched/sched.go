@@ -27,8 +27,8 @@ const (
 	Random
 )
 
-// Modes lists the modes in the order reports show them.
-var Modes = []Mode{Master, Random}
+// Modes returns the modes in the order reports show them.
+func Modes() []Mode { return []Mode{Master, Random} }
 
 // String returns the mode's name as used in benchmark names: "master" or
 // "random".
@@ -44,7 +44,7 @@ func (m Mode) String() string {
 
 // ParseMode returns the mode with the given name ("master" or "random").
 func ParseMode(s string) (Mode, error) {
-	for _, m := range Modes {
+	for _, m := range Modes() {
 		if m.String() == s {
 			return m, nil
 		}
@@ -134,7 +134,8 @@ type Stats struct {
 	// Moved is the number of items that steals took.
 	Moved int64
 	// Parcels is the number of steals handed over as a wsq.Parcel, without
-	// copying (Master mode with queues that implement wsq.Handoff).
+	// copying (Master mode with queues that implement wsq.Handoff, for
+	// steals of more than 32 items).
 	Parcels int64
 	// Idles is the number of times a worker ran out of work.
 	Idles int64
@@ -207,7 +208,9 @@ func (s Stats) MasterCapacity() float64 {
 // when a handler returns an error, or when ctx is cancelled. The roots are
 // divided among the workers in contiguous chunks before any worker starts.
 // Run returns the first handler error, or ctx's error if ctx ended the run;
-// the Stats describe the run either way. Run blocks until every goroutine it
+// the Stats describe the run either way. A queue from cfg.NewQueue that
+// hands out an item twice makes Run return an error that says so, when the
+// count of handled items shows it. Run blocks until every goroutine it
 // started has returned, so every handler call happens before Run returns.
 //
 // A panic in a handler stops the run: the other workers finish their
@@ -441,10 +444,11 @@ func (s *scheduler[T]) stop(err error, f *failure) {
 // finish marks the run complete.
 func (s *scheduler[T]) finish() { s.doneOnce.Do(func() { close(s.done) }) }
 
-// ErrDuplicate is returned by Run when more items were handled than were
-// given to Run or spawned: a queue returned an item twice. A correct queue
-// never causes it.
-var ErrDuplicate = errors.New("sched: more items handled than spawned; a queue returned an item twice")
+// errDuplicate is returned by Run when more items were handled than were
+// given to Run or spawned: a queue returned an item twice. No queue of this
+// module causes it; it guards Config.NewQueue implementations of the
+// caller's own.
+var errDuplicate = errors.New("sched: more items handled than spawned; a queue returned an item twice")
 
 func (s *scheduler[T]) stats(elapsed time.Duration) Stats {
 	st := Stats{

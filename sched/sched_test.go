@@ -83,7 +83,7 @@ func mustFactory[T any](name string) func() wsq.Queue[T] {
 
 func configs(newQueue func() wsq.Queue[int]) []sched.Config[int] {
 	var cs []sched.Config[int]
-	for _, mode := range sched.Modes {
+	for _, mode := range sched.Modes() {
 		for _, workers := range []int{1, 2, 3, 8} {
 			cs = append(cs, sched.Config[int]{NewQueue: newQueue, Mode: mode, Workers: workers})
 		}
@@ -152,7 +152,7 @@ func TestExactlyOnce(t *testing.T) {
 					assert.Zero(t, st.MasterBusy)
 				}
 				if _, ok := cfg.NewQueue().(wsq.Handoff[int]); ok && cfg.Mode == sched.Master {
-					assert.Equal(t, st.Steals, st.Parcels, "every master steal is a parcel")
+					assert.LessOrEqual(t, st.Parcels, st.Steals, "steals of more than a few items are parcels")
 				} else {
 					assert.Zero(t, st.Parcels)
 				}
@@ -207,7 +207,7 @@ func TestShapes(t *testing.T) {
 	}
 	for sname, sh := range shapes {
 		for kind, newQueue := range kinds() {
-			for _, mode := range sched.Modes {
+			for _, mode := range sched.Modes() {
 				for _, workers := range []int{1, 4} {
 					cfg := sched.Config[int]{NewQueue: newQueue, Mode: mode, Workers: workers}
 					t.Run(sname+"/queue="+kind+"/"+name(cfg), func(t *testing.T) {
@@ -225,7 +225,7 @@ func TestShapes(t *testing.T) {
 func TestHandlerError(t *testing.T) {
 	boom := errors.New("boom")
 	for kind, newQueue := range kinds() {
-		for _, mode := range sched.Modes {
+		for _, mode := range sched.Modes() {
 			cfg := sched.Config[int]{NewQueue: newQueue, Mode: mode, Workers: 4}
 			t.Run("queue="+kind+"/"+name(cfg), func(t *testing.T) {
 				// An endless tree; the 1000th item handled fails.
@@ -247,7 +247,7 @@ func TestHandlerError(t *testing.T) {
 
 func TestCancel(t *testing.T) {
 	for kind, newQueue := range kinds() {
-		for _, mode := range sched.Modes {
+		for _, mode := range sched.Modes() {
 			cfg := sched.Config[int]{NewQueue: newQueue, Mode: mode, Workers: 4}
 			t.Run("queue="+kind+"/"+name(cfg), func(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
@@ -271,7 +271,7 @@ func TestCancel(t *testing.T) {
 func TestCancelledBeforeStart(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, mode := range sched.Modes {
+	for _, mode := range sched.Modes() {
 		cfg := sched.Config[int]{NewQueue: func() wsq.Queue[int] { return mutexq.New[int]() }, Mode: mode, Workers: 3}
 		st, err := sched.Run(ctx, cfg, []int{1, 2, 3}, func(context.Context, int, *sched.Worker[int]) error { return nil })
 		require.ErrorIs(t, err, context.Canceled)
@@ -282,7 +282,7 @@ func TestCancelledBeforeStart(t *testing.T) {
 // TestParentCancelledWhileIdle cancels the context while all workers but
 // one are idle and the busy one waits for the cancellation.
 func TestParentCancelledWhileIdle(t *testing.T) {
-	for _, mode := range sched.Modes {
+	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -333,7 +333,7 @@ func TestDefaultQueue(t *testing.T) {
 }
 
 func TestModeNames(t *testing.T) {
-	for _, m := range sched.Modes {
+	for _, m := range sched.Modes() {
 		got, err := sched.ParseMode(m.String())
 		require.NoError(t, err)
 		assert.Equal(t, m, got)
@@ -447,6 +447,6 @@ func TestDuplicateDetected(t *testing.T) {
 	roots := make([]int, 1000)
 	cfg := sched.Config[int]{Workers: 1, NewQueue: func() wsq.Queue[int] { return &dupQueue{Queue: mutexq.New[int]()} }}
 	st, err := sched.Run(context.Background(), cfg, roots, func(context.Context, int, *sched.Worker[int]) error { return nil })
-	require.ErrorIs(t, err, sched.ErrDuplicate)
+	require.EqualError(t, err, "sched: more items handled than spawned; a queue returned an item twice")
 	assert.Greater(t, st.Processed, int64(1000))
 }

@@ -267,7 +267,7 @@ func (w *Worker[T]) settle() error {
 	p := w.s.pending.Add(-w.credit)
 	w.credit = 0
 	if p < 0 {
-		return ErrDuplicate
+		return errDuplicate
 	}
 	if p == 0 {
 		w.s.finish()

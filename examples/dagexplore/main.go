@@ -45,7 +45,7 @@ func parseFlags(fs *cli.FlagSet, args []string) (config, error) {
 	var cost int
 	fs.Int64RangeVar(&c.graph.Nodes, "nodes", 1_000_000, 1, math.MaxInt64, "number of nodes of the graph")
 	fs.QueueVar(&c.queue)
-	cli.ChoiceVar(fs, &c.mode, "mode", sched.Master, sched.Modes, "load balancing: the paper's master-worker balancing, or randomized stealing")
+	cli.ChoiceVar(fs, &c.mode, "mode", sched.Master, sched.Modes(), "load balancing: the paper's master-worker balancing, or randomized stealing")
 	fs.WorkersVar(&c.workers)
 	fs.ProportionVar(&c.proportion, sched.DefaultProportion, "part of a victim's queue one steal takes")
 	fs.BoolVar(&c.one, "one", false, "random mode: steal one item at a time instead of -proportion of the queue")

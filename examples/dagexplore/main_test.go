@@ -34,7 +34,7 @@ func TestExplore(t *testing.T) {
 		var checksum uint64
 		first := true
 		for _, q := range catalog.Names() {
-			for _, mode := range sched.Modes {
+			for _, mode := range sched.Modes() {
 				for _, workers := range []int{1, 3} {
 					c := config{graph: g, queue: q, mode: mode, proportion: 0.5, one: workers == 3 && q == "mutex"}
 					r, err := explore(context.Background(), c, workers, nil)

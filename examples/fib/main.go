@@ -43,7 +43,7 @@ func parseFlags(fs *cli.FlagSet, args []string) (config, error) {
 	var c config
 	fs.IntRangeVar(&c.n, "n", 27, 0, maxN, "compute fib(n)")
 	fs.QueueVar(&c.queue)
-	cli.ChoiceVar(fs, &c.mode, "mode", sched.Random, sched.Modes, "load balancing: the paper's master-worker balancing, or randomized stealing")
+	cli.ChoiceVar(fs, &c.mode, "mode", sched.Random, sched.Modes(), "load balancing: the paper's master-worker balancing, or randomized stealing")
 	fs.WorkersVar(&c.workers)
 	fs.BoolVar(&c.one, "one", false, "random mode: a thief takes the single oldest task, as in Cilk, instead of -proportion of the queue")
 	fs.ProportionVar(&c.proportion, sched.DefaultProportion, "part of a victim's queue one steal takes")

@@ -45,7 +45,7 @@ func TestCompute(t *testing.T) {
 	}
 	tasks := taskCount(n, 1)
 	for _, q := range catalog.Names() {
-		for _, mode := range sched.Modes {
+		for _, mode := range sched.Modes() {
 			for _, one := range []bool{true, false} {
 				c := config{n: n, queue: q, mode: mode, one: one, proportion: 0.5, cutoff: 1}
 				serial, err := compute(context.Background(), c, 1, nil)

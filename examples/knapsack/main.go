@@ -48,7 +48,7 @@ func parseFlags(fs *cli.FlagSet, args []string) (config, error) {
 	fs.Int64RangeVar(&c.gen.rng, "range", 1000, 1, maxNumber/2, "weights of a generated instance are drawn from 1 to range")
 	fs.Int64RangeVar(&c.gen.capacity, "capacity", 0, 0, math.MaxInt64, "capacity of a generated instance, 0 for half the total weight")
 	fs.QueueVar(&c.queue)
-	cli.ChoiceVar(fs, &c.mode, "mode", sched.Master, sched.Modes, "load balancing: the paper's master-worker balancing, or randomized stealing")
+	cli.ChoiceVar(fs, &c.mode, "mode", sched.Master, sched.Modes(), "load balancing: the paper's master-worker balancing, or randomized stealing")
 	fs.WorkersVar(&c.workers)
 	fs.ProportionVar(&c.proportion, sched.DefaultProportion, "part of a victim's queue one steal takes")
 	fs.BoolVar(&c.check, "check", true, "check the optimum by dynamic programming, whose time and memory grow with items × capacity")

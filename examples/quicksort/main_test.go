@@ -54,7 +54,7 @@ func TestSortParallel(t *testing.T) {
 	}
 	for _, kind := range inputs {
 		for _, q := range catalog.Names() {
-			for _, mode := range sched.Modes {
+			for _, mode := range sched.Modes() {
 				for _, workers := range []int{1, 3} {
 					xs := generate(kind, n, 7)
 					want := slices.Clone(xs)
