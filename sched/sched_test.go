@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/blockq"
 	"github.com/worksteal/wsq/catalog"
-	"github.com/worksteal/wsq/chaselev"
 	"github.com/worksteal/wsq/mutexq"
 	"github.com/worksteal/wsq/sched"
 )
@@ -323,13 +323,13 @@ func TestConfigErrors(t *testing.T) {
 	assert.Equal(t, int64(3), st.Processed)
 }
 
-// TestDefaultQueue checks that the default queue is the one documented: an
-// unbounded Chase-Lev deque.
+// TestDefaultQueue checks that the default queue is the one documented: a
+// blockq.Queue, unbounded, with the hand-off the master uses.
 func TestDefaultQueue(t *testing.T) {
 	q := sched.DefaultQueue[int]()
-	require.IsType(t, (*chaselev.Deque[int])(nil), q)
-	assert.False(t, q.(*chaselev.Deque[int]).Bounded())
+	require.IsType(t, (*blockq.Queue[int])(nil), q)
 	assert.Zero(t, q.Contract().Capacity)
+	assert.Implements(t, (*wsq.Handoff[int])(nil), q)
 }
 
 func TestModeNames(t *testing.T) {
