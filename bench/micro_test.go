@@ -94,10 +94,11 @@ func init() {
 		stealContenders = append(stealContenders, stealContender{v.name, func(n int, p float64) (func() int, func()) {
 			q := lfqueue.New[int](v.opts...)
 			q.PushBatch(queuetest.Seq(0, n))
-			var l lfqueue.List[int]
+			var l *lfqueue.List[int]
 			oldest := 0 // as in sliceSteal: the queue holds a rotation of 0..n-1
 			return func() int {
-					return q.StealList(&l, p)
+					l = q.StealParcel(p).(*lfqueue.List[int])
+					return l.Len()
 				}, func() {
 					k := l.Len()
 					want := (oldest + k - 1) % n // the newest stolen item
@@ -108,7 +109,7 @@ func init() {
 						want = (want + n - 1) % n
 					}
 					oldest = (oldest + k) % n
-					if q.PushList(&l) != k || q.Len() != n {
+					if q.PushList(l) != k || q.Len() != n {
 						panic("bench: " + v.name + ": the refill did not restore the queue")
 					}
 				}
@@ -163,8 +164,9 @@ func init() {
 // blocks) decides much of what a pop costs. Item by item, lfqueue allocates
 // a node and a header per item, and its pops are slower (see BENCHMARKS.md);
 // in one large batch, a ring is filled by a copy with non-temporal stores that
-// leaves it out of the cache.
-const popFillBatch = 16
+// leaves it out of the cache. BenchmarkPopItemFilled sets it to 1, which
+// fills the queues by one Push per item.
+var popFillBatch = 16
 
 // sliceSteal is the steal contender of the interface's StealBatch, which
 // copies the stolen values into a slice, on q. It fills q with 0..n-1; the
@@ -193,10 +195,22 @@ func sliceSteal(name string, q wsq.Queue[int], n int, p float64) (steal func() i
 		}
 }
 
-// popFill pushes 0..n-1 into q in batches of popFillBatch, outside the
-// timer, and returns n. It panics if q does not take them all.
-func popFill(q interface{ PushBatch([]int) int }, n int) int {
+// popFill pushes 0..n-1 into q in batches of popFillBatch (by Push, if that
+// is 1), outside the timer, and returns n. It panics if q does not take them
+// all.
+func popFill(q interface {
+	Push(int) bool
+	PushBatch([]int) int
+}, n int) int {
 	vs := queuetest.Seq(0, n)
+	if popFillBatch == 1 {
+		for _, v := range vs {
+			if !q.Push(v) {
+				panic("bench: a pop contender's queue refused an item")
+			}
+		}
+		return n
+	}
 	for len(vs) > 0 {
 		m := min(popFillBatch, len(vs))
 		if q.PushBatch(vs[:m]) != m {
@@ -316,11 +330,21 @@ func BenchmarkSteal(b *testing.B) {
 	}
 }
 
-// BenchmarkPop measures one Pop from a filled queue.
+// BenchmarkPop measures one Pop from a queue filled in batches of
+// popFillBatch items.
 func BenchmarkPop(b *testing.B) {
 	for _, c := range popContenders {
 		b.Run("queue="+c.name, func(b *testing.B) {
 			timeChunks(b, chunkItems, c.prepare)
 		})
 	}
+}
+
+// BenchmarkPopItemFilled is BenchmarkPop with the queues filled by one Push
+// per item, the pattern of a producer that pushes as it goes: a pop may pay
+// for how that pattern laid the items out.
+func BenchmarkPopItemFilled(b *testing.B) {
+	defer func(batch int) { popFillBatch = batch }(popFillBatch)
+	popFillBatch = 1
+	BenchmarkPop(b)
 }
