@@ -208,9 +208,12 @@ const oneItem = 1e-12
 // BenchmarkDAGCeiling is the reference for BenchmarkDAG's speedups: the same
 // busy work as one exploration of the graph (-dag.nodes times the mean
 // -dag.cost spin iterations) split evenly over K goroutines that share
-// nothing, no queues and no scheduler. Its speedup over one goroutine is the
-// most any scheduler can show on the machine at the time; on a shared or
-// oversubscribed machine it is well below K.
+// nothing, no queues and no scheduler. At each K its time is about the
+// least any exploration can take, since an exploration does this work and
+// more; its speedup over one goroutine shows the parallelism the machine
+// offered, but bounds a queue's speedup only in expectation, and not with
+// few, short samples. On a shared or oversubscribed machine it is well below
+// K.
 func BenchmarkDAGCeiling(b *testing.B) {
 	cost := (dag.Graph{Cost: *dagCost}).NodeCost(0) // the mean (uniform) cost
 	total := *dagNodes * int64(cost)
