@@ -11,7 +11,8 @@
 // busy worker's queue to an idle one). The owner's push of a pre-linked List
 // costs the same for one item as for a million, and a thief hands the stolen
 // part to another queue as a linked sub-list, again in constant time, with
-// StealList and PushList. The queue is unbounded and never copies its items.
+// StealParcel and PushParcel (or PushList). The queue is unbounded and never
+// copies its items.
 //
 // Use a ring buffer (package chaselev) when items come and go one at a time
 // and thieves take single items: every lfqueue steal walks the list from the
@@ -22,9 +23,9 @@
 //
 // A Queue has one owner goroutine, which alone may call Push, PushBatch,
 // PushList, PushParcel and Pop; these never block and never wait for a thief.
-// Any goroutine may steal (Steal, StealBatch, StealList, StealParcel). The
-// paper's algorithm admits one thief at a time; this implementation lets any
-// number of goroutines call the steal methods and serializes them with a
+// Any goroutine may steal (Steal, StealBatch, StealParcel). The paper's
+// algorithm admits one thief at a time; this implementation lets any number
+// of goroutines call the steal methods and serializes them with a
 // thief-side lock, so a second thief waits for the first but the owner stays
 // lock-free and no item is ever lost or duplicated.
 //
@@ -38,7 +39,7 @@
 // skip-count steal skips that walk whenever the thief can prove that the
 // oldest node is the node the previous steal cut at: the owner has not refilled
 // the queue from empty since that steal. When it cannot prove it, it falls
-// back to the basic walk. Only StealList, which hands over the linked
+// back to the basic walk. Only StealParcel, which hands over the linked
 // sub-list, needs the oldest node; StealBatch and Steal copy the stolen items
 // and walk them anyway.
 //
@@ -60,7 +61,7 @@
 // unless a thief was stealing at that push, otherwise at a later push). So
 // the queue's memory follows what it holds, not what it ever held: at most
 // the blocks that contain an item still in the queue (or in a List that
-// StealList handed over), plus the nodes popped since the last push or two,
+// StealParcel handed over), plus the nodes popped since the last push or two,
 // plus, briefly, the nodes of a steal that took every item (until the
 // owner's next Pop or push) and, with the skip-count steal, the node the
 // last steal cut at (until the next steal). A block of a large batch stays

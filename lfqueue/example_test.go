@@ -38,7 +38,7 @@ func Example() {
 
 // A batch built as a List is pushed in constant time, and a stolen part of
 // the queue moves to another queue as a linked sub-list, without copying.
-func ExampleQueue_StealList() {
+func ExampleQueue_StealParcel() {
 	busy := lfqueue.New[int](lfqueue.WithSkipCount())
 	var batch lfqueue.List[int]
 	batch.Grow(1000) // one allocation for all the nodes
@@ -49,10 +49,9 @@ func ExampleQueue_StealList() {
 
 	// A master takes half of the busy queue and hands it to an idle worker,
 	// which pushes it into its own queue as that queue's owner.
-	var parcel lfqueue.List[int]
-	busy.StealList(&parcel, 0.5)
+	parcel := busy.StealParcel(0.5)
 	idle := lfqueue.New[int]()
-	idle.PushList(&parcel) // O(1) again
+	idle.PushParcel(parcel) // O(1) again
 
 	oldest, _ := idle.Steal()
 	fmt.Println(busy.Len(), idle.Len(), oldest)

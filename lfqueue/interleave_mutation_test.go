@@ -25,7 +25,7 @@ var explorerCases = []struct {
 	{mutStealUncountedHeader, false, "inflight-push/StealBatch", "thief1 panicked: runtime error: invalid memory address or nil pointer dereference"},
 	{mutStealBlindReserve, false, "push-pop/Steal", "invariant after the threads finished: size does not match next-bottom"},
 	{mutStealNoDetach, false, "drain-refill/Steal", "invariant after the threads finished: oldest node links further down"},
-	{mutSkipCountNoEpoch, true, "steal-drain-refill-steal", "StealList handed over a broken list: the oldest node is not the list's bottom"},
+	{mutSkipCountNoEpoch, true, "steal-drain-refill-steal", "StealParcel handed over a broken list: the oldest node is not the list's bottom"},
 	{mutCountBeforePublish, false, "push-pop/Steal", "no progress"},
 	{mutKeepInFlightLink, false, "inflight-push/Steal", "invariant after the threads finished: oldest node links further down"},
 }
@@ -108,7 +108,7 @@ func TestMutantsFoundByExplorer(t *testing.T) {
 func TestMutantHarmless(t *testing.T) {
 	bin := mutant.Build(t, mutPopFollowsNext, "wsqcheck")
 	for _, v := range variants {
-		for _, s := range []string{"one-item/StealList", "drain-refill/StealBatch", "inflight-push/Steal"} {
+		for _, s := range []string{"one-item/StealParcel", "drain-refill/StealBatch", "inflight-push/Steal"} {
 			r := mutant.Run(t, bin, nil, "-test.run", runPattern("TestInterleave", v.name, s), "-test.v")
 			if !r.Passed || !strings.Contains(r.Output, "--- PASS: TestInterleave/"+v.name+"/"+s+" ") {
 				t.Fatalf("%s/%s:\n%s", v.name, s, r.Output)

@@ -31,10 +31,13 @@ func interleaveConfig(opts ...Option) qc.Config {
 			return q.(*Queue[int]).PushList(&l)
 		},
 		StealNative: func(q wsq.Queue[int], dst []int, p float64) []int {
-			var l List[int]
-			q.(*Queue[int]).StealList(&l, p)
-			if err := checkList(&l); err != nil {
-				panic(fmt.Sprintf("StealList handed over a broken list: %v", err))
+			pc := q.(*Queue[int]).StealParcel(p)
+			if pc == nil {
+				return dst
+			}
+			l := pc.(*List[int])
+			if err := checkList(l); err != nil {
+				panic(fmt.Sprintf("StealParcel handed over a broken list: %v", err))
 			}
 			return l.AppendTo(dst)
 		},
@@ -188,7 +191,7 @@ var stealKinds = []struct {
 }{
 	{"Steal", func(float64) qc.Op { return qc.Steal() }},
 	{"StealBatch", qc.StealBatch},
-	{"StealList", qc.StealNative},
+	{"StealParcel", qc.StealNative},
 }
 
 var variants = []struct {
@@ -293,7 +296,7 @@ func TestInterleaveReductionAgrees(t *testing.T) {
 		variant  int
 		scenario string
 	}{
-		{0, "one-item/StealList"},
+		{0, "one-item/StealParcel"},
 		{0, "drain-refill/Steal"},       // 64,700 executions unreduced
 		{1, "inflight-push/StealBatch"}, // 23,630
 	} {

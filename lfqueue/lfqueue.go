@@ -256,7 +256,7 @@ type options struct {
 	skipCount bool
 }
 
-// WithSkipCount selects the paper's skip-count steal: StealList does not
+// WithSkipCount selects the paper's skip-count steal: StealParcel does not
 // walk the stolen part to find its oldest node when it can prove that node
 // unchanged since the previous steal. See the package documentation.
 func WithSkipCount() Option { return func(o *options) { o.skipCount = true } }
@@ -402,7 +402,7 @@ func (q *Queue[T]) publish(h *header[T], top, bottom *node[T], m int) {
 
 // unlinkPopped clears the links of popped nodes once no thief can walk
 // them, so that a popped node that shares its allocation with a node still
-// in use (a node of a sub-list that StealList handed to another queue, say)
+// in use (a node of a sub-list that StealParcel handed to another queue, say)
 // does not keep the older nodes it links to in memory. The owner calls it
 // right after counting a push, and records the nodes popped since the
 // previous push as a run to unlink.
@@ -514,37 +514,22 @@ func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
 	return appendChain(dst, first, k)
 }
 
-// StealList removes wsq.StealCount(Len(), p) of the oldest items in one
-// operation and adds them to dst, above any items dst already holds, without
-// copying them: the stolen nodes become dst's nodes. It returns how many
-// items it took. It walks the list from the newest item to the cut point
-// and, with the basic steal, the stolen part too; the skip-count steal
-// usually skips the second walk. It panics, before touching the queue,
-// unless 0 < p <= 1. Any goroutine may call it; thieves take turns. dst must
-// not be in use by another goroutine.
-func (q *Queue[T]) StealList(dst *List[T], p float64) int {
+// StealParcel removes wsq.StealCount(Len(), p) of the oldest items in one
+// operation and returns them as a new *List, without copying them: the
+// stolen nodes become the list's nodes. It returns nil when it takes
+// nothing. It walks the list from the newest item to the cut point and,
+// with the basic steal, the stolen part too; the skip-count steal usually
+// skips the second walk. It panics, before touching the queue, unless
+// 0 < p <= 1. Any goroutine may call it; thieves take turns.
+func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
 	wsq.MustProportion(p)
-	if dst == nil {
-		panic("lfqueue: StealList into a nil *List")
-	}
 	q.lockThieves()
 	first, last, k := q.steal(func(n int) int { return wsq.StealCount(n, p) }, true)
 	q.unlockThieves()
 	if k == 0 {
-		return 0
-	}
-	dst.pushChain(first, last, k)
-	return k
-}
-
-// StealParcel is StealList into a new List, returned as a wsq.Parcel, or nil
-// when it takes nothing. Any goroutine may call it.
-func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
-	l := new(List[T])
-	if q.StealList(l, p) == 0 {
 		return nil
 	}
-	return l
+	return &List[T]{top: first, bottom: last, n: k}
 }
 
 // lockThieves begins a thief's turn: it takes the thieves' lock and makes
@@ -632,7 +617,7 @@ func (q *Queue[T]) detach(h *header[T], k int, needLast bool) (first, last *node
 	th := &q.thief
 	cutIdx := th.bottom + int64(k)
 	var cut *node[T]
-	// Indices wrap around int64 (PushList and the skip-count StealList
+	// Indices wrap around int64 (PushList and the skip-count StealParcel
 	// move 2^31 items in constant time, so a program that passes a large
 	// list back and forth wraps them within an hour): compare them only by
 	// their difference, which is the number of items between them.

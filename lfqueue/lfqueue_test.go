@@ -31,9 +31,11 @@ func config(opts ...lfqueue.Option) queuetest.Config {
 			return q.(*lfqueue.Queue[int]).PushList(&l)
 		},
 		StealNative: func(q wsq.Queue[int], dst []int, p float64) []int {
-			var l lfqueue.List[int]
-			q.(*lfqueue.Queue[int]).StealList(&l, p)
-			return l.AppendTo(dst)
+			pc := q.(*lfqueue.Queue[int]).StealParcel(p)
+			if pc == nil {
+				return dst
+			}
+			return pc.(*lfqueue.List[int]).AppendTo(dst)
 		},
 	}
 }
@@ -81,13 +83,12 @@ func TestInvalidOptionsAndOverflow(t *testing.T) {
 	assert.Equal(t, 0, q.PushList(nil), "PushList(nil)")
 	assert.Equal(t, 0, q.PushParcel(nil), "PushParcel(nil)")
 	assert.Nil(t, q.StealParcel(0.5), "StealParcel from an empty queue")
-	assert.PanicsWithValue(t, "wsq: steal proportion 0 is outside (0, 1]", func() { q.StealList(&l, 0) })
 	assert.PanicsWithValue(t, "wsq: steal proportion 0 is outside (0, 1]", func() { q.StealParcel(0) })
 	assert.Equal(t, "", q.CheckInvariants())
 
-	// A nil destination is refused before anything is taken.
+	// An invalid proportion is refused before anything is taken.
 	q.PushBatch(queuetest.Seq(1, 4))
-	assert.PanicsWithValue(t, "lfqueue: StealList into a nil *List", func() { q.StealList(nil, 0.5) })
+	assert.PanicsWithValue(t, "wsq: steal proportion 1.5 is outside (0, 1]", func() { q.StealParcel(1.5) })
 	assert.Equal(t, "", q.CheckInvariants())
 	assert.Equal(t, queuetest.Seq(1, 4), q.StealBatch(nil, 1), "the refused steal took nothing")
 }
@@ -106,8 +107,10 @@ func TestListHandoff(t *testing.T) {
 		require.Equal(t, 100, a.PushList(&l))
 		require.Equal(t, 0, l.Len(), "PushList empties the list")
 
-		require.Equal(t, 30, a.StealList(&l, 0.3))
-		require.Equal(t, 30, b.PushList(&l))
+		stolen := a.StealParcel(0.3)
+		require.NotNil(t, stolen)
+		require.Equal(t, 30, b.PushList(stolen.(*lfqueue.List[int])))
+		require.Equal(t, 0, stolen.Len(), "PushList empties the stolen list")
 		require.Equal(t, 70, a.Len())
 		require.Equal(t, "", a.CheckInvariants())
 		require.Equal(t, "", b.CheckInvariants())
@@ -124,22 +127,24 @@ func TestListHandoff(t *testing.T) {
 	}
 }
 
-// TestStealListOnTop checks that StealList adds the stolen items above what
-// dst already holds.
-func TestStealListOnTop(t *testing.T) {
+// TestStealParcelList checks the List that StealParcel hands over: it holds
+// the stolen items in order, and Append adds above them.
+func TestStealParcelList(t *testing.T) {
 	q := lfqueue.New[int](lfqueue.WithSkipCount())
 	q.PushBatch(queuetest.Seq(10, 5))
-	var l lfqueue.List[int]
+	pc := q.StealParcel(0.5)
+	require.NotNil(t, pc)
+	require.Equal(t, 3, pc.Len(), "round(0.5·5) = 3, halves away from zero")
+	l := pc.(*lfqueue.List[int])
 	l.Append(1)
 	l.Append(2)
-	require.Equal(t, 3, q.StealList(&l, 0.5), "round(0.5·5) = 3, halves away from zero")
 	assert.Equal(t, 5, l.Len())
-	assert.Equal(t, []int{12, 11, 10, 2, 1}, slices.Collect(l.Backward()), "Backward: newest first, list unchanged")
+	assert.Equal(t, []int{2, 1, 12, 11, 10}, slices.Collect(l.Backward()), "Backward: newest first, list unchanged")
 	for v := range l.Backward() {
-		assert.Equal(t, 12, v, "Backward stops when the loop breaks")
+		assert.Equal(t, 2, v, "Backward stops when the loop breaks")
 		break
 	}
-	assert.Equal(t, []int{1, 2, 10, 11, 12}, l.AppendTo(nil), "stolen items go above dst's own, oldest first")
+	assert.Equal(t, []int{10, 11, 12, 1, 2}, l.AppendTo(nil), "appended items go above the stolen ones, oldest first")
 	assert.Equal(t, 0, l.Len())
 	assert.Equal(t, []int{13, 14}, q.StealBatch(nil, 1))
 }

@@ -8,8 +8,8 @@ import (
 
 // List is a linked run of items outside any queue: a batch an owner builds
 // with Append and pushes with Queue.PushList in constant time, or the part
-// of a queue a thief took with Queue.StealList, ready to be pushed into
-// another queue whole.
+// of a queue a thief took with Queue.StealParcel, ready to be pushed into
+// another queue whole with PushParcel or PushList.
 //
 // A List belongs to one goroutine at a time; hand it to another with a
 // channel or another synchronizing operation. The zero value is an empty
@@ -149,15 +149,4 @@ func appendChain[T any](dst []T, top *node[T], k int) []T {
 		nd = nx
 	}
 	return dst
-}
-
-// pushChain puts the chain first..last of k nodes, whose last.next is nil,
-// above the items of l.
-func (l *List[T]) pushChain(first, last *node[T], k int) {
-	last.next.SetPlain(l.top)
-	if l.bottom == nil {
-		l.bottom = last
-	}
-	l.top = first
-	l.n += k
 }

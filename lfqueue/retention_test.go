@@ -15,7 +15,7 @@ import (
 // TestRetentionLists runs the conformance suite's steady patterns (push a
 // batch, steal half, with the cut inside a push or on its boundary) with
 // lfqueue's own bulk operations: batches pushed as pre-built Lists, and
-// halves stolen as sub-lists that are then emptied, or handed to a second
+// halves stolen as sub-lists (StealParcel) that are then emptied, or handed to a second
 // queue whose owner pops them. The suite's Retention check covers PushBatch
 // and StealBatch. Before the stolen nodes' links were cleared, a queue that
 // never held more than three items kept every node ever pushed reachable.
@@ -35,7 +35,7 @@ func TestRetentionLists(t *testing.T) {
 		}
 	}
 	for _, opts := range [][]lfqueue.Option{nil, {lfqueue.WithSkipCount()}} {
-		for _, kind := range []string{"PushBatch+StealList", "PushList+StealBatch", "PushList+StealList", "PushList+handoff"} {
+		for _, kind := range []string{"PushBatch+StealParcel", "PushList+StealBatch", "PushList+StealParcel", "PushList+handoff"} {
 			for _, pat := range queuetest.Patterns() {
 				if pat.Batch < 2 || pat.Batch > 10 {
 					continue
@@ -43,15 +43,18 @@ func TestRetentionLists(t *testing.T) {
 				q := lfqueue.New[queuetest.Wide](opts...)
 				other := lfqueue.New[queuetest.Wide](opts...)
 				var push func([]queuetest.Wide)
-				if kind != "PushBatch+StealList" {
+				if kind != "PushBatch+StealParcel" {
 					push = pushList(q)
 				}
 				var steal func()
 				switch kind {
-				case "PushBatch+StealList", "PushList+StealList":
+				case "PushBatch+StealParcel", "PushList+StealParcel":
 					steal = func() {
-						var l lfqueue.List[queuetest.Wide]
-						q.StealList(&l, 0.5)
+						pc := q.StealParcel(0.5)
+						if pc == nil {
+							return
+						}
+						l := pc.(*lfqueue.List[queuetest.Wide])
 						for {
 							if _, ok := l.Pop(); !ok {
 								break
@@ -60,9 +63,7 @@ func TestRetentionLists(t *testing.T) {
 					}
 				case "PushList+handoff":
 					steal = func() {
-						var l lfqueue.List[queuetest.Wide]
-						q.StealList(&l, 0.5)
-						other.PushList(&l)
+						other.PushParcel(q.StealParcel(0.5))
 						for {
 							if _, ok := other.Pop(); !ok {
 								break
@@ -85,8 +86,10 @@ func TestAppendToStolenListAllocatesLittle(t *testing.T) {
 	const n = 1 << 20
 	q := lfqueue.New[int]()
 	q.PushBatch(queuetest.Seq(0, n))
-	var l lfqueue.List[int]
-	require.Equal(t, n, q.StealList(&l, 1))
+	pc := q.StealParcel(1)
+	require.NotNil(t, pc)
+	require.Equal(t, n, pc.Len())
+	l := pc.(*lfqueue.List[int])
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	l.Append(-1)

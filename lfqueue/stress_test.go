@@ -36,7 +36,6 @@ func TestInvariantsAfterRaces(t *testing.T) {
 				go func(seed uint64) {
 					defer wg.Done()
 					r := rand.New(rand.NewPCG(seed, 1))
-					var l lfqueue.List[int]
 					for i := 0; i < 4; i++ {
 						var vs []int
 						switch r.IntN(3) {
@@ -47,8 +46,9 @@ func TestInvariantsAfterRaces(t *testing.T) {
 						case 1:
 							vs = q.StealBatch(nil, []float64{0.3, 0.5, 1}[r.IntN(3)])
 						default:
-							q.StealList(&l, []float64{0.3, 0.5, 1}[r.IntN(3)])
-							vs = l.AppendTo(nil)
+							if pc := q.StealParcel([]float64{0.3, 0.5, 1}[r.IntN(3)]); pc != nil {
+								vs = pc.AppendTo(nil)
+							}
 						}
 						for _, v := range vs {
 							stolen.Add(1)
@@ -121,15 +121,11 @@ func TestNodesReleased(t *testing.T) {
 				a.Pop()
 			}
 			if i%4 == 0 {
-				var s lfqueue.List[int]
-				a.StealList(&s, 0.4)
-				b.PushList(&s)
+				b.PushParcel(a.StealParcel(0.4))
 				b.Pop()
 			}
 		}
-		var s lfqueue.List[int]
-		a.StealList(&s, 0.5)
-		b.PushList(&s)
+		b.PushParcel(a.StealParcel(0.5))
 		for _, q := range []*lfqueue.Queue[int]{a, b} {
 			q.StealBatch(nil, 0.3)
 			for {
@@ -164,8 +160,10 @@ func TestStealAllReleasesNodes(t *testing.T) {
 				q.PushList(trackedList(i*size, size, &freed))
 			}
 			if native {
-				var l lfqueue.List[int]
-				require.Equal(t, lists*size, q.StealList(&l, 1))
+				pc := q.StealParcel(1)
+				require.NotNil(t, pc)
+				require.Equal(t, lists*size, pc.Len())
+				l := pc.(*lfqueue.List[int])
 				for {
 					if _, ok := l.Pop(); !ok {
 						break

@@ -28,7 +28,7 @@ func (q *Queue[T]) startCounters() {
 // after each step, for both steals.
 //
 // The indices are the counter this guards most: PushList and the
-// skip-count StealList move up to 2^31-1 items each in constant time, so a
+// skip-count StealParcel move up to 2^31-1 items each in constant time, so a
 // program that passes one big list back and forth between them advances
 // next and bottom by 2^31 per round, and wraps them in 2^32 rounds, about
 // ten minutes of such a loop. Indices are compared by their difference,
@@ -110,13 +110,14 @@ func TestCountersWrap(t *testing.T) {
 				got = q.StealBatch(nil, p)
 				want = d.StealBatch(nil, p)
 			case 7:
-				trace = append(trace, fmt.Sprintf("StealList(%v)", p))
-				var l List[int]
-				q.StealList(&l, p)
-				if err := listError(&l); err != "" {
-					t.Fatalf("step %d: StealList handed over a broken list: %s", step, err)
+				trace = append(trace, fmt.Sprintf("StealParcel(%v)", p))
+				if pc := q.StealParcel(p); pc != nil {
+					l := pc.(*List[int])
+					if err := listError(l); err != "" {
+						t.Fatalf("step %d: StealParcel handed over a broken list: %s", step, err)
+					}
+					got = l.AppendTo(nil)
 				}
-				got = l.AppendTo(nil)
 				want = d.StealBatch(nil, p)
 			}
 			if len(trace) > 8 {
