@@ -8,9 +8,9 @@ type Parcel[T any] interface {
 	// Len returns the number of items in the parcel.
 	Len() int
 
-	// AppendTo appends the parcel's items to dst, oldest first, empties the
-	// parcel and returns the extended slice.
-	AppendTo(dst []T) []T
+	// Drain empties the parcel: it appends the parcel's items to dst,
+	// oldest first, leaves the parcel empty and returns the extended slice.
+	Drain(dst []T) []T
 }
 
 // Handoff is implemented by queues whose proportional steal can hand the

@@ -68,7 +68,7 @@ func init() {
 					k := stolen.Len()
 					// Check the parcel's items without emptying it: copy
 					// them out and push the copy back as the refill.
-					buf = stolen.AppendTo(buf[:0])
+					buf = stolen.Drain(buf[:0])
 					for i, v := range buf {
 						if v != (oldest+i)%n {
 							panic(fmt.Sprintf("bench: bq: stolen item %d is %d; want %d", i, v, (oldest+i)%n))

@@ -32,7 +32,7 @@ func config(opts ...blockq.Option) queuetest.Config {
 			if pc == nil {
 				return dst
 			}
-			return pc.AppendTo(dst)
+			return pc.Drain(dst)
 		},
 		Thieves: 8,
 	}
@@ -158,4 +158,4 @@ func TestParcelToOtherQueue(t *testing.T) {
 
 type sliceQueue struct{ items []int }
 
-func (s *sliceQueue) PushParcel(p wsq.Parcel[int]) { s.items = p.AppendTo(s.items) }
+func (s *sliceQueue) PushParcel(p wsq.Parcel[int]) { s.items = p.Drain(s.items) }

@@ -38,7 +38,7 @@ func interleaveConfig(blockSize int) qc.Config {
 			if pc == nil {
 				return dst
 			}
-			return pc.AppendTo(dst)
+			return pc.Drain(dst)
 		},
 		Invariants: func(q wsq.Queue[int]) error { return q.(*Queue[int]).CheckInvariants() },
 		Names: func(q wsq.Queue[int]) interleave.Names {

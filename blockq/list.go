@@ -58,9 +58,9 @@ func (l *List[T]) link(nl *link[T]) {
 	l.last, l.fill, l.lastCap = nl, 0, len(nl.slots)
 }
 
-// AppendTo appends the items of the list to dst, oldest first, empties the
-// list and returns the extended slice.
-func (l *List[T]) AppendTo(dst []T) []T {
+// Drain empties the list: it appends the items of the list to dst, oldest
+// first, leaves the list empty and returns the extended slice.
+func (l *List[T]) Drain(dst []T) []T {
 	if l.n > 0 {
 		dst = appendRange(dst, l.first, 0, l.n, hasPointers(reflect.TypeFor[T]()))
 	}
@@ -122,7 +122,7 @@ func (q *Queue[T]) PushParcel(p wsq.Parcel[T]) int {
 	if l, ok := p.(*List[T]); ok {
 		return q.PushList(l)
 	}
-	return q.PushBatch(p.AppendTo(nil))
+	return q.PushBatch(p.Drain(nil))
 }
 
 // StealParcel removes wsq.StealCount(n, p) of the n items in the queue, the

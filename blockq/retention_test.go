@@ -44,7 +44,7 @@ func TestRetentionLists(t *testing.T) {
 				case "PushBatch+StealParcel":
 					steal = func() {
 						if pc := q.StealParcel(0.5); pc != nil {
-							buf = pc.AppendTo(buf[:0])
+							buf = pc.Drain(buf[:0])
 						}
 					}
 				case "PushList+handoff":

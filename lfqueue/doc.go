@@ -55,7 +55,7 @@
 // Nodes are freed by the garbage collector, a block when none of its nodes
 // is reachable, and a removed node never keeps another node reachable for
 // long: a steal that copies its items out (Steal, StealBatch, and
-// List.AppendTo and List.Pop on a stolen List) clears the links of the nodes
+// List.Drain and List.Pop on a stolen List) clears the links of the nodes
 // it takes at once, and the owner clears the links of the nodes it popped
 // after its next push, as soon as no thief can be walking them (at once
 // unless a thief was stealing at that push, otherwise at a later push). So

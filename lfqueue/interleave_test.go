@@ -39,7 +39,7 @@ func interleaveConfig(opts ...Option) qc.Config {
 			if err := checkList(l); err != nil {
 				panic(fmt.Sprintf("StealParcel handed over a broken list: %v", err))
 			}
-			return l.AppendTo(dst)
+			return l.Drain(dst)
 		},
 		Invariants: func(q wsq.Queue[int]) error {
 			if s := q.(*Queue[int]).CheckInvariants(); s != "" {

@@ -347,7 +347,7 @@ func (q *Queue[T]) PushParcel(p wsq.Parcel[T]) int {
 	if l, ok := p.(*List[T]); ok {
 		return q.PushList(l)
 	}
-	return q.PushBatch(p.AppendTo(nil))
+	return q.PushBatch(p.Drain(nil))
 }
 
 // publish links the unpublished chain top..bottom of m nodes above the

@@ -35,7 +35,7 @@ func config(opts ...lfqueue.Option) queuetest.Config {
 			if pc == nil {
 				return dst
 			}
-			return pc.(*lfqueue.List[int]).AppendTo(dst)
+			return pc.(*lfqueue.List[int]).Drain(dst)
 		},
 	}
 }
@@ -144,7 +144,7 @@ func TestStealParcelList(t *testing.T) {
 		assert.Equal(t, 2, v, "Backward stops when the loop breaks")
 		break
 	}
-	assert.Equal(t, []int{10, 11, 12, 1, 2}, l.AppendTo(nil), "appended items go above the stolen ones, oldest first")
+	assert.Equal(t, []int{10, 11, 12, 1, 2}, l.Drain(nil), "appended items go above the stolen ones, oldest first")
 	assert.Equal(t, 0, l.Len())
 	assert.Equal(t, []int{13, 14}, q.StealBatch(nil, 1))
 }

@@ -102,9 +102,9 @@ func (l *List[T]) Pop() (T, bool) {
 	return v, true
 }
 
-// AppendTo appends the items of the list to dst, oldest first, empties the
-// list and returns the extended slice.
-func (l *List[T]) AppendTo(dst []T) []T {
+// Drain empties the list: it appends the items of the list to dst, oldest
+// first, leaves the list empty and returns the extended slice.
+func (l *List[T]) Drain(dst []T) []T {
 	dst = appendChain(dst, l.top, l.n)
 	l.top, l.bottom, l.n = nil, nil, 0
 	return dst

@@ -82,7 +82,7 @@ func TestRetentionLists(t *testing.T) {
 // An Append to a list allocates in proportion to what is appended, not to
 // what the list holds: one Append to a stolen list of a million items used
 // to allocate a block of a million nodes.
-func TestAppendToStolenListAllocatesLittle(t *testing.T) {
+func TestAppendOntoStolenListAllocatesLittle(t *testing.T) {
 	const n = 1 << 20
 	q := lfqueue.New[int]()
 	q.PushBatch(queuetest.Seq(0, n))
@@ -105,5 +105,5 @@ func TestAppendToStolenListAllocatesLittle(t *testing.T) {
 	}
 	runtime.ReadMemStats(&after)
 	assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(2*10_000*16+4096*16), "bytes allocated by 10,000 Appends")
-	assert.Equal(t, queuetest.Seq(0, 10_000), m.AppendTo(nil))
+	assert.Equal(t, queuetest.Seq(0, 10_000), m.Drain(nil))
 }

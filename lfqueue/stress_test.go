@@ -47,7 +47,7 @@ func TestInvariantsAfterRaces(t *testing.T) {
 							vs = q.StealBatch(nil, []float64{0.3, 0.5, 1}[r.IntN(3)])
 						default:
 							if pc := q.StealParcel([]float64{0.3, 0.5, 1}[r.IntN(3)]); pc != nil {
-								vs = pc.AppendTo(nil)
+								vs = pc.Drain(nil)
 							}
 						}
 						for _, v := range vs {

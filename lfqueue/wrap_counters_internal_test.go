@@ -116,7 +116,7 @@ func TestCountersWrap(t *testing.T) {
 					if err := listError(l); err != "" {
 						t.Fatalf("step %d: StealParcel handed over a broken list: %s", step, err)
 					}
-					got = l.AppendTo(nil)
+					got = l.Drain(nil)
 				}
 				want = d.StealBatch(nil, p)
 			}

@@ -406,7 +406,7 @@ type handoffQueue struct {
 type sliceParcel struct{ items []int }
 
 func (p *sliceParcel) Len() int { return len(p.items) }
-func (p *sliceParcel) AppendTo(dst []int) []int {
+func (p *sliceParcel) Drain(dst []int) []int {
 	dst = append(dst, p.items...)
 	p.items = nil
 	return dst
@@ -423,7 +423,7 @@ func (q *handoffQueue) StealParcel(p float64) wsq.Parcel[int] {
 }
 
 func (q *handoffQueue) PushParcel(p wsq.Parcel[int]) int {
-	items := p.AppendTo(nil)
+	items := p.Drain(nil)
 	return q.PushBatch(items)
 }
 

@@ -354,7 +354,7 @@ func (w *Worker[T]) accept(d delivery[T]) {
 			w.s.notify()
 			return
 		}
-		d.items = d.parcel.AppendTo(w.recv[:0])
+		d.items = d.parcel.Drain(w.recv[:0])
 	}
 	w.push(d.items)
 	clear(d.items) // let the GC have what they hold
