@@ -13,7 +13,7 @@ import (
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/catalog"
-	"github.com/worksteal/wsq/dag"
+	"github.com/worksteal/wsq/internal/dag"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -31,7 +31,7 @@ import (
 //	WSQ_DAG_NODES=2000 go test -run '^$' -bench DAG -benchtime 1x ./...
 var (
 	dagNodes       = flag.Int64("dag.nodes", int64(envInt("WSQ_DAG_NODES", dag.SmallNodes)), "nodes in the graph of BenchmarkDAG (the paper: 2500000 and 300000000); env WSQ_DAG_NODES")
-	dagCost        = flag.Int("dag.cost", envInt("WSQ_DAG_COST", dag.DefaultCost), "mean spin iterations per node; env WSQ_DAG_COST")
+	dagCost        = flag.Int("dag.cost", envInt("WSQ_DAG_COST", dag.DefaultCost), "mean spin iterations per node, 0 for none; env WSQ_DAG_COST")
 	dagFanout      = flag.Int("dag.fanout", envInt("WSQ_DAG_FANOUT", dag.DefaultFanout), "mean children per inner node; env WSQ_DAG_FANOUT")
 	dagP           = flag.Float64("dag.p", envFloat("WSQ_DAG_P", sched.DefaultProportion), "steal proportion; env WSQ_DAG_P")
 	dagMasterNodes = flag.Int64("dag.master.nodes", int64(envInt("WSQ_DAG_MASTER_NODES", 20_000)), "nodes (the root and its leaves) in BenchmarkMasterCapacity; env WSQ_DAG_MASTER_NODES")
@@ -186,7 +186,7 @@ func BenchmarkMasterCapacity(b *testing.B) {
 		for _, k := range workerCounts(b) {
 			b.Run(fmt.Sprintf("queue=%s/workers=%d", q, k), func(b *testing.B) {
 				n := *dagMasterNodes
-				g := dag.Graph{Nodes: n, Seed: 1, Fanout: int(n), Cost: -1} // Fanout n: the root's children are all leaves
+				g := dag.Graph{Nodes: n, Seed: 1, Fanout: int(n)} // no busy work; Fanout n: the root's children are all leaves
 				cfg := sched.Config[dag.Node]{NewQueue: dagQueue(q), Mode: sched.Master, Workers: k, Proportion: oneItem}
 				t := explore(b, g, cfg)
 				b.ReportMetric(float64(t.steals)/t.elapsed.Seconds(), "steals/s")

@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/worksteal/wsq/dag"
 	"github.com/worksteal/wsq/examples/internal/cli"
+	"github.com/worksteal/wsq/internal/dag"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -84,9 +84,6 @@ func parseFlags(fs *cli.FlagSet, args []string) (config, error) {
 		return c, fmt.Errorf("-speedup compares with a run of 1 worker and needs at least 2 workers; this run would have 1%s", why)
 	}
 	c.graph.Cost = cost
-	if cost == 0 {
-		c.graph.Cost = -1 // dag: a negative cost means no busy work
-	}
 	return c, nil
 }
 

@@ -13,9 +13,9 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/worksteal/wsq/catalog"
-	"github.com/worksteal/wsq/dag"
 	"github.com/worksteal/wsq/examples/internal/cli"
 	"github.com/worksteal/wsq/examples/internal/cmdtest"
+	"github.com/worksteal/wsq/internal/dag"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -89,7 +89,7 @@ func TestParseFlags(t *testing.T) {
 	assert.Equal(t, min(runtime.GOMAXPROCS(0), 3), c.workers, "GOMAXPROCS, but no more workers than nodes")
 	assert.True(t, c.one)
 	assert.Equal(t, dag.Irregular, c.graph.Work)
-	assert.Equal(t, -1, c.graph.Cost, "no busy work")
+	assert.Equal(t, 0, c.graph.Cost, "no busy work")
 
 	_, err = parse("-nodes", "1", "-speedup")
 	assert.EqualError(t, err, "-speedup compares with a run of 1 worker and needs at least 2 workers; this run would have 1 (the graph has 1 node)")

@@ -69,8 +69,8 @@ func ParseWork(s string) (Work, error) {
 	return 0, fmt.Errorf("dag: unknown work %q; known: uniform, irregular", s)
 }
 
-// Graph describes an implicit graph and the cost of its nodes. The zero
-// values of Fanout and Cost select the defaults. A Graph is a value: it
+// Graph describes an implicit graph and the cost of its nodes. A zero
+// Fanout selects DefaultFanout; a zero Cost means no busy work. A Graph is a value: it
 // holds no nodes, and any number of goroutines may use one.
 type Graph struct {
 	// Nodes is the number of nodes, at least 1.
@@ -82,8 +82,9 @@ type Graph struct {
 	Fanout int
 	// Work is the distribution of the per-node cost.
 	Work Work
-	// Cost is the mean number of Spin iterations per node; a negative
-	// Cost means none (the nodes only produce their children).
+	// Cost is the mean number of Spin iterations per node (DefaultCost is
+	// about a microsecond); zero or a negative Cost means none: the nodes
+	// only produce their children.
 	Cost int
 }
 
@@ -100,15 +101,7 @@ func (g Graph) fanout() int {
 	return g.Fanout
 }
 
-func (g Graph) cost() int {
-	switch {
-	case g.Cost < 0:
-		return 0
-	case g.Cost == 0:
-		return DefaultCost
-	}
-	return g.Cost
-}
+func (g Graph) cost() int { return max(g.Cost, 0) }
 
 // Root returns the node from which the whole graph is reached.
 func (g Graph) Root() Node { return Node{ID: 0, Size: g.Nodes} }

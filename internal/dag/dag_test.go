@@ -13,7 +13,7 @@ import (
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/catalog"
-	"github.com/worksteal/wsq/dag"
+	"github.com/worksteal/wsq/internal/dag"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -91,7 +91,7 @@ func TestNodeCost(t *testing.T) {
 	for id := range int64(100) {
 		require.Equal(t, 300, u.NodeCost(id))
 	}
-	assert.Equal(t, dag.DefaultCost, dag.Graph{}.NodeCost(5))
+	assert.Equal(t, 0, dag.Graph{}.NodeCost(5), "the zero Graph has no busy work")
 	assert.Equal(t, 0, dag.Graph{Cost: -1, Work: dag.Irregular}.NodeCost(5))
 
 	irr := dag.Graph{Nodes: 10, Cost: 300, Work: dag.Irregular, Seed: 7}
