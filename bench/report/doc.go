@@ -9,13 +9,13 @@
 // plotting, statistics and progress-bar dependencies. From the repository
 // root:
 //
-//	cd report && go run .                                 # run ./bench, write results, update BENCHMARKS.md
-//	cd report && go run . -in ../bench.txt -out /tmp/r    # from saved output, into /tmp/r only
-//	go test -run '^$' -bench . -count 6 ./bench | (cd report && go run . -in - -out /tmp/r)
+//	cd bench/report && go run .                                # run ./bench, write results, update BENCHMARKS.md
+//	cd bench/report && go run . -in ../../bench.txt -out /tmp/r # from saved output, into /tmp/r only
+//	go test -run '^$' -bench . -count 6 ./bench | (cd bench/report && go run . -in - -out /tmp/r)
 //
 // # What it writes
 //
-// Results go to the -out folder (default report/results): bench.txt (the raw
+// Results go to the -out folder (default bench/report/results): bench.txt (the raw
 // output, benchstat's input), samples.csv (every sample), summary.csv (per
 // benchmark and metric the median, the smallest and largest sample, and the
 // 95 % confidence interval of the median, empty with fewer than 6 samples),

@@ -65,7 +65,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	fs.StringVar(&o.in, "in", "", "read saved benchmark output from `file` (- for standard input) instead of running the benchmarks")
-	fs.StringVar(&o.out, "out", "", "write bench.txt, the CSV files, report.md and the plots to `folder` (default ROOT/report/results)")
+	fs.StringVar(&o.out, "out", "", "write bench.txt, the CSV files, report.md and the plots to `folder` (default ROOT/bench/report/results)")
 	fs.StringVar(&o.md, "md", "", "rewrite the report region of the Markdown `file`, or none (default ROOT/BENCHMARKS.md when the benchmarks run, none with -in)")
 	fs.StringVar(&o.root, "root", "", "the repository root `folder` (default: the nearest above the working directory whose go.mod is the wsq module's)")
 	fs.StringVar(&o.pkg, "pkg", "./bench", "the `package` to benchmark")
@@ -166,7 +166,7 @@ func (o *options) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	out := o.out
 	if out == "" {
-		out = filepath.Join(root, "report", "results")
+		out = filepath.Join(root, "bench", "report", "results")
 	}
 	md := o.md
 	if !o.mdSet {

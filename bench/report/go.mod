@@ -1,4 +1,4 @@
-module github.com/worksteal/wsq/report
+module github.com/worksteal/wsq/bench/report
 
 go 1.25.0
 

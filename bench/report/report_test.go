@@ -452,10 +452,10 @@ func fakeRoot(t *testing.T) (root string) {
 	t.Helper()
 	root = t.TempDir()
 	files := map[string]string{
-		"go.mod":                "module github.com/worksteal/wsq\n\ngo 1.24.0\n",
-		"BENCHMARKS.md":         "# Benchmarks\n\n" + beginMarker + "\nold\n" + endMarker + "\n",
-		"report/go.mod":         "module github.com/worksteal/wsq/report\n",
-		"report/results/old.md": "kept\n",
+		"go.mod":                      "module github.com/worksteal/wsq\n\ngo 1.24.0\n",
+		"BENCHMARKS.md":               "# Benchmarks\n\n" + beginMarker + "\nold\n" + endMarker + "\n",
+		"bench/report/go.mod":         "module github.com/worksteal/wsq/bench/report\n",
+		"bench/report/results/old.md": "kept\n",
 	}
 	for name, text := range files {
 		p := filepath.Join(root, name)
@@ -470,10 +470,10 @@ func fakeRoot(t *testing.T) (root string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, "report", "sample.txt"), sample, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "bench", "report", "sample.txt"), sample, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Chdir(filepath.Join(root, "report"))
+	t.Chdir(filepath.Join(root, "bench", "report"))
 	return root
 }
 
@@ -548,7 +548,7 @@ func TestInWritesOnlyResults(t *testing.T) {
 	if code, _, stderr := runCmd(t, "", "-in", "sample.txt"); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	results := filepath.Join(root, "report", "results") + string(filepath.Separator)
+	results := filepath.Join(root, "bench", "report", "results") + string(filepath.Separator)
 	for _, p := range changed(before, hashTree(t, root)) {
 		if !strings.HasPrefix(p, results) {
 			t.Errorf("the run changed %s, outside %s", p, results)
@@ -566,7 +566,7 @@ func TestInWritesOnlyResults(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	doc, _ := os.ReadFile(md)
-	if strings.Contains(string(doc), "\nold\n") || !strings.Contains(string(doc), "![pop latency](report/results/pop.png)") {
+	if strings.Contains(string(doc), "\nold\n") || !strings.Contains(string(doc), "![pop latency](bench/report/results/pop.png)") {
 		t.Errorf("-md did not update the document:\n%s", doc)
 	}
 	if !strings.Contains(stdout, "wrote "+md+"\n") {
