@@ -8,10 +8,10 @@ import (
 
 // Test-only access to internals.
 
-// Layout returns the offsets of the owner's private state, the published
-// head, the control word and the thief state.
-func Layout[T any]() (own, head, ctl, thief uintptr) {
-	return field[Queue[T]]("own").Offset, field[Queue[T]]("head").Offset,
+// Layout returns the offsets of the owner's private state, the last
+// published push record, the control word and the thief state.
+func Layout[T any]() (own, lastPush, ctl, thief uintptr) {
+	return field[Queue[T]]("own").Offset, field[Queue[T]]("lastPush").Offset,
 		field[Queue[T]]("ctl").Offset, field[Queue[T]]("thief").Offset
 }
 
@@ -29,10 +29,10 @@ func field[S any](name string) reflect.StructField {
 	return f
 }
 
-// CheckInvariants walks the list from the last published header and checks
-// the invariants of a queue that no goroutine is using: the unreserved items
-// are the nodes with indices bottom..next-1, linked in order, and the oldest
-// one's next is nil. It returns a description of the first violation, or "".
+// CheckInvariants walks the list from the last published push record and
+// checks the invariants of a queue that no goroutine is using: the
+// unreserved items are the nodes with indices bottom..next-1, linked in
+// order, and the oldest one's next is nil. It returns a description of the first violation, or "".
 func (q *Queue[T]) CheckInvariants() string {
 	c := q.ctl.Load()
 	n := ctlSize(c)
@@ -42,20 +42,20 @@ func (q *Queue[T]) CheckInvariants() string {
 	if n == 0 {
 		return ""
 	}
-	h := q.head.Load()
-	if h.seq != ctlSeq(c) {
-		return "last header not counted"
+	rec := q.lastPush.Load()
+	if rec.seq != ctlSeq(c) {
+		return "last push record not counted"
 	}
-	if h.prev.Load() != nil {
-		return "counted header keeps its predecessor"
+	if rec.prev.Load() != nil {
+		return "counted push record keeps its predecessor"
 	}
-	nd := h.top
+	nd := rec.top
 	// Indices wrap around int64: count by their differences.
-	for i := h.idx - (q.own.next - 1); i > 0; i-- { // popped nodes above the newest item
+	for i := rec.idx - (q.own.next - 1); i > 0; i-- { // popped nodes above the newest item
 		nd = nd.next.Load()
 	}
-	if nd != q.own.head {
-		return "owner head is not the node at index next-1"
+	if nd != q.own.newest {
+		return "own.newest is not the node at index next-1"
 	}
 	for i := q.own.next - 1 - q.thief.bottom; i > 0; i-- {
 		nd = nd.next.Load()

@@ -22,7 +22,7 @@ var explorerCases = []struct {
 	scenario string // a scenario of interleaveScenarios that finds it
 	want     string // in the violation found
 }{
-	{mutStealUncountedHeader, false, "inflight-push/StealBatch", "thief1 panicked: runtime error: invalid memory address or nil pointer dereference"},
+	{mutStealUncountedRecord, false, "inflight-push/StealBatch", "thief1 panicked: runtime error: invalid memory address or nil pointer dereference"},
 	{mutStealBlindReserve, false, "push-pop/Steal", "invariant after the threads finished: size does not match next-bottom"},
 	{mutStealNoDetach, false, "drain-refill/Steal", "invariant after the threads finished: oldest node links further down"},
 	{mutSkipCountNoEpoch, true, "steal-drain-refill-steal", "StealParcel handed over a broken list: the oldest node is not the list's bottom"},
@@ -103,7 +103,7 @@ func TestMutantsFoundByExplorer(t *testing.T) {
 
 // TestMutantHarmless: letting Pop follow the next of the last unreserved
 // node is harmless in this implementation, because publish links a push
-// onto own.head only while the size is positive. The scenarios where Pop
+// onto own.newest only while the size is positive. The scenarios where Pop
 // takes the last item find nothing.
 func TestMutantHarmless(t *testing.T) {
 	bin := mutant.Build(t, mutPopFollowsNext, "wsqcheck")

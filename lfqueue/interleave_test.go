@@ -75,17 +75,17 @@ func checkList[T any](l *List[T]) error {
 	return nil
 }
 
-// traceNames names lfqueue's atomic fields in traces: ctl, head and
-// thief.mu; nN.next for the next field of the node of item N; hS.prev for
-// the prev field of the header of the push with sequence number S. It
-// learns the nodes and headers from the values the threads load and store
-// (a thread reaches every node and header through one of them) and
+// traceNames names lfqueue's atomic fields in traces: ctl, lastPush and
+// thief.mu; nN.next for the next field of the node of item N; pushS.prev
+// for the prev field of the record of the push with sequence number S. It
+// learns the nodes and push records from the values the threads load and
+// store (a thread reaches every node and record through one of them) and
 // remembers whose field each next and prev is.
 type traceNames struct {
 	q     *Queue[int]
 	nodes map[*node[int]]string
-	nexts map[*atomicx.Pointer[node[int]]]*node[int]     // a node's next field, to the node
-	prevs map[*atomicx.Pointer[header[int]]]*header[int] // a header's prev field, to the header
+	nexts map[*atomicx.Pointer[node[int]]]*node[int]             // a node's next field, to the node
+	prevs map[*atomicx.Pointer[pushRecord[int]]]*pushRecord[int] // a record's prev field, to the record
 }
 
 func newTraceNames(q *Queue[int]) *traceNames {
@@ -93,10 +93,10 @@ func newTraceNames(q *Queue[int]) *traceNames {
 		q:     q,
 		nodes: make(map[*node[int]]string),
 		nexts: make(map[*atomicx.Pointer[node[int]]]*node[int]),
-		prevs: make(map[*atomicx.Pointer[header[int]]]*header[int]),
+		prevs: make(map[*atomicx.Pointer[pushRecord[int]]]*pushRecord[int]),
 	}
-	if h := q.head.Plain(); h != nil {
-		t.header(h) // the prefill
+	if rec := q.lastPush.Plain(); rec != nil {
+		t.record(rec) // the prefill
 	}
 	return t
 }
@@ -123,18 +123,18 @@ func (t *traceNames) node(nd *node[int]) string {
 	return s
 }
 
-// header names h and the nodes of its chain.
-func (t *traceNames) header(h *header[int]) string {
-	if h == nil {
+// record names the push record rec and the nodes of its chain.
+func (t *traceNames) record(rec *pushRecord[int]) string {
+	if rec == nil {
 		return "nil"
 	}
-	t.prevs[&h.prev] = h
-	nd := h.top
+	t.prevs[&rec.prev] = rec
+	nd := rec.top
 	for i := 0; i < 64 && nd != nil; i++ {
 		t.node(nd)
 		nd = nd.next.Plain()
 	}
-	return fmt.Sprintf("h%d", h.seq)
+	return fmt.Sprintf("push%d", rec.seq)
 }
 
 func (t *traceNames) object(obj any) string {
@@ -151,12 +151,12 @@ func (t *traceNames) object(obj any) string {
 		if x == &q.thief.mu {
 			return "thief.mu"
 		}
-	case *atomicx.Pointer[header[int]]:
-		if x == &q.head {
-			return "head"
+	case *atomicx.Pointer[pushRecord[int]]:
+		if x == &q.lastPush {
+			return "lastPush"
 		}
-		if h, ok := t.prevs[x]; ok {
-			return t.header(h) + ".prev"
+		if rec, ok := t.prevs[x]; ok {
+			return t.record(rec) + ".prev"
 		}
 	case *atomicx.Pointer[node[int]]:
 		if nd, ok := t.nexts[x]; ok {
@@ -172,11 +172,11 @@ func (t *traceNames) value(obj, v any) string {
 		if obj == &t.q.ctl {
 			return fmt.Sprintf("{seq %d, size %d}", ctlSeq(x), ctlSize(x))
 		}
-	case *header[int]:
+	case *pushRecord[int]:
 		if x == nil {
 			return "nil"
 		}
-		return fmt.Sprintf("%s{top %s idx %d}", t.header(x), t.node(x.top), x.idx)
+		return fmt.Sprintf("%s{top %s idx %d}", t.record(x), t.node(x.top), x.idx)
 	case *node[int]:
 		return t.node(x)
 	}

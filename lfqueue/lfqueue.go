@@ -23,17 +23,18 @@ import (
 // adds items is a compare-and-swap on ctl, and that is its linearization
 // point:
 //
-//   - Push and PushBatch publish a header for the new nodes, then count them
-//     in ctl (seq+1, size+m): the push takes effect at the count.
+//   - Push and PushBatch publish a push record for the new nodes, then count
+//     them in ctl (seq+1, size+m): the push takes effect at the count.
 //   - Pop claims the newest item with a CAS of size-1.
 //   - A steal reserves the k oldest items with a CAS of size-k; the items it
 //     will detach are those with indices bottom .. bottom+k-1, which no later
 //     pop can reach.
 //
 // After reserving, a thief finds its items by walking from the top of the
-// header that matches the ctl value it reserved against: the header's top node
-// has a known index, so the node with index bottom+k (the cut) is a known
-// number of steps below it. The thief detaches everything below the cut.
+// push record that matches the ctl value it reserved against: the record's
+// top node has a known index, so the node with index bottom+k (the cut) is
+// a known number of steps below it. The thief detaches everything below
+// the cut.
 //
 // Hazards any design of this queue must handle, and why they cannot happen
 // here:
@@ -43,13 +44,15 @@ import (
 //     other's. The owner never follows a node's next when its claim left
 //     nothing unreserved (the next node is the thief's).
 //  2. A push in flight (published but not counted): a thief that sees a
-//     header newer than ctl's sequence number uses the header before it (prev),
-//     whose chain matches the ctl value it will validate with its CAS.
+//     push record newer than ctl's sequence number uses the record before
+//     it (prev), whose chain matches the ctl value it will validate with its
+//     CAS.
 //  3. ABA on the size: the thief computes k from the same ctl value its CAS
 //     validates and then locates items by index from the old end, which is
 //     stable; it never acts on a size it read before an owner operation. A
-//     header is matched to ctl by its sequence number, and two loads of head
-//     around the ctl load exclude a wrap of that number between them. The
+//     push record is matched to ctl by its sequence number, and two loads
+//     of lastPush around the ctl load exclude a wrap of that number between
+//     them. The
 //     reserving CAS needs more: that ctl does not return to the value the
 //     thief loaded, sequence number included, while the thief is stalled
 //     between its loads and its CAS, which 2³² owner pushes would bring about
@@ -69,13 +72,14 @@ import (
 //  5. Several thieves: they take a thief-side lock; the owner never does.
 //  6. Garbage: removed values are cleared at once; a steal clears the link
 //     from the cut to the stolen part, or, when it takes everything, the
-//     header's top, and the owner's Pop that finds the queue empty drops its
-//     head; a steal that copies its items out also clears the links of the
-//     stolen nodes, so that a stolen node that shares its allocation with a
-//     node still queued does not keep older nodes reachable; popped nodes
-//     stay reachable only from the last published header, until the next
-//     push, and keep their links, which a thief may be walking, until the
-//     owner clears them after a later push (unlinkPopped).
+//     push record's top, and the owner's Pop that finds the queue empty
+//     drops own.newest; a steal that copies its items out also clears the
+//     links of the stolen nodes, so that a stolen node that shares its
+//     allocation with a node still queued does not keep older nodes
+//     reachable; popped nodes stay reachable only from the last published
+//     push record, until the next push, and keep their links, which a thief
+//     may be walking, until the owner clears them after a later push
+//     (unlinkPopped).
 
 // maxLen is the largest number of items a queue can hold: the size field of
 // ctl has 31 bits.
@@ -89,20 +93,21 @@ const maxLen = ctlSizeMask
 // it. A node's next is written while the node is unpublished
 // (plain stores), when a thief detaches the part below a cut (the cut's next
 // is swapped to nil), and when the owner unlinks an in-flight batch; it is
-// read by thieves walking down from a header and by the owner after a pop.
+// read by thieves walking down from a push record's top and by the owner
+// after a pop.
 type node[T any] struct {
 	next atomicx.Pointer[node[T]]
 	val  T // written before publication; cleared by whoever removes the item
 }
 
-// header describes one published push: which node was then the newest and
-// which index it has. Thieves walk from the header whose push ctl has
+// pushRecord describes one published push: which node was then the newest
+// and which index it has. Thieves walk from the record of the push ctl has
 // counted last.
-type header[T any] struct {
+type pushRecord[T any] struct {
 	// top is the newest node of the push. It is written before
 	// publication and then only read, by thieves, except that the steal
-	// that takes every item counted under this header clears it (under
-	// the thieves' lock), after which no thief pairs the header with ctl.
+	// that takes every item counted under this record clears it (under the
+	// thieves' lock), after which no thief pairs the record with ctl.
 	top *node[T]
 	idx int64  // index of top; immutable after publication
 	seq uint32 // sequence number the push's count puts in ctl; immutable
@@ -113,16 +118,17 @@ type header[T any] struct {
 	// thieves read it only after they have seen the count in ctl.
 	epoch uint64
 
-	// prev is the header published before this one. Thieves need it while
-	// this push is published but not counted; the owner clears it right
-	// after the count, so that headers do not keep each other reachable.
-	prev atomicx.Pointer[header[T]]
+	// prev is the push record published before this one. Thieves need it
+	// while this push is published but not counted; the owner clears it
+	// right after the count, so that records do not keep each other
+	// reachable.
+	prev atomicx.Pointer[pushRecord[T]]
 }
 
-// single is a header and a node allocated together, for Push.
+// single is a push record and a node allocated together, for Push.
 type single[T any] struct {
-	h header[T]
-	n node[T]
+	rec pushRecord[T]
+	n   node[T]
 }
 
 // The fields of ctl.
@@ -170,11 +176,11 @@ type Queue[T any] struct {
 
 	// own is the owner's private state: only the owner reads or writes it.
 	own struct {
-		// head is the newest node the owner may pop next: the node with
+		// newest is the newest node the owner may pop next: the node with
 		// index next-1 when ctl's size is positive. When the owner saw
 		// the size reach zero it is nil or stale, and it is not used
 		// until a push replaces it.
-		head *node[T]
+		newest *node[T]
 		// next is one above the index of the newest item.
 		next int64
 		// epoch counts the owner's pushes onto an empty queue.
@@ -192,11 +198,12 @@ type Queue[T any] struct {
 	}
 	_ pad.Line
 
-	// head is the last published header (nil before the first push).
-	// Written by the owner with an atomic store, which publishes the new
-	// nodes; loaded by thieves.
-	head atomicx.Pointer[header[T]]
-	_    pad.Line
+	// lastPush is the record of the last published push (nil before the
+	// first push), from whose top thieves walk down; the owner's newest
+	// node is own.newest. Written by the owner with an atomic store, which
+	// publishes the new nodes; loaded by thieves.
+	lastPush atomicx.Pointer[pushRecord[T]]
+	_        pad.Line
 
 	// ctl packs the number of unreserved items (low 31 bits) with the
 	// sequence number of the last counted push (high 32 bits) and the
@@ -215,9 +222,9 @@ type Queue[T any] struct {
 		// thief.
 		bottom int64
 		// last is the node the previous steal cut at, which became the
-		// oldest node, and lastEpoch the epoch of the header that steal
-		// walked. While the header a steal walks has the same epoch, the
-		// owner has not refilled the queue from empty since, so last is
+		// oldest node, and lastEpoch the epoch of the push record that
+		// steal walked. While the record a steal walks has the same epoch,
+		// the owner has not refilled the queue from empty since, so last is
 		// still the oldest node. last is nil when there was no cut: only
 		// the skip-count steal keeps it, and a steal that finds the queue
 		// empty drops it, so that a node the owner popped since is not
@@ -287,7 +294,7 @@ func (q *Queue[T]) Len() int { return ctlSize(q.ctl.Load()) }
 func (q *Queue[T]) Push(v T) bool {
 	s := &single[T]{}
 	s.n.val = v
-	q.publish(&s.h, &s.n, &s.n, 1)
+	q.publish(&s.rec, &s.n, &s.n, 1)
 	return true
 }
 
@@ -318,7 +325,7 @@ func (q *Queue[T]) PushBatch(vs []T) int {
 		top = &nodes[len(nodes)-1]
 		rest = rest[len(nodes):]
 	}
-	q.publish(new(header[T]), top, bottom, m)
+	q.publish(new(pushRecord[T]), top, bottom, m)
 	return m
 }
 
@@ -332,7 +339,7 @@ func (q *Queue[T]) PushList(l *List[T]) int {
 		return 0
 	}
 	m := l.n
-	q.publish(new(header[T]), l.top, l.bottom, m)
+	q.publish(new(pushRecord[T]), l.top, l.bottom, m)
 	l.top, l.bottom, l.n = nil, nil, 0
 	return m
 }
@@ -351,52 +358,53 @@ func (q *Queue[T]) PushParcel(p wsq.Parcel[T]) int {
 }
 
 // publish links the unpublished chain top..bottom of m nodes above the
-// owner's newest item, publishes it under header h and counts it.
-func (q *Queue[T]) publish(h *header[T], top, bottom *node[T], m int) {
+// owner's newest item, publishes it under push record rec and counts it.
+func (q *Queue[T]) publish(rec *pushRecord[T], top, bottom *node[T], m int) {
 	c := q.ctl.Load()
 	if uint64(ctlSize(c))+uint64(m) > maxLen {
 		panic(fmt.Sprintf("lfqueue: pushing %d items would make the queue hold more than %d", m, uint64(maxLen)))
 	}
 	o := &q.own
-	// Link onto the newest item, unless the queue is empty: then own.head
+	// Link onto the newest item, unless the queue is empty: then own.newest
 	// may be a node a thief has taken, and the new chain must end here.
 	linked := ctlSize(c) > 0
 	if linked {
-		bottom.next.SetPlain(o.head)
+		bottom.next.SetPlain(o.newest)
 	} else {
 		bottom.next.SetPlain(nil)
 		o.epoch++
 	}
-	h.top, h.idx, h.seq, h.epoch = top, o.next+int64(m)-1, ctlSeq(c)+1, o.epoch
-	h.prev.SetPlain(q.head.Plain()) // the owner is head's only writer
-	// Publish: thieves may now see h, but they pair it with ctl only once
-	// the count below lands; until then they walk h.prev.
-	q.head.Store(h)
+	rec.top, rec.idx, rec.seq, rec.epoch = top, o.next+int64(m)-1, ctlSeq(c)+1, o.epoch
+	rec.prev.SetPlain(q.lastPush.Plain()) // the owner is lastPush's only writer
+	// Publish: thieves may now see rec, but they pair it with ctl only once
+	// the count below lands; until then they walk rec.prev.
+	q.lastPush.Store(rec)
 	for !q.ctl.CompareAndSwap(c, ctlCount(c, m)) {
 		// Only a thief changes ctl while the owner is here, by reserving
-		// items or clearing the fence. If it reserved all of them, o.head is among
-		// them: unlink the new chain from it before counting. No thief
-		// walks the new chain before the count, so this is safe.
+		// items or clearing the fence. If it reserved all of them,
+		// o.newest is among them: unlink the new chain from it before
+		// counting. No thief walks the new chain before the count, so
+		// this is safe.
 		c = q.ctl.Load()
 		if linked && ctlSize(c) == 0 {
 			bottom.next.Store(nil)
 			linked = false
 			o.epoch++
-			h.epoch = o.epoch
+			rec.epoch = o.epoch
 		}
 	}
-	// Counted: no thief needs h.prev any more (one that still reads it has
+	// Counted: no thief needs rec.prev any more (one that still reads it has
 	// a stale ctl value and will retry). Correctness does not need this
-	// store; the garbage collector does: without it every header would
-	// keep its predecessor, and with it the popped nodes that header leads
-	// to, reachable. It must be atomic, since thieves load prev, and it
+	// store; the garbage collector does: without it every push record
+	// would keep its predecessor, and with it the popped nodes that record
+	// leads to, reachable. It must be atomic, since thieves load prev, and it
 	// costs about 10 of the 74 ns of a Push and Pop of one item (a loop of
 	// both, measured against a build with a plain store, which races).
-	h.prev.Store(nil)
+	rec.prev.Store(nil)
 	if o.pops > 0 || len(o.unlinking) > 0 {
 		q.unlinkPopped()
 	}
-	o.head, o.top = top, top
+	o.newest, o.top = top, top
 	o.next += int64(m)
 }
 
@@ -408,11 +416,11 @@ func (q *Queue[T]) publish(h *header[T], top, bottom *node[T], m int) {
 // previous push as a run to unlink.
 //
 // A thief walks the popped nodes of a push only if it reserved before the
-// next push was counted: a later thief pairs ctl with a newer header, whose
-// chain does not contain them. Thieves reserve and walk within one turn, so
-// the run may be unlinked once the turn in progress at the count, if any,
-// has ended: when the turns counter was even at the count, or has moved on
-// since. Until then the run waits for a later push.
+// next push was counted: a later thief pairs ctl with a newer push record,
+// whose chain does not contain them. Thieves reserve and walk within one
+// turn, so the run may be unlinked once the turn in progress at the count,
+// if any, has ended: when the turns counter was even at the count, or has
+// moved on since. Until then the run waits for a later push.
 func (q *Queue[T]) unlinkPopped() {
 	o := &q.own
 	turn := q.thief.turns.Load() // after the count
@@ -446,10 +454,10 @@ func (q *Queue[T]) Pop() (T, bool) {
 		c := q.ctl.Load()
 		s := ctlSize(c)
 		if s == 0 {
-			// A thief may have taken everything: own.head, and own.top
+			// A thief may have taken everything: own.newest, and own.top
 			// unless it leads to popped nodes still to be unlinked,
 			// would keep its chain reachable.
-			q.own.head = nil
+			q.own.newest = nil
 			if q.own.pops == 0 {
 				q.own.top = nil
 			}
@@ -458,19 +466,19 @@ func (q *Queue[T]) Pop() (T, bool) {
 		if !q.ctl.CompareAndSwap(c, c-1) {
 			continue // a thief reserved items meanwhile
 		}
-		// Claimed the item with index next-1, which is own.head.
+		// Claimed the item with index next-1, which is own.newest.
 		o := &q.own
-		n := o.head
+		n := o.newest
 		if s == 1 {
 			// Nothing unreserved is left: n.next, if any, leads to a
 			// thief's items.
-			o.head = nil
+			o.newest = nil
 		} else {
 			// n is not the oldest unreserved node, so no thief cuts at
 			// it and its next is intact... unless a thief reserves all
 			// the rest right now, in which case the value read here is
 			// never used (the size is zero until the next push).
-			o.head = n.next.Load()
+			o.newest = n.next.Load()
 		}
 		o.next--
 		o.pops++
@@ -554,24 +562,25 @@ func (q *Queue[T]) unlockThieves() {
 // whose next is nil.
 func (q *Queue[T]) steal(want func(n int) int, needLast bool) (first, last *node[T], k int) {
 	for {
-		h, c := q.snapshot()
-		if h == nil {
+		rec, c := q.snapshot()
+		if rec == nil {
 			q.thief.last = nil // keep no dead node reachable
 			return nil, nil, 0 // linearizes at the load of ctl
 		}
 		k = want(ctlSize(c))
 		if q.reserve(c, k) {
-			return q.detach(h, k, needLast)
+			return q.detach(rec, k, needLast)
 		}
 	}
 }
 
-// snapshot loads a value c of ctl without the fence and the header h whose
-// chain holds every unreserved item at its index in the state c describes.
-// It returns a nil h when c's size is zero. The caller holds q.thief.mu.
-func (q *Queue[T]) snapshot() (h *header[T], c uint64) {
+// snapshot loads a value c of ctl without the fence and the push record rec
+// whose chain holds every unreserved item at its index in the state c
+// describes.
+// It returns a nil rec when c's size is zero. The caller holds q.thief.mu.
+func (q *Queue[T]) snapshot() (rec *pushRecord[T], c uint64) {
 	for {
-		h = q.head.Load()
+		rec = q.lastPush.Load()
 		c = q.ctl.Load()
 		if c&ctlFence != 0 {
 			// Reserve only from a value without the fence (hazard 3).
@@ -582,20 +591,20 @@ func (q *Queue[T]) snapshot() (h *header[T], c uint64) {
 		if ctlSize(c) == 0 {
 			return nil, c
 		}
-		// Between the two loads of head no push was published, so at
-		// most h's own count happened between them: ctl's sequence
-		// number is h.seq, or h.seq-1 while h is still in flight.
-		if q.head.Load() != h {
+		// Between the two loads of lastPush no push was published, so at
+		// most rec's own count happened between them: ctl's sequence
+		// number is rec.seq, or rec.seq-1 while rec is still in flight.
+		if q.lastPush.Load() != rec {
 			continue
 		}
-		if ctlSeq(c) != h.seq {
-			// h is published but not counted: the state c describes is
-			// the one of the header before it.
-			if h = h.prev.Load(); h == nil {
+		if ctlSeq(c) != rec.seq {
+			// rec is published but not counted: the state c describes is
+			// the one of the push record before it.
+			if rec = rec.prev.Load(); rec == nil {
 				continue // counted meanwhile; c is stale
 			}
 		}
-		return h, c
+		return rec, c
 	}
 }
 
@@ -607,10 +616,10 @@ func (q *Queue[T]) reserve(c uint64, k int) bool {
 	return q.ctl.CompareAndSwap(c, c-uint64(k))
 }
 
-// detach finds the k items reserved against header h, detaches them and
-// advances the thief's bottom; it returns what steal returns.
-func (q *Queue[T]) detach(h *header[T], k int, needLast bool) (first, last *node[T], _ int) {
-	// The reservation succeeded, so h's chain holds every unreserved item
+// detach finds the k items reserved against push record rec, detaches them
+// and advances the thief's bottom; it returns what steal returns.
+func (q *Queue[T]) detach(rec *pushRecord[T], k int, needLast bool) (first, last *node[T], _ int) {
+	// The reservation succeeded, so rec's chain holds every unreserved item
 	// at its index. Nodes above the owner's newest item in that chain may
 	// be popped ones; their links are intact, since the owner never writes
 	// into a published node.
@@ -621,8 +630,8 @@ func (q *Queue[T]) detach(h *header[T], k int, needLast bool) (first, last *node
 	// move 2^31 items in constant time, so a program that passes a large
 	// list back and forth wraps them within an hour): compare them only by
 	// their difference, which is the number of items between them.
-	if above := h.idx - cutIdx; above >= 0 {
-		cut = h.top
+	if above := rec.idx - cutIdx; above >= 0 {
+		cut = rec.top
 		for ; above > 0; above-- {
 			cut = cut.next.Load()
 		}
@@ -631,17 +640,17 @@ func (q *Queue[T]) detach(h *header[T], k int, needLast bool) (first, last *node
 		// races with nobody.
 		first = cut.next.Swap(nil)
 	} else {
-		// The reserved items reach up to h's top: nothing stays. No
-		// thief reads h.top again (the size is zero until the next push,
-		// which publishes a new header), and the owner never does, so
-		// clear it: otherwise the header, which the queue keeps until the
+		// The reserved items reach up to rec's top: nothing stays. No
+		// thief reads rec.top again (the size is zero until the next push,
+		// which publishes a new push record), and the owner never does, so
+		// clear it: otherwise the record, which the queue keeps until the
 		// next push, would keep the whole stolen chain reachable.
-		first = h.top
-		h.top = nil
+		first = rec.top
+		rec.top = nil
 	}
 
 	if needLast {
-		if th.last != nil && th.lastEpoch == h.epoch {
+		if th.last != nil && th.lastEpoch == rec.epoch {
 			// Skip-count: no refill from empty since the previous steal
 			// cut at th.last, so th.last is still the oldest node.
 			last = th.last
@@ -659,7 +668,7 @@ func (q *Queue[T]) detach(h *header[T], k int, needLast bool) (first, last *node
 		}
 	}
 	th.bottom = cutIdx
-	th.last, th.lastEpoch = nil, h.epoch
+	th.last, th.lastEpoch = nil, rec.epoch
 	if th.skipCount {
 		th.last = cut // nil when nothing stayed
 	}

@@ -67,10 +67,10 @@ func TestZeroValue(t *testing.T) {
 }
 
 func TestLayout(t *testing.T) {
-	own, head, ctl, thief := lfqueue.Layout[int]()
+	own, lastPush, ctl, thief := lfqueue.Layout[int]()
 	ownSize, thiefSize := lfqueue.Sizes[int]()
-	assert.GreaterOrEqual(t, head-(own+ownSize), pad.Size, "owner state and head share a cache line")
-	assert.GreaterOrEqual(t, ctl-head, pad.Size, "head and ctl share a cache line")
+	assert.GreaterOrEqual(t, lastPush-(own+ownSize), pad.Size, "owner state and lastPush share a cache line")
+	assert.GreaterOrEqual(t, ctl-lastPush, pad.Size, "lastPush and ctl share a cache line")
 	assert.GreaterOrEqual(t, thief-ctl, pad.Size, "ctl and thief state share a cache line")
 	assert.GreaterOrEqual(t, own, pad.Size, "owner state is not padded from the previous object")
 	_ = thiefSize

@@ -20,10 +20,10 @@ func patch(old, new string) mutant.Patch { return mutant.Patch{File: "lfqueue.go
 
 // Protocol bugs, each found by the interleaving explorer in a scenario.
 var (
-	// A thief pairs a published but uncounted header with ctl: it skips
-	// the fallback to h.prev (hazard 2).
-	mutStealUncountedHeader = mutant.Mutant{Name: "steal pairs an uncounted header with ctl", Patches: []mutant.Patch{
-		patch("\t\tif ctlSeq(c) != h.seq {\n", "\t\tif false {\n"),
+	// A thief pairs a published but uncounted push record with ctl: it
+	// skips the fallback to rec.prev (hazard 2).
+	mutStealUncountedRecord = mutant.Mutant{Name: "steal pairs an uncounted push record with ctl", Patches: []mutant.Patch{
+		patch("\t\tif ctlSeq(c) != rec.seq {\n", "\t\tif false {\n"),
 	}}
 	// A thief reserves with a plain store of ctl instead of the CAS that
 	// validates the value it computed from.
@@ -38,12 +38,12 @@ var (
 	// The skip-count steal trusts the node it cut at last time without
 	// comparing epochs.
 	mutSkipCountNoEpoch = mutant.Mutant{Name: "skip-count steal trusts a stale cut", Patches: []mutant.Patch{
-		patch("\t\tif th.last != nil && th.lastEpoch == h.epoch {\n", "\t\tif th.last != nil {\n"),
+		patch("\t\tif th.last != nil && th.lastEpoch == rec.epoch {\n", "\t\tif th.last != nil {\n"),
 	}}
-	// The owner counts a push in ctl before it publishes the header.
+	// The owner counts a push in ctl before it publishes its push record.
 	mutCountBeforePublish = mutant.Mutant{Name: "owner counts before publishing", Patches: []mutant.Patch{
-		patch("\tq.head.Store(h)\n\tfor !q.ctl.CompareAndSwap(c, ctlCount(c, m)) {\n", "\tfor !q.ctl.CompareAndSwap(c, ctlCount(c, m)) {\n"),
-		patch("\th.prev.Store(nil)\n", "\tq.head.Store(h)\n\th.prev.Store(nil)\n"),
+		patch("\tq.lastPush.Store(rec)\n\tfor !q.ctl.CompareAndSwap(c, ctlCount(c, m)) {\n", "\tfor !q.ctl.CompareAndSwap(c, ctlCount(c, m)) {\n"),
+		patch("\trec.prev.Store(nil)\n", "\tq.lastPush.Store(rec)\n\trec.prev.Store(nil)\n"),
 	}}
 	// The owner does not unlink its in-flight batch from the nodes a thief
 	// reserved while the push was in flight.
@@ -52,7 +52,7 @@ var (
 	}}
 	// Pop follows the popped node's next even when its claim left
 	// nothing. The explorer proves this one harmless: publish never links
-	// a push onto own.head when the size is zero.
+	// a push onto own.newest when the size is zero.
 	mutPopFollowsNext = mutant.Mutant{Name: "pop follows the next of the last item", Patches: []mutant.Patch{
 		patch("\t\tif s == 1 {\n", "\t\tif false {\n"),
 	}}
@@ -73,7 +73,7 @@ var (
 	}}
 	// A steal compares the indices themselves, as if int64 never wrapped.
 	mutIndexOrder = mutant.Mutant{Name: "steal compares indices, not their difference", Patches: []mutant.Patch{
-		patch("\tif above := h.idx - cutIdx; above >= 0 {\n", "\tif above := h.idx - cutIdx; h.idx >= cutIdx {\n"),
+		patch("\tif above := rec.idx - cutIdx; above >= 0 {\n", "\tif above := rec.idx - cutIdx; rec.idx >= cutIdx {\n"),
 	}}
 )
 
@@ -84,7 +84,7 @@ var wrapMutants = []struct {
 	test string
 	want string
 }{
-	{mutNoFence, "TestStalledStealAcrossSequenceWrap", "the stalled thief reserved against a header from 2^32 pushes ago"},
+	{mutNoFence, "TestStalledStealAcrossSequenceWrap", "the stalled thief reserved against a push record from 2^32 pushes ago"},
 	{mutNoFence, "TestFence", "TestFence"},
 	{mutNoSizeLimit, "TestSizeLimit", "should panic"},
 	{mutIndexOrder, "TestCountersWrap", "StealBatch(0.2) across the wrap of the indices"},
@@ -115,7 +115,7 @@ func TestMutantsIgnoringWrap(t *testing.T) {
 // GOMAXPROCS 8 and more: the two that take a push in flight for a counted
 // one, which the same checks without chaos (ExactlyOnce, Linearizable,
 // LenBounds) almost never meet on a machine with few cores.
-var chaosMutants = []mutant.Mutant{mutStealUncountedHeader, mutCountBeforePublish}
+var chaosMutants = []mutant.Mutant{mutStealUncountedRecord, mutCountBeforePublish}
 
 // TestMutantsFoundByChaos builds each of chaosMutants into a normal build
 // under the tag wsqchaos and runs the chaos check of each steal on it, with

@@ -133,7 +133,7 @@ func TestNodesReleased(t *testing.T) {
 					break
 				}
 			}
-			q.Push(-1) // replaces the header that still leads to popped nodes
+			q.Push(-1) // replaces the push record that still leads to popped nodes
 			v, ok := q.Steal()
 			require.True(t, ok)
 			require.Equal(t, -1, v)
@@ -148,8 +148,8 @@ func TestNodesReleased(t *testing.T) {
 
 // TestStealAllReleasesNodes checks that a steal that takes every item leaves
 // none of the stolen nodes reachable from the queue once the owner has seen
-// it empty, without another push: neither through the last header nor
-// through the owner's head.
+// it empty, without another push: neither through the last push record
+// nor through the owner's own.newest.
 func TestStealAllReleasesNodes(t *testing.T) {
 	for _, opts := range [][]lfqueue.Option{nil, {lfqueue.WithSkipCount()}} {
 		for _, native := range []bool{false, true} {

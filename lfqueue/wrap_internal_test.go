@@ -30,18 +30,18 @@ func (q *Queue[T]) jumpSeq(n uint64) {
 
 // startSeq sets the sequence number of a new queue.
 func (q *Queue[T]) startSeq(seq uint32) {
-	if q.ctl.Load() != 0 || q.head.Load() != nil {
+	if q.ctl.Load() != 0 || q.lastPush.Load() != nil {
 		panic("startSeq on a used queue")
 	}
 	q.ctl.Store(uint64(seq) << 32)
 }
 
-// A thief loads ctl and the matching header, then stalls between its loads
-// and its reserving CAS, holding the thieves' lock. The owner pops what it
+// A thief loads ctl and the matching push record, then stalls between its
+// loads and its reserving CAS, holding the thieves' lock. The owner pops what it
 // saw and pushes the same number of new items 2^32 pushes later, so that
 // ctl's size and sequence number are again those the thief loaded. Its CAS
 // must fail (a fence was set in between and nobody could clear it), so that
-// it never walks the stale header, whose nodes were popped long ago.
+// it never walks the stale push record, whose nodes were popped long ago.
 func TestStalledStealAcrossSequenceWrap(t *testing.T) {
 	for _, skip := range []bool{false, true} {
 		for _, start := range []uint32{fenceEvery - 2, 0, 1<<32 - 1, 3 * fenceEvery} {
@@ -55,8 +55,8 @@ func TestStalledStealAcrossSequenceWrap(t *testing.T) {
 			require.Equal(t, 3, q.PushBatch([]int{1, 2, 3}))
 
 			q.lockThieves() // the stalled thief
-			h, c := q.snapshot()
-			require.NotNil(t, h)
+			rec, c := q.snapshot()
+			require.NotNil(t, rec)
 			require.Equal(t, 3, ctlSize(c))
 
 			for range 3 {
@@ -68,7 +68,7 @@ func TestStalledStealAcrossSequenceWrap(t *testing.T) {
 			require.Equal(t, ctlSeq(c), ctlSeq(q.ctl.Load()), "the sequence number came round")
 			require.Equal(t, ctlSize(c), ctlSize(q.ctl.Load()))
 
-			assert.False(t, q.reserve(c, 1), "start %d: the stalled thief reserved against a header from 2^32 pushes ago", start)
+			assert.False(t, q.reserve(c, 1), "start %d: the stalled thief reserved against a push record from 2^32 pushes ago", start)
 			q.unlockThieves()
 
 			v, ok := q.Steal()
