@@ -397,9 +397,9 @@ func (q *Queue[T]) publish(rec *pushRecord[T], top, bottom *node[T], m int) {
 	// a stale ctl value and will retry). Correctness does not need this
 	// store; the garbage collector does: without it every push record
 	// would keep its predecessor, and with it the popped nodes that record
-	// leads to, reachable. It must be atomic, since thieves load prev, and it
-	// costs about 10 of the 74 ns of a Push and Pop of one item (a loop of
-	// both, measured against a build with a plain store, which races).
+	// leads to, reachable. It must be atomic, since a thief with a stale
+	// ctl value may be loading prev at the same time: a plain store would
+	// race with that load.
 	rec.prev.Store(nil)
 	if o.pops > 0 || len(o.unlinking) > 0 {
 		q.unlinkPopped()
