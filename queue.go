@@ -1,8 +1,9 @@
 package wsq
 
 import (
-	"fmt"
 	"math"
+
+	"github.com/worksteal/wsq/internal/steal"
 )
 
 // Queue is a work-stealing queue of items of type T.
@@ -87,7 +88,7 @@ type Queue[T any] interface {
 //
 // StealCount panics unless 0 < p <= 1; see ValidProportion.
 func StealCount(n int, p float64) int {
-	MustProportion(p)
+	steal.MustProportion(p)
 	if n <= 0 {
 		return 0
 	}
@@ -102,16 +103,7 @@ func StealCount(n int, p float64) int {
 }
 
 // ValidProportion reports whether p is a valid steal proportion: a number
-// with 0 < p <= 1. NaN and the infinities are not valid.
-func ValidProportion(p float64) bool {
-	return p > 0 && p <= 1 // false for NaN, which compares false with everything
-}
-
-// MustProportion panics with a message that names p unless
-// ValidProportion(p). Implementations of Queue call it at the start of
-// StealBatch, before they touch the queue.
-func MustProportion(p float64) {
-	if !ValidProportion(p) {
-		panic(fmt.Sprintf("wsq: steal proportion %v is outside (0, 1]", p))
-	}
-}
+// with 0 < p <= 1. NaN and the infinities are not valid. A proportional
+// steal (StealBatch, Handoff.StealParcel) panics, before it touches the
+// queue, when it is given a proportion that is not valid.
+func ValidProportion(p float64) bool { return steal.Valid(p) }

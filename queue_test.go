@@ -54,10 +54,10 @@ func TestInvalidProportion(t *testing.T) {
 		assert.Panics(t, func() { wsq.StealCount(10, p) }, "%v", p)
 		assert.Panics(t, func() { wsq.StealCount(0, p) }, "empty queue, %v", p)
 	}
-	assert.PanicsWithValue(t, "wsq: steal proportion NaN is outside (0, 1]", func() { wsq.MustProportion(math.NaN()) })
-	assert.PanicsWithValue(t, "wsq: steal proportion 1.5 is outside (0, 1]", func() { wsq.MustProportion(1.5) })
+	assert.PanicsWithValue(t, "wsq: steal proportion NaN is outside (0, 1]", func() { wsq.StealCount(10, math.NaN()) })
+	assert.PanicsWithValue(t, "wsq: steal proportion 1.5 is outside (0, 1]", func() { wsq.StealCount(10, 1.5) })
 	for _, p := range []float64{math.SmallestNonzeroFloat64, 0.5, 1} {
 		assert.True(t, wsq.ValidProportion(p))
-		assert.NotPanics(t, func() { wsq.MustProportion(p) })
+		assert.NotPanics(t, func() { wsq.StealCount(10, p) })
 	}
 }

@@ -8,6 +8,7 @@ import (
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/atomicx"
 	"github.com/worksteal/wsq/internal/pad"
+	"github.com/worksteal/wsq/internal/steal"
 )
 
 const (
@@ -547,7 +548,7 @@ func (q *Queue[T]) Steal() (T, bool) {
 // The steal reserves its items with one compare-and-swap, where it takes
 // effect, then walks to them, skipping whole blocks, and copies them out.
 func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
-	wsq.MustProportion(p)
+	steal.MustProportion(p)
 	f, idx, k := q.reserve(p)
 	if k == 0 {
 		return dst

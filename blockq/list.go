@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/steal"
 )
 
 // List is a chain of blocks of items outside any queue: a batch an owner
@@ -135,7 +136,7 @@ func (q *Queue[T]) PushParcel(p wsq.Parcel[T]) int {
 // Its cost is one reservation plus one step and one new link per block the
 // stolen items lie in; the links are allocated together.
 func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
-	wsq.MustProportion(p)
+	steal.MustProportion(p)
 	f, idx, k := q.reserve(p)
 	if k == 0 {
 		return nil

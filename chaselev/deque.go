@@ -7,6 +7,7 @@ import (
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/atomicx"
 	"github.com/worksteal/wsq/internal/pad"
+	"github.com/worksteal/wsq/internal/steal"
 )
 
 // MaxCapacity is the largest capacity of a Deque: 2^29 items.
@@ -614,7 +615,7 @@ func (q *Deque[T]) confirm(s uint32) (v T, ok, lost bool) {
 // count with a second CAS, copies the items and releases them with an atomic
 // store. When its count is one it claims the item as Steal does.
 func (q *Deque[T]) StealBatch(dst []T, p float64) []T {
-	wsq.MustProportion(p)
+	steal.MustProportion(p)
 	for {
 		h := q.head.Load()
 		s, claim := unpack(h)

@@ -6,6 +6,7 @@ import (
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/atomicx"
 	"github.com/worksteal/wsq/internal/pad"
+	"github.com/worksteal/wsq/internal/steal"
 )
 
 // The protocol in brief. Items are nodes of a singly linked list that runs
@@ -512,7 +513,7 @@ func (q *Queue[T]) Steal() (T, bool) {
 // time proportional to the queue's length. It panics, before touching the
 // queue, unless 0 < p <= 1. Any goroutine may call it; thieves take turns.
 func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
-	wsq.MustProportion(p)
+	steal.MustProportion(p)
 	q.lockThieves()
 	first, _, k := q.steal(func(n int) int { return wsq.StealCount(n, p) }, false)
 	q.unlockThieves()
@@ -530,7 +531,7 @@ func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
 // skips the second walk. It panics, before touching the queue, unless
 // 0 < p <= 1. Any goroutine may call it; thieves take turns.
 func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
-	wsq.MustProportion(p)
+	steal.MustProportion(p)
 	q.lockThieves()
 	first, last, k := q.steal(func(n int) int { return wsq.StealCount(n, p) }, true)
 	q.unlockThieves()

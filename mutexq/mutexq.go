@@ -6,6 +6,7 @@ import (
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/model"
+	"github.com/worksteal/wsq/internal/steal"
 )
 
 // Queue is a work-stealing queue protected by one mutex. All methods are
@@ -69,7 +70,7 @@ func (q *Queue[T]) Steal() (T, bool) {
 // one acquisition of the lock and appends them to dst, oldest first. It
 // panics, before taking the lock, unless 0 < p <= 1.
 func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
-	wsq.MustProportion(p)
+	steal.MustProportion(p)
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return q.d.StealBatch(dst, p)

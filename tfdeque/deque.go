@@ -5,6 +5,7 @@ import (
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/chaselev"
+	"github.com/worksteal/wsq/internal/steal"
 )
 
 // Taskflow v4's default capacities (TF_DEFAULT_UNBOUNDED_TASK_QUEUE_LOG_SIZE
@@ -213,7 +214,7 @@ func (q *Deque[T]) Steal() (T, bool) { return q.d.TrySteal() }
 // steals. It panics, before it touches the deque, unless 0 < p <= 1. Any
 // goroutine may call it; it does not block.
 func (q *Deque[T]) StealBatch(dst []T, p float64) []T {
-	wsq.MustProportion(p)
+	steal.MustProportion(p)
 	for k := wsq.StealCount(q.d.Len(), p); k > 0; k-- {
 		v, ok := q.d.TrySteal()
 		if !ok {

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/steal"
 	"github.com/worksteal/wsq/mutexq"
 )
 
@@ -143,7 +144,7 @@ func (b *broken[T]) StealBatch(dst []T, p float64) []T {
 	if !wsq.ValidProportion(p) && b.noPanic {
 		return dst
 	}
-	wsq.MustProportion(p)
+	steal.MustProportion(p)
 	n := len(dst)
 	switch {
 	case b.floor:
