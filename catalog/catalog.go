@@ -91,9 +91,13 @@ func Lookup(name string) (Entry, bool) {
 // reaches the queues only through catalog compiles their generic code itself,
 // and the Go compiler (1.24 to 1.26 at least) inlines those helpers there
 // only if an imported package's export data carries their bodies; without
-// these lines every atomic operation of such a program is a function call,
-// and a pop costs about 20 % more. TestQueuesInlined in examples/quickstart
-// checks the machine code of a program that imports only catalog.
+// an instantiation here every atomic operation of such a program is a
+// function call, and a pop costs about 20 % more. (The New[struct{}] calls
+// of init instantiate the queues too, but only as a side effect of filling
+// in the contracts; these lines say that the instantiation is wanted.)
+// TestQueuesInlined, in this package's tests, builds testdata/onlycatalog, a
+// program that imports only catalog, and checks its machine code: it fails
+// without any instantiation of the queues in this package.
 var (
 	_ wsq.Queue[struct{}] = (*blockq.Queue[struct{}])(nil)
 	_ wsq.Queue[struct{}] = (*lfqueue.Queue[struct{}])(nil)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os/exec"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -54,39 +52,4 @@ func TestCommand(t *testing.T) {
 		cmdtest.Refused(`quickstart: unexpected argument "extra": quickstart takes flags only`, "extra"),
 	)
 	cmdtest.Run(t, bin, "quickstart", cases)
-}
-
-// notInlined matches a call, in the machine code of a queue, to a helper the
-// compiler must inline: an atomic operation of internal/atomicx or of
-// sync/atomic's types, or the index packing of lfqueue and chaselev.
-var notInlined = regexp.MustCompile(`CALL (github\.com/worksteal/wsq/internal/atomicx\.|sync/atomic\.\(\*|github\.com/worksteal/wsq/lfqueue\.(ctl[A-Z]\w*|mutated)\(|github\.com/worksteal/wsq/chaselev\.(pack|unpack|claimEnd)\()`)
-
-// TestQueuesInlined disassembles the command, which reaches the queues only
-// through catalog, and checks that their atomic operations and small
-// helpers are inlined, as they are in a program that imports the queue
-// packages. Whether they are depends on what the export data of the
-// imported packages carries (see the instantiations in catalog.go); without
-// them a pop costs about 20 % more.
-func TestQueuesInlined(t *testing.T) {
-	t.Parallel()
-	bin := cmdtest.BuildBinary(t)
-	out, err := exec.Command("go", "tool", "objdump", "-s", `^github\.com/worksteal/wsq/(lfqueue|chaselev|tfdeque)\.`, bin).CombinedOutput()
-	require.NoError(t, err, "go tool objdump: %s", out)
-	funcs := map[string]bool{}
-	var fn string
-	for _, line := range strings.Split(string(out), "\n") {
-		if f, ok := strings.CutPrefix(line, "TEXT "); ok {
-			fn, _, _ = strings.Cut(f, "(SB)")
-			pkg, _, _ := strings.Cut(strings.TrimPrefix(fn, "github.com/worksteal/wsq/"), ".")
-			funcs[pkg] = true
-			continue
-		}
-		if i := notInlined.FindStringIndex(line); i != nil {
-			callee, _, _ := strings.Cut(line[i[0]+len("CALL "):], "(SB)")
-			t.Errorf("%s is called, not inlined, in %s", callee, fn)
-		}
-	}
-	for _, pkg := range []string{"lfqueue", "chaselev", "tfdeque"} {
-		assert.True(t, funcs[pkg], "no function of %s in the disassembly", pkg)
-	}
 }
