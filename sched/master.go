@@ -3,21 +3,92 @@ package sched
 import (
 	"context"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/pad"
 )
 
-// runMaster is the master goroutine of Master mode: it serves idle workers
+// master is Master mode, the paper's master-worker balancing: a worker that
+// runs out of work asks the master goroutine, the only thief, which moves a
+// proportion of the busiest queue to it.
+//
+// idle queues the workers that asked the master for work, in order; its
+// capacity is the worker count and a worker is in it at most once (see
+// Worker.asked), so sending never blocks. waiting is set while the master
+// is parked waiting for any queue to become non-empty; the publisher that
+// clears it sends a token on wake (capacity one).
+type master[T any] struct {
+	s       *scheduler[T]
+	_       pad.Line
+	waiting atomic.Bool
+	_       pad.Line
+	idle    chan *Worker[T]
+	wake    chan struct{}
+	st      masterStats // written by the master goroutine only
+}
+
+// masterStats is the master's share of Stats.
+type masterStats struct {
+	steals, failed, moved, parcels int64
+	busy, wait                     time.Duration
+}
+
+func newMaster[T any](s *scheduler[T]) *master[T] {
+	return &master[T]{s: s, idle: make(chan *Worker[T], s.cfg.Workers), wake: make(chan struct{}, 1)}
+}
+
+// start starts the master goroutine.
+func (m *master[T]) start(ctx context.Context) {
+	m.s.wg.Add(1)
+	go func() {
+		defer m.s.wg.Done()
+		m.run(ctx)
+	}()
+}
+
+// find gives w a share of the items added from outside the workers, if
+// there are any, or else waits for the master's delivery.
+func (m *master[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
+	if w.takeInjected() {
+		w.takeStolen()
+		return true
+	}
+	return m.await(ctx, w, l)
+}
+
+// published wakes the master if it waits for work.
+func (m *master[T]) published() {
+	if m.waiting.Load() && m.waiting.CompareAndSwap(true, false) {
+		select {
+		case m.wake <- struct{}{}:
+		default: // a token is already there
+		}
+	}
+}
+
+// addStats adds the master's steals: in Master mode it is the only thief.
+func (m *master[T]) addStats(st *Stats) {
+	st.Steals += m.st.steals
+	st.FailedSteals += m.st.failed
+	st.Moved += m.st.moved
+	st.Parcels += m.st.parcels
+	st.MasterBusy += m.st.busy
+	st.MasterWait += m.st.wait
+}
+
+// run is the master goroutine of Master mode: it serves idle workers
 // in the order they ran out of work, each with a proportion of the busiest
 // queue (or with nothing, if the worker has stopped waiting: see
 // Worker.wants). It is the only thief, so every queue has at most two goroutines on
 // it. It sleeps while no worker is idle, and parks while no queue has work.
-func (s *scheduler[T]) runMaster(ctx context.Context) {
+func (m *master[T]) run(ctx context.Context) {
+	s := m.s
 	for {
 		var w *Worker[T]
 		select {
-		case w = <-s.idle:
+		case w = <-m.idle:
 		case <-s.done:
 			return
 		case <-ctx.Done():
@@ -29,16 +100,16 @@ func (s *scheduler[T]) runMaster(ctx context.Context) {
 				w.inbox <- delivery[T]{} // it gave up waiting: answer with nothing
 				break
 			}
-			d, ok := s.stealFor(w)
+			d, ok := m.stealFor(w)
 			if ok {
 				now := time.Now()
-				s.master.busy += now.Sub(start)
-				s.master.wait += now.Sub(w.idleSince) // the channels order w's write before this read
-				w.inbox <- d                          // never blocks: w waits for exactly this delivery
+				m.st.busy += now.Sub(start)
+				m.st.wait += now.Sub(w.idleSince) // the channels order w's write before this read
+				w.inbox <- d                      // never blocks: w waits for exactly this delivery
 				break
 			}
-			s.master.busy += time.Since(start)
-			if !s.awaitWork(ctx) {
+			m.st.busy += time.Since(start)
+			if !m.awaitWork(ctx) {
 				return
 			}
 			start = time.Now()
@@ -49,7 +120,8 @@ func (s *scheduler[T]) runMaster(ctx context.Context) {
 // stealFor takes a share of the items added from outside the workers, if
 // there are any, or else a proportion of the longest queue other than w's,
 // for w. It reports false when there is nothing to take.
-func (s *scheduler[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
+func (m *master[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
+	s := m.s
 	if s.inj.n.Load() > 0 {
 		if items := s.inj.take(w.recv[:0], len(s.workers)); len(items) > 0 {
 			return delivery[T]{items: items, n: len(items)}, true
@@ -70,18 +142,18 @@ func (s *scheduler[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
 		if victim.handoff != nil && wsq.StealCount(most, s.cfg.Proportion) > smallHandoff {
 			if p := victim.handoff.StealParcel(s.cfg.Proportion); p != nil {
 				d.parcel, d.n = p, p.Len()
-				s.master.parcels++
+				m.st.parcels++
 			}
 		} else {
 			d.items = victim.queue.StealBatch(w.recv[:0], s.cfg.Proportion)
 			d.n = len(d.items)
 		}
 		if d.n > 0 {
-			s.master.steals++
-			s.master.moved += int64(d.n)
+			m.st.steals++
+			m.st.moved += int64(d.n)
 			return d, true
 		}
-		s.master.failed++ // the owner emptied its queue meanwhile; look again
+		m.st.failed++ // the owner emptied its queue meanwhile; look again
 	}
 }
 
@@ -94,7 +166,8 @@ const smallHandoff = 32
 
 // awaitWork waits until some queue holds an item. It reports false when the
 // run is complete or ctx is cancelled.
-func (s *scheduler[T]) awaitWork(ctx context.Context) bool {
+func (m *master[T]) awaitWork(ctx context.Context) bool {
+	s := m.s
 	for range s.cfg.Spin {
 		runtime.Gosched()
 		if s.anyWork() {
@@ -102,18 +175,76 @@ func (s *scheduler[T]) awaitWork(ctx context.Context) bool {
 		}
 	}
 	// Announce, then look once more: a publisher pushes and then reads
-	// masterWaiting, so one of the two sees the other.
-	s.masterWaiting.Store(true)
+	// m.waiting, so one of the two sees the other.
+	m.waiting.Store(true)
 	if s.anyWork() {
-		s.masterWaiting.Store(false) // a token sent meanwhile only causes one extra look
+		m.waiting.Store(false) // a token sent meanwhile only causes one extra look
 		return true
 	}
 	select {
-	case <-s.masterWake:
+	case <-m.wake:
 		return true
 	case <-s.done:
 		return false
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// await queues w for the master, unless it is queued already,
+// and waits for a delivery.
+func (m *master[T]) await(ctx context.Context, w *Worker[T], l *latch) bool {
+	var joined <-chan struct{}
+	if l != nil {
+		joined = l.channel()
+	}
+	for {
+		w.wants.Store(true)
+		if !w.asked {
+			w.asked = true
+			w.idleSince = time.Now()
+			m.idle <- w // never blocks; see master.idle
+		}
+		if l != nil && l.done() {
+			w.wants.Store(false)
+			return false
+		}
+		select {
+		case d := <-w.inbox:
+			w.asked = false
+			if d.n == 0 {
+				continue // an answer to a request we had given up: ask again
+			}
+			w.accept(d)
+			return true
+		case <-joined:
+			w.wants.Store(false)
+			return false
+		case <-w.s.done:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// accept pushes a delivery from the master into the worker's queue, as its
+// owner. pending already counts the items.
+func (w *Worker[T]) accept(d delivery[T]) {
+	w.stats.Steals++
+	w.stats.Moved += int64(d.n)
+	if d.parcel != nil {
+		if w.handoff != nil {
+			w.handoff.PushParcel(d.parcel) // O(1) for a parcel of the same implementation
+			if l := w.queue.Len(); l > w.stats.MaxLen {
+				w.stats.MaxLen = l
+			}
+			w.s.notify()
+			return
+		}
+		d.items = d.parcel.Drain(w.recv[:0])
+	}
+	w.push(d.items)
+	clear(d.items) // let the GC have what they hold
+	w.recv = d.items[:0]
 }

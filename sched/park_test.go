@@ -31,14 +31,15 @@ func waitFor(cond func() bool) error {
 // master, is parked, not spinning.
 func allParked(s *scheduler[int]) bool {
 	n := len(s.workers)
-	if s.cfg.Mode == Random {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return len(s.sleeping) == n-1 && s.spinning.Load() == 0
+	if r, ok := s.mode.(*random[int]); ok {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return len(r.sleeping) == n-1 && r.spinning.Load() == 0
 	}
 	// The master took one idle worker, found no work and waits; the others
 	// wait in the idle queue.
-	return s.masterWaiting.Load() && len(s.idle) == n-2
+	m := s.mode.(*master[int])
+	return m.waiting.Load() && len(m.idle) == n-2
 }
 
 // TestIdleWorkersParkAndWake holds one worker busy until every other worker
@@ -131,20 +132,21 @@ func TestLastSearcherWakesForAnyQueue(t *testing.T) {
 		if work {
 			publisher.queue.Push(7) // pushed while the searcher was counted
 		}
-		s.spinning.Store(1)
-		s.sleeping = append(s.sleeping, parked)
-		s.sleepers.Store(1)
+		r := s.mode.(*random[int])
+		r.spinning.Store(1)
+		r.sleeping = append(r.sleeping, parked)
+		r.sleepers.Store(1)
 
-		s.stopSearching()
+		r.stopSearching()
 
 		if work {
 			require.Len(t, parked.wake, 1, "the parked worker was not woken for the publisher's item")
-			assert.Equal(t, int32(1), s.spinning.Load(), "the woken worker counts as searching")
-			assert.Equal(t, int32(0), s.sleepers.Load())
+			assert.Equal(t, int32(1), r.spinning.Load(), "the woken worker counts as searching")
+			assert.Equal(t, int32(0), r.sleepers.Load())
 		} else {
 			assert.Empty(t, parked.wake, "woken with no work anywhere")
-			assert.Equal(t, int32(0), s.spinning.Load())
-			assert.Equal(t, int32(1), s.sleepers.Load())
+			assert.Equal(t, int32(0), r.spinning.Load())
+			assert.Equal(t, int32(1), r.sleepers.Load())
 		}
 	}
 }

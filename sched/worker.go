@@ -2,7 +2,6 @@ package sched
 
 import (
 	"context"
-	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -289,154 +288,9 @@ func (w *Worker[T]) findWork(ctx context.Context, l *latch) (bool, error) {
 	}
 	w.stats.Idles++
 	start := time.Now()
-	var ok bool
-	if w.s.cfg.Mode == Master {
-		if ok = w.takeInjected(); ok {
-			w.takeStolen()
-		} else {
-			ok = w.awaitMaster(ctx, l)
-		}
-	} else {
-		ok = w.search(ctx, l)
-	}
+	ok := w.s.mode.find(ctx, w, l)
 	w.stats.IdleWait += time.Since(start)
 	return ok, nil
-}
-
-// awaitMaster queues the worker for the master, unless it is queued already,
-// and waits for a delivery.
-func (w *Worker[T]) awaitMaster(ctx context.Context, l *latch) bool {
-	var joined <-chan struct{}
-	if l != nil {
-		joined = l.channel()
-	}
-	for {
-		w.wants.Store(true)
-		if !w.asked {
-			w.asked = true
-			w.idleSince = time.Now()
-			w.s.idle <- w // never blocks; see scheduler.idle
-		}
-		if l != nil && l.done() {
-			w.wants.Store(false)
-			return false
-		}
-		select {
-		case d := <-w.inbox:
-			w.asked = false
-			if d.n == 0 {
-				continue // an answer to a request we had given up: ask again
-			}
-			w.accept(d)
-			return true
-		case <-joined:
-			w.wants.Store(false)
-			return false
-		case <-w.s.done:
-			return false
-		case <-ctx.Done():
-			return false
-		}
-	}
-}
-
-// accept pushes a delivery from the master into the worker's queue, as its
-// owner. pending already counts the items.
-func (w *Worker[T]) accept(d delivery[T]) {
-	w.stats.Steals++
-	w.stats.Moved += int64(d.n)
-	if d.parcel != nil {
-		if w.handoff != nil {
-			w.handoff.PushParcel(d.parcel) // O(1) for a parcel of the same implementation
-			if l := w.queue.Len(); l > w.stats.MaxLen {
-				w.stats.MaxLen = l
-			}
-			w.s.notify()
-			return
-		}
-		d.items = d.parcel.Drain(w.recv[:0])
-	}
-	w.push(d.items)
-	clear(d.items) // let the GC have what they hold
-	w.recv = d.items[:0]
-}
-
-// search looks for work in the injector and in other workers' queues
-// (Random mode), parking between rounds when there is none. With a latch, it
-// gives up when the latch is done.
-func (w *Worker[T]) search(ctx context.Context, l *latch) bool {
-	s := w.s
-	s.spinning.Add(1)
-	for {
-		for range s.cfg.Spin {
-			if l != nil && l.done() {
-				s.stopSearching()
-				return false
-			}
-			if w.takeInjected() || w.stealRandom() {
-				// Stop searching before publishing what was stolen, so that
-				// publishing wakes a parked worker if nobody else searches.
-				s.stopSearching()
-				w.takeStolen()
-				return true
-			}
-			select {
-			case <-s.done:
-				s.spinning.Add(-1)
-				return false
-			case <-ctx.Done():
-				s.spinning.Add(-1)
-				return false
-			default:
-			}
-			runtime.Gosched()
-		}
-		if !w.park(ctx, l) {
-			return false
-		}
-	}
-}
-
-// park announces the worker as parked, looks for work once more, and sleeps
-// until a publisher wakes it, l (if not nil) is done, or the run ends. On a
-// true return the worker is counted as searching again.
-func (w *Worker[T]) park(ctx context.Context, l *latch) bool {
-	s := w.s
-	var joined <-chan struct{}
-	if l != nil {
-		joined = l.channel()
-	}
-	s.mu.Lock()
-	s.sleeping = append(s.sleeping, w)
-	s.sleepers.Add(1)
-	s.mu.Unlock()
-	s.spinning.Add(-1)
-	// A publisher pushes and then reads sleepers; we announced ourselves
-	// and now read the queues. One of us sees the other.
-	if s.anyWork() || (l != nil && l.done()) {
-		w.rejoin()
-		return true
-	}
-	select {
-	case <-w.wake:
-		return true
-	case <-joined:
-		w.rejoin()
-		return true
-	case <-s.done:
-		return false
-	case <-ctx.Done():
-		return false
-	}
-}
-
-// rejoin takes a parked worker back among the searchers.
-func (w *Worker[T]) rejoin() {
-	if w.s.unpark(w) {
-		w.s.spinning.Add(1)
-	} else {
-		<-w.wake // a waker chose us and counted us as searching
-	}
 }
 
 // takeInjected takes a share of the items added from outside the workers
@@ -448,42 +302,6 @@ func (w *Worker[T]) takeInjected() bool {
 	}
 	w.buf = inj.take(w.buf[:0], len(w.s.workers))
 	return len(w.buf) > 0
-}
-
-// stealRandom tries every other worker once, from a random starting point,
-// and reports whether a steal succeeded, with the items in w.buf.
-func (w *Worker[T]) stealRandom() bool {
-	s := w.s
-	n := len(s.workers)
-	if n == 1 {
-		return false
-	}
-	w.rng ^= w.rng << 13
-	w.rng ^= w.rng >> 7
-	w.rng ^= w.rng << 17
-	first := int(w.rng % uint64(n-1))
-	for i := range n - 1 {
-		// Skip w itself: victims are w.id+1 ... w.id+n-1 modulo n.
-		v := s.workers[(w.id+1+(first+i)%(n-1))%n]
-		if v.queue.Len() == 0 {
-			continue
-		}
-		if s.cfg.StealOne {
-			w.buf = w.buf[:0]
-			if x, ok := v.queue.Steal(); ok {
-				w.buf = append(w.buf, x)
-			}
-		} else {
-			w.buf = v.queue.StealBatch(w.buf[:0], s.cfg.Proportion)
-		}
-		if len(w.buf) > 0 {
-			w.stats.Steals++
-			w.stats.Moved += int64(len(w.buf))
-			return true
-		}
-		w.failed++
-	}
-	return false
 }
 
 // takeStolen keeps the newest stolen item to run next and pushes the others.
