@@ -13,7 +13,8 @@ import (
 //	push   bq        PushBatch: copies the batch into blocks, one publication
 //	       bq-list   PushList of a List built outside the timer: constant time
 //	steal  bq        StealParcel: the native hand-off, which relinks the stolen
-//	                 blocks (the refill pushes the parcel back with PushParcel)
+//	                 blocks (the untimed refill drains the parcel, checks its
+//	                 items and pushes them back with PushBatch)
 //	       bq-batch  StealBatch: copies the stolen items into a slice
 //	pop    bq
 //
