@@ -126,11 +126,12 @@
 // (the handler of Example (nQueens) with n = 12 and no cutoff), the
 // scheduler's overhead dominates: two workers take 2.5 times the serial
 // time with the default queue, 3.4 times with a Chase-Lev deque and 16
-// times with lfqueue, which allocates per item. Solving the last 9 rows of each board serially leaves 879
-// items (756 of them about 12 µs of work each), and the scheduler's share
-// disappears in the noise: one worker takes as long as the serial
-// recursion, so more workers divide the whole time. Package bench measures
-// both (BenchmarkNQueens).
+// times with lfqueue, which allocates per item. Solving the last 9 rows of
+// each board serially leaves 879 items (756 of them about 12 µs of work
+// each), and the scheduler's share disappears in the noise: one worker
+// takes as long as the serial recursion, so more workers divide the whole
+// time (two take 0.47 of the serial time). Package bench measures both
+// (BenchmarkNQueens).
 //
 // # Blocking
 //
