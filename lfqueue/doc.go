@@ -48,7 +48,7 @@
 // Every push allocates a small push record: a Push allocates it together
 // with its node (one allocation), a PushBatch beside one block of nodes for
 // the whole batch (two), and a PushList alone (one; the List allocated its
-// nodes, in blocks of 16 to 256 that grow with the number of Appends).
+// nodes, in blocks of 16 to 4096 that grow with the number of Appends).
 // Removed items are cleared from their nodes at once, so the queue never
 // keeps a popped or stolen value reachable.
 //

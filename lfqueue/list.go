@@ -32,17 +32,21 @@ var _ wsq.Parcel[int] = (*List[int])(nil)
 // appended (and at most maxChunk more), however many items the list
 // already holds (a stolen sub-list may hold millions). The bound on a
 // block is what lets a steal release the nodes it took by clearing at
-// most maxChunk links (see appendChain).
+// most maxChunk links (see appendChain). Its size weighs two costs: each
+// link a copying steal clears is a write barrier while the collector marks,
+// and a steal that walks the nodes that stay (the basic and skip-count
+// steals) walks more slowly through many small blocks than through few
+// large ones.
 const (
 	minChunk = 16
-	maxChunk = 256
+	maxChunk = 4096
 )
 
 // Len returns the number of items in the list.
 func (l *List[T]) Len() int { return l.n }
 
 // Grow makes room for n more Appends without further allocation: it
-// allocates their nodes, in blocks of at most 256, unless the list already
+// allocates their nodes, in blocks of at most 4096, unless the list already
 // has room.
 func (l *List[T]) Grow(n int) {
 	room := len(l.spare)
@@ -63,7 +67,7 @@ func (l *List[T]) Grow(n int) {
 // Append adds v as the newest item of the list. Unless Grow made room, it
 // allocates nodes in blocks whose size grows with the number of Appends
 // (not with the items the list holds): 16 nodes, then twice the previous
-// block, up to 256.
+// block, up to 4096.
 func (l *List[T]) Append(v T) {
 	if len(l.spare) == 0 {
 		if len(l.more) > 0 {
