@@ -69,55 +69,38 @@ func ctlString(c uint64) string {
 	return fmt.Sprintf("{idx %d, size %d}", ctlIdx(c), ctlSize(c))
 }
 
-var stealKinds = []struct {
-	name string
-	op   func(p float64) qc.Op
-}{
-	{"Steal", func(float64) qc.Op { return qc.Steal() }},
-	{"StealBatch", qc.StealBatch},
-	{"StealNative", qc.StealNative},
-}
-
 func interleaveScenarios() []qc.Scenario {
-	var ss []qc.Scenario
-	for _, k := range stealKinds {
-		ss = append(ss,
-			// The last item: the owner's Pop against the thief.
-			qc.Scenario{
-				Name: "one-item/" + k.name, Prefill: 1, Bound: qc.Unbounded,
-				Owner:   []qc.Op{qc.Pop(), qc.Pop()},
-				Thieves: [][]qc.Op{{k.op(1)}},
-			},
+	// Each steal: one item, a proportion copied into a slice, and the
+	// native hand-over of a parcel of blocks.
+	ss := qc.PerSteal(qc.StealKinds("StealNative"), func(k qc.StealKind) []qc.Scenario {
+		return []qc.Scenario{
+			qc.OneItem(k),
 			// A cut on the edge of the first block; the owner pops
 			// into the second while the thief walks.
-			qc.Scenario{
-				Name: "cut-on-edge/" + k.name, Prefill: 4, Bound: qc.Unbounded,
+			{
+				Name: "cut-on-edge/" + k.Name, Prefill: 4, Bound: qc.Unbounded,
 				Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.Pop()},
-				Thieves: [][]qc.Op{{k.op(0.5)}},
+				Thieves: [][]qc.Op{{k.Op(0.5)}},
 			},
 			// The owner empties the back block and steps back while the
 			// thief's steal reaches past the front block.
-			qc.Scenario{
-				Name: "pop-across-edge/" + k.name, Prefill: 3, Bound: qc.Unbounded,
+			{
+				Name: "pop-across-edge/" + k.Name, Prefill: 3, Bound: qc.Unbounded,
 				Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.Push()},
-				Thieves: [][]qc.Op{{k.op(1)}},
+				Thieves: [][]qc.Op{{k.Op(1)}},
 			},
 			// The owner drains and refills, the refill reusing the block
 			// it kept, while the thief steals.
-			qc.Scenario{
-				Name: "drain-refill/" + k.name, Prefill: 2, Bound: qc.Unbounded,
-				Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.PushBatch(3)},
-				Thieves: [][]qc.Op{{k.op(1)}},
-			},
+			qc.DrainRefill(k, 3, 1),
 			// A pre-built List linked after a back block the owner seals
 			// early, while the thief reserves.
-			qc.Scenario{
-				Name: "list-while-steal/" + k.name, Prefill: 1, Bound: qc.Unbounded,
+			{
+				Name: "list-while-steal/" + k.Name, Prefill: 1, Bound: qc.Unbounded,
 				Owner:   []qc.Op{qc.PushNative(3), qc.Pop()},
-				Thieves: [][]qc.Op{{k.op(0.6)}},
+				Thieves: [][]qc.Op{{k.Op(0.6)}},
 			},
-		)
-	}
+		}
+	})
 	ss = append(ss,
 		// Two thieves: one moves the front while the other reserves from
 		// the block it leaves, and the owner pops.

@@ -55,48 +55,23 @@ func headString(h uint64) string {
 	return fmt.Sprintf("{s %d, real %d}", s, real)
 }
 
-// stealKinds are the steals: one item, and the batch steal at proportions
-// that take one item (its single-claim path) or several (the announced
-// path).
-var stealKinds = []struct {
-	name string
-	op   func(p float64) qc.Op
-}{
-	{"Steal", func(float64) qc.Op { return qc.Steal() }},
-	{"StealBatch", qc.StealBatch},
-}
-
 func interleaveScenarios() []qc.Scenario {
-	var ss []qc.Scenario
-	for _, k := range stealKinds {
-		ss = append(ss,
-			// The last item: the owner's Pop against the thief.
-			qc.Scenario{
-				Name: "one-item/" + k.name, Prefill: 1, Bound: qc.Unbounded,
-				Owner:   []qc.Op{qc.Pop(), qc.Pop()},
-				Thieves: [][]qc.Op{{k.op(1)}},
-			},
-			// The owner pushes and pops around a steal of half.
-			qc.Scenario{
-				Name: "push-pop/" + k.name, Prefill: 2, Bound: qc.Unbounded,
-				Owner:   []qc.Op{qc.Push(), qc.Pop(), qc.Pop()},
-				Thieves: [][]qc.Op{{k.op(0.5)}},
-			},
+	// Each steal: one item, and the batch steal at proportions that take
+	// one item (its single-claim path) or several (the announced path).
+	ss := qc.PerSteal(qc.StealKinds(""), func(k qc.StealKind) []qc.Scenario {
+		return []qc.Scenario{
+			qc.OneItem(k),
+			qc.PushPop(k),
 			// The owner pops into the range a batch steal counts: the
 			// announcement must be cancelled or the pop counted.
-			qc.Scenario{
-				Name: "pop-into-claim/" + k.name, Prefill: 3, Bound: qc.Unbounded,
+			{
+				Name: "pop-into-claim/" + k.Name, Prefill: 3, Bound: qc.Unbounded,
 				Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.Pop()},
-				Thieves: [][]qc.Op{{k.op(1)}},
+				Thieves: [][]qc.Op{{k.Op(1)}},
 			},
-			// The owner drains and refills while the thief steals.
-			qc.Scenario{
-				Name: "drain-refill/" + k.name, Prefill: 2, Bound: qc.Unbounded,
-				Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.PushBatch(2)},
-				Thieves: [][]qc.Op{{k.op(1)}},
-			},
-		)
-	}
+			qc.DrainRefill(k, 2, 1),
+		}
+	})
 	ss = append(ss,
 		// Two thieves and a popping owner: a cancelled announcement must
 		// not be mistaken for a second thief's announcement at the same

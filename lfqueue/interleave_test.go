@@ -183,17 +183,6 @@ func (t *traceNames) value(obj, v any) string {
 	return ""
 }
 
-// stealKinds are the three steals: one item, a proportion copied into a
-// slice, and the native hand-over of a linked sub-list.
-var stealKinds = []struct {
-	name string
-	op   func(p float64) qc.Op
-}{
-	{"Steal", func(float64) qc.Op { return qc.Steal() }},
-	{"StealBatch", qc.StealBatch},
-	{"StealParcel", qc.StealNative},
-}
-
 var variants = []struct {
 	name string
 	opts []Option
@@ -208,45 +197,30 @@ func interleaveScenarios() []qc.Scenario {
 	if testing.Short() {
 		random = 2000
 	}
-	var ss []qc.Scenario
-	for _, k := range stealKinds {
-		ss = append(ss,
-			// The owner pushes and pops around a steal of half.
-			qc.Scenario{
-				Name: "push-pop/" + k.name, Prefill: 2, Bound: qc.Unbounded,
-				Owner:   []qc.Op{qc.Push(), qc.Pop(), qc.Pop()},
-				Thieves: [][]qc.Op{{k.op(0.5)}},
-			},
-			// The last item: the owner's Pop against the thief's steal.
-			qc.Scenario{
-				Name: "one-item/" + k.name, Prefill: 1, Bound: qc.Unbounded,
-				Owner:   []qc.Op{qc.Pop(), qc.Pop()},
-				Thieves: [][]qc.Op{{k.op(1)}},
-			},
-			// The owner drains the queue and refills it to the same
-			// size while the thief steals: ABA on the size.
-			qc.Scenario{
-				Name: "drain-refill/" + k.name, Prefill: 2, Bound: qc.Unbounded,
-				Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.PushBatch(2)},
-				Thieves: [][]qc.Op{{k.op(0.5)}},
-			},
+	// Each of the three steals: one item, a proportion copied into a
+	// slice, and the native hand-over of a linked sub-list.
+	ss := qc.PerSteal(qc.StealKinds("StealParcel"), func(k qc.StealKind) []qc.Scenario {
+		return []qc.Scenario{
+			qc.PushPop(k),
+			qc.OneItem(k),
+			qc.DrainRefill(k, 2, 0.5),
 			// A push in flight (published, not yet counted) while the
 			// thief reserves everything: the owner's count fails and it
 			// unlinks its batch.
-			qc.Scenario{
-				Name: "inflight-push/" + k.name, Prefill: 1, Bound: qc.Unbounded,
+			{
+				Name: "inflight-push/" + k.Name, Prefill: 1, Bound: qc.Unbounded,
 				Owner:   []qc.Op{qc.PushBatch(2), qc.Pop()},
-				Thieves: [][]qc.Op{{k.op(1)}},
+				Thieves: [][]qc.Op{{k.Op(1)}},
 			},
 			// The same with a pre-linked native batch and a queue of
 			// two, and a second steal after it.
-			qc.Scenario{
-				Name: "inflight-pushlist/" + k.name, Prefill: 2, Bound: qc.Unbounded,
+			{
+				Name: "inflight-pushlist/" + k.Name, Prefill: 2, Bound: qc.Unbounded,
 				Owner:   []qc.Op{qc.PushNative(2), qc.Pop()},
-				Thieves: [][]qc.Op{{k.op(1), k.op(0.5)}},
+				Thieves: [][]qc.Op{{k.Op(1), k.Op(0.5)}},
 			},
-		)
-	}
+		}
+	})
 	ss = append(ss,
 		// Two thieves serialized by the thief lock, racing the owner.
 		qc.Scenario{
