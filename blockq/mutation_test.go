@@ -3,7 +3,6 @@
 package blockq
 
 import (
-	"regexp"
 	"strings"
 	"testing"
 
@@ -52,20 +51,6 @@ var explorerCases = []struct {
 	}}, "two-thieves-move", "violation"},
 }
 
-// runPattern is the -test.run pattern that selects exactly the subtest
-// named by the parts, each of which may contain slashes.
-func runPattern(parts ...string) string {
-	var ps []string
-	for _, p := range parts {
-		for _, q := range strings.Split(p, "/") {
-			ps = append(ps, "^"+regexp.QuoteMeta(q)+"$")
-		}
-	}
-	return strings.Join(ps, "/")
-}
-
-var violationLine = regexp.MustCompile(`(?m)violation: (.*)$`)
-
 // TestMutantsFoundByExplorer: each protocol bug above, compiled into a test
 // binary of its own, is found by the exhaustive exploration of the scenario
 // named with it, and the code without it passes the same scenario (it runs
@@ -75,12 +60,12 @@ func TestMutantsFoundByExplorer(t *testing.T) {
 		t.Run(c.m.Name, func(t *testing.T) {
 			t.Parallel()
 			bin := mutant.Build(t, c.m, "wsqcheck")
-			r := mutant.Run(t, bin, nil, "-test.run", runPattern("TestInterleaveTwoSlotBlocks", c.scenario))
+			r := mutant.Run(t, bin, nil, "-test.run", mutant.RunPattern("TestInterleaveTwoSlotBlocks", c.scenario))
 			if r.Passed || !strings.Contains(r.Output, c.want) {
 				t.Fatalf("the explorer did not find the bug in %s:\n%s", c.scenario, r.Output)
 			}
-			if m := violationLine.FindStringSubmatch(r.Output); m != nil {
-				t.Logf("%s: %s", c.scenario, m[1])
+			if v := mutant.Violation(r.Output); v != "" {
+				t.Logf("%s: %s", c.scenario, v)
 			}
 		})
 	}

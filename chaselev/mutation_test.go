@@ -3,12 +3,9 @@
 package chaselev
 
 import (
-	"fmt"
-	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/worksteal/wsq/internal/chaos"
 	"github.com/worksteal/wsq/internal/mutant"
 )
 
@@ -67,38 +64,19 @@ var (
 
 // wrapMutants pairs each wrap-ignoring variant with the test that guards the
 // wrap and a line of its failure.
-var wrapMutants = []struct {
-	m    mutant.Mutant
-	test string
-	want string
-}{
-	{mutNoLapCheck, "TestStalledStealAcrossLap", "the stalled steal took 0 from an empty deque"},
-	{mutPopLastMovesHead, "TestStalledCommitFreezesHead", "head is no longer announced under a stalled announcer"},
-	{mutUnsignedPositions, "TestBoundedWrap", "--- FAIL: TestBoundedWrap/"},
-	{mutUnsignedPositions, "TestUnboundedGrowWrap", "--- FAIL: TestUnboundedGrowWrap/"},
+var wrapMutants = []mutant.WrapCase{
+	{Mutant: mutNoLapCheck, Test: "TestStalledStealAcrossLap", Want: "the stalled steal took 0 from an empty deque"},
+	{Mutant: mutPopLastMovesHead, Test: "TestStalledCommitFreezesHead", Want: "head is no longer announced under a stalled announcer"},
+	{Mutant: mutUnsignedPositions, Test: "TestBoundedWrap", Want: "--- FAIL: TestBoundedWrap/"},
+	{Mutant: mutUnsignedPositions, Test: "TestUnboundedGrowWrap", Want: "--- FAIL: TestUnboundedGrowWrap/"},
 }
 
 // TestMutantsIgnoringWrap: each wrap test fails against the variant that
 // ignores the wrap it guards (and passes against the code, in every other
 // run of the tests).
 func TestMutantsIgnoringWrap(t *testing.T) {
-	bins := map[string]string{}
-	for _, c := range wrapMutants {
-		bin, ok := bins[c.m.Name]
-		if !ok {
-			bin = mutant.Build(t, c.m)
-			bins[c.m.Name] = bin
-		}
-		r := mutant.Run(t, bin, nil, "-test.run", "^"+c.test+"$")
-		if r.Passed || !strings.Contains(r.Output, "--- FAIL: "+c.test) || !strings.Contains(r.Output, c.want) {
-			t.Errorf("%s passed against the mutant %q, or failed otherwise than with %q:\n%s", c.test, c.m.Name, c.want, r.Output)
-			continue
-		}
-		t.Logf("%s fails against %q", c.test, c.m.Name)
-	}
+	mutant.CheckWrapTests(t, wrapMutants)
 }
-
-var violationLine = regexp.MustCompile(`(?m)violation: (.*)$`)
 
 // TestMutantsFoundByExplorer: the one-CAS claim is found by the scenario in
 // which the owner pops into the range a batch steal counts, and the owner
@@ -116,14 +94,14 @@ func TestMutantsFoundByExplorer(t *testing.T) {
 	} {
 		bin := mutant.Build(t, c.m, "wsqcheck")
 		r := mutant.Run(t, bin, nil, "-test.run", c.pattern)
-		v := violationLine.FindStringSubmatch(r.Output)
-		if r.Passed || v == nil || !strings.Contains(v[1], "exactly-once") && !strings.Contains(v[1], "not linearizable") {
+		v := mutant.Violation(r.Output)
+		if r.Passed || v == "" || !strings.Contains(v, "exactly-once") && !strings.Contains(v, "not linearizable") {
 			t.Fatalf("%q: the explorer did not find the bug as an exactly-once or linearizability violation:\n%s", c.m.Name, r.Output)
 		}
 		if !strings.Contains(r.Output, "head.CompareAndSwap") || strings.Contains(r.Output, "did not fail the same way") {
 			t.Errorf("%q: the trace does not show the claim, or did not replay:\n%s", c.m.Name, r.Output)
 		}
-		t.Logf("%s: %s", c.pattern, v[1])
+		t.Logf("%s: %s", c.pattern, v)
 	}
 }
 
@@ -133,24 +111,6 @@ func TestMutantsFoundByExplorer(t *testing.T) {
 // must name the seed.
 func TestMutantFoundByChaos(t *testing.T) {
 	bin := mutant.Build(t, mutOneCASClaim, "wsqchaos")
-	var r mutant.Result
-	seed := 1
-	for ; seed <= 3; seed++ {
-		r = mutant.Run(t, bin, []string{fmt.Sprintf("%s=%d", chaos.EnvSeed, seed)}, "-test.run", "^TestUnbounded$/^Chaos$")
-		if !r.Passed {
-			break
-		}
-	}
-	if r.Passed {
-		t.Fatalf("chaos mode did not find the bug with seeds 1 to 3:\n%s", r.Output)
-	}
-	if !strings.Contains(r.Output, fmt.Sprintf("wsq chaos: seed %d (replay with %s=%d)", seed, chaos.EnvSeed, seed)) {
-		t.Errorf("the failing run does not name its seed:\n%s", r.Output)
-	}
-	for _, l := range strings.Split(r.Output, "\n") {
-		if l = strings.TrimSpace(l); strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "Error: ") {
-			t.Logf("found with seed %d: %s", seed, l)
-			break
-		}
-	}
+	r, seed := mutant.FindByChaos(t, bin, "^TestUnbounded$/^Chaos$")
+	t.Logf("found with seed %d: %s", seed, mutant.FailureLine(r.Output))
 }

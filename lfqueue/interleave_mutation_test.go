@@ -30,32 +30,15 @@ var explorerCases = []struct {
 	{mutKeepInFlightLink, false, "inflight-push/Steal", "invariant after the threads finished: oldest node links further down"},
 }
 
-// runPattern is the -test.run pattern that selects exactly the subtest
-// named by the parts, each of which may contain slashes.
-func runPattern(parts ...string) string {
-	var ps []string
-	for _, p := range parts {
-		for _, q := range strings.Split(p, "/") {
-			ps = append(ps, "^"+regexp.QuoteMeta(q)+"$")
-		}
-	}
-	return strings.Join(ps, "/")
-}
-
 var (
-	violationLine = regexp.MustCompile(`(?m)violation: (.*)$`)
-	replayHint    = regexp.MustCompile(`(?m)replay: (WSQCHECK_SEED|WSQCHECK_SCHEDULE)=(.*) go test -tags wsqcheck`)
-	hexAddr       = regexp.MustCompile(`0x[0-9a-f]+`)
+	replayHint = regexp.MustCompile(`(?m)replay: (WSQCHECK_SEED|WSQCHECK_SCHEDULE)=(.*) go test -tags wsqcheck`)
+	hexAddr    = regexp.MustCompile(`0x[0-9a-f]+`)
 )
 
 // firstViolation returns the first violation line of a failing run's
 // output, with pointer values masked.
 func firstViolation(out string) string {
-	m := violationLine.FindStringSubmatch(out)
-	if m == nil {
-		return ""
-	}
-	return hexAddr.ReplaceAllString(m[1], "0x?")
+	return hexAddr.ReplaceAllString(mutant.Violation(out), "0x?")
 }
 
 func TestMutantsFoundByExplorer(t *testing.T) {
@@ -68,7 +51,7 @@ func TestMutantsFoundByExplorer(t *testing.T) {
 					continue
 				}
 				// Exhaustive: the named scenario finds the bug.
-				r := mutant.Run(t, bin, nil, "-test.run", runPattern("TestInterleave", v.name, c.scenario))
+				r := mutant.Run(t, bin, nil, "-test.run", mutant.RunPattern("TestInterleave", v.name, c.scenario))
 				if r.Passed {
 					t.Fatalf("%s: the explorer did not find the bug in %s:\n%s", v.name, c.scenario, r.Output)
 				}
@@ -85,7 +68,7 @@ func TestMutantsFoundByExplorer(t *testing.T) {
 
 				// At random: the larger scenario finds it too, and what it
 				// prints replays the failure alone.
-				pattern := runPattern("TestInterleave", v.name, "random-two-thieves")
+				pattern := mutant.RunPattern("TestInterleave", v.name, "random-two-thieves")
 				r = mutant.Run(t, bin, nil, "-test.run", pattern)
 				h := replayHint.FindStringSubmatch(r.Output)
 				if r.Passed || h == nil {
@@ -109,7 +92,7 @@ func TestMutantHarmless(t *testing.T) {
 	bin := mutant.Build(t, mutPopFollowsNext, "wsqcheck")
 	for _, v := range variants {
 		for _, s := range []string{"one-item/StealParcel", "drain-refill/StealBatch", "inflight-push/Steal"} {
-			r := mutant.Run(t, bin, nil, "-test.run", runPattern("TestInterleave", v.name, s), "-test.v")
+			r := mutant.Run(t, bin, nil, "-test.run", mutant.RunPattern("TestInterleave", v.name, s), "-test.v")
 			if !r.Passed || !strings.Contains(r.Output, "--- PASS: TestInterleave/"+v.name+"/"+s+" ") {
 				t.Fatalf("%s/%s:\n%s", v.name, s, r.Output)
 			}

@@ -3,11 +3,8 @@
 package lfqueue
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
-	"github.com/worksteal/wsq/internal/chaos"
 	"github.com/worksteal/wsq/internal/mutant"
 )
 
@@ -79,35 +76,18 @@ var (
 
 // wrapMutants pairs each counter's wrap-ignoring variant with the test that
 // guards the wrap and a line of its failure.
-var wrapMutants = []struct {
-	m    mutant.Mutant
-	test string
-	want string
-}{
-	{mutNoFence, "TestStalledStealAcrossSequenceWrap", "the stalled thief reserved against a push record from 2^32 pushes ago"},
-	{mutNoFence, "TestFence", "TestFence"},
-	{mutNoSizeLimit, "TestSizeLimit", "should panic"},
-	{mutIndexOrder, "TestCountersWrap", "StealBatch(0.2) across the wrap of the indices"},
+var wrapMutants = []mutant.WrapCase{
+	{Mutant: mutNoFence, Test: "TestStalledStealAcrossSequenceWrap", Want: "the stalled thief reserved against a push record from 2^32 pushes ago"},
+	{Mutant: mutNoFence, Test: "TestFence", Want: "TestFence"},
+	{Mutant: mutNoSizeLimit, Test: "TestSizeLimit", Want: "should panic"},
+	{Mutant: mutIndexOrder, Test: "TestCountersWrap", Want: "StealBatch(0.2) across the wrap of the indices"},
 }
 
 // TestMutantsIgnoringWrap: each wrap test fails against the variant that
 // ignores the wrap it guards (and passes against the code, in every other
 // run of the tests).
 func TestMutantsIgnoringWrap(t *testing.T) {
-	bins := map[string]string{}
-	for _, c := range wrapMutants {
-		bin, ok := bins[c.m.Name]
-		if !ok {
-			bin = mutant.Build(t, c.m)
-			bins[c.m.Name] = bin
-		}
-		r := mutant.Run(t, bin, nil, "-test.run", "^"+c.test+"$")
-		if r.Passed || !strings.Contains(r.Output, "--- FAIL: "+c.test+" ") || !strings.Contains(r.Output, c.want) {
-			t.Errorf("%s passed against the mutant %q, or failed otherwise than with %q:\n%s", c.test, c.m.Name, c.want, r.Output)
-			continue
-		}
-		t.Logf("%s fails against %q", c.test, c.m.Name)
-	}
+	mutant.CheckWrapTests(t, wrapMutants)
 }
 
 // chaosMutants are the protocol bugs that chaos mode finds in a real
@@ -127,36 +107,9 @@ func TestMutantsFoundByChaos(t *testing.T) {
 			t.Parallel()
 			bin := mutant.Build(t, m, "wsqchaos")
 			for _, test := range []string{"TestBasic", "TestSkipCount"} {
-				var r mutant.Result
-				seed := 1
-				for ; seed <= 3; seed++ {
-					r = mutant.Run(t, bin, []string{fmt.Sprintf("%s=%d", chaos.EnvSeed, seed)}, "-test.run", "^"+test+"$/^Chaos$")
-					if !r.Passed {
-						break
-					}
-				}
-				if r.Passed {
-					t.Fatalf("%s: chaos mode did not find the bug with seeds 1 to 3:\n%s", test, r.Output)
-				}
-				if !strings.Contains(r.Output, fmt.Sprintf("wsq chaos: seed %d (replay with %s=%d)", seed, chaos.EnvSeed, seed)) {
-					t.Errorf("%s: the failing run does not name its seed:\n%s", test, r.Output)
-				}
-				t.Logf("%s: found with seed %d: %s", test, seed, failureLine(r.Output))
+				r, seed := mutant.FindByChaos(t, bin, "^"+test+"$/^Chaos$")
+				t.Logf("%s: found with seed %d: %s", test, seed, mutant.FailureLine(r.Output))
 			}
 		})
 	}
-}
-
-// failureLine returns the first line of a failing test binary's output that
-// says what went wrong.
-func failureLine(out string) string {
-	for _, l := range strings.Split(out, "\n") {
-		l = strings.TrimSpace(l)
-		for _, p := range []string{"panic: ", "Error: ", "porcupine says", "received", "never received"} {
-			if strings.Contains(l, p) {
-				return l
-			}
-		}
-	}
-	return "(no failure line)"
 }
