@@ -26,18 +26,11 @@ import (
 // growing with the queue).
 func init() {
 	pushContenders = append(pushContenders,
-		pushContender{"bq", func(batch, ops int) func() {
+		pushContenderOf("bq", func(items int) *blockq.Queue[int] {
 			q := blockq.New[int]()
-			vs := queuetest.Seq(0, batch)
-			warmBlocks(q, batch*ops)
-			return func() {
-				for range ops {
-					if q.PushBatch(vs) != batch {
-						panic("bench: bq: a push did not take its whole batch")
-					}
-				}
-			}
-		}},
+			warmBlocks(q, items)
+			return q
+		}, bqPushes),
 		pushContender{"bq-list", func(batch, ops int) func() {
 			q := blockq.New[int]()
 			lists := make([]blockq.List[int], ops)
@@ -85,17 +78,27 @@ func init() {
 			return sliceSteal("bq-batch", blockq.New[int](), n, p)
 		}},
 	)
-	popContenders = append(popContenders, popContender{"bq", func(ops int) func() {
-		q := blockq.New[int]()
-		popFill(q, ops)
-		return func() {
-			for range ops {
-				if _, ok := q.Pop(); !ok {
-					panic("bench: bq: Pop found the queue empty")
-				}
+	popContenders = append(popContenders, popContenderOf("bq", false, func() *blockq.Queue[int] { return blockq.New[int]() }, bqPops))
+}
+
+// The timed loops of blockq (see pushContenderOf and popContenderOf).
+
+func bqPushes(name string, q *blockq.Queue[int], vs []int, ops int) {
+	for range ops {
+		if q.PushBatch(vs) != len(vs) {
+			panic("bench: " + name + ": a push did not take its whole batch")
+		}
+	}
+}
+
+func bqPops(name string, queues []*blockq.Queue[int]) {
+	for _, q := range queues {
+		for range q.Len() {
+			if _, ok := q.Pop(); !ok {
+				panic("bench: " + name + ": Pop found the queue empty")
 			}
 		}
-	}})
+	}
 }
 
 // warmBlocks reserves room for n items in q and touches it, as warm does
@@ -119,17 +122,8 @@ func warmBlocks(q *blockq.Queue[int], n int) {
 func BenchmarkPushFresh(b *testing.B) {
 	for _, batch := range batchSizes {
 		b.Run(fmt.Sprintf("queue=bq/batch=%d", batch), func(b *testing.B) {
-			timeChunks(b, chunkOps, func(ops int) func() {
-				q := blockq.New[int]()
-				vs := queuetest.Seq(0, batch)
-				return func() {
-					for range ops {
-						if q.PushBatch(vs) != batch {
-							panic("bench: bq: a push did not take its whole batch")
-						}
-					}
-				}
-			})
+			fresh := pushContenderOf("bq", func(int) *blockq.Queue[int] { return blockq.New[int]() }, bqPushes)
+			timeChunks(b, chunkOps, func(ops int) func() { return fresh.prepare(batch, ops) })
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(batch), "ns/item")
 		})
 	}

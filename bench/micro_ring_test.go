@@ -68,78 +68,23 @@ func init() {
 			}
 			return q
 		}
-		pushContenders = append(pushContenders, pushContender{c.name, func(batch, ops int) func() {
-			if !c.bounded {
-				q := newQ(roomFor(batch * ops))
+		if !c.bounded {
+			pushContenders = append(pushContenders, pushContenderOf(c.name, func(items int) *tfdeque.Deque[int] {
+				q := newQ(roomFor(items))
 				warm(q)
-				vs, check := queuetest.Seq(0, batch), pushCheck(c.name, q, batch*ops)
-				return func() {
-					for range ops {
-						if q.PushBatch(vs) != batch {
-							panic("bench: " + c.name + ": a push did not take its whole batch")
-						}
-					}
-					check()
-				}
-			}
-			plan := newBoundedPlan(batch, ops)
-			queues := make([]*tfdeque.Deque[int], len(plan.fill))
-			for i := range queues {
-				queues[i] = newQ(boundedCapacity)
-				warm(queues[i])
-			}
-			return func() {
-				next := 0
-				for i, q := range queues {
-					for range plan.fill[i] {
-						if vs := plan.pieces[next]; q.PushBatch(vs) != len(vs) {
-							panic("bench: " + c.name + ": a bounded queue refused items it had room for")
-						}
-						if next++; next == len(plan.pieces) {
-							next = 0
-						}
-					}
-				}
-				plan.check(c.name, next)
-			}
-		}})
+				return q
+			}, tfPushes))
+			continue
+		}
+		pushContenders = append(pushContenders, boundedPushContenderOf(c.name, func() *tfdeque.Deque[int] { return newQ(boundedCapacity) }, tfBoundedPushes))
 	}
 	pushContenders = append(pushContenders,
-		pushContender{"cl-ub", func(batch, ops int) func() {
-			q := chaselev.NewUnbounded[int](roomFor(batch * ops))
+		pushContenderOf("cl-ub", func(items int) *chaselev.Deque[int] {
+			q := chaselev.NewUnbounded[int](roomFor(items))
 			warm(q)
-			vs, check := queuetest.Seq(0, batch), pushCheck("cl-ub", q, batch*ops)
-			return func() {
-				for range ops {
-					if q.PushBatch(vs) != batch {
-						panic("bench: cl-ub: a push did not take its whole batch")
-					}
-				}
-				check()
-			}
-		}},
-		pushContender{"cl-bd", func(batch, ops int) func() {
-			plan := newBoundedPlan(batch, ops)
-			queues := make([]*chaselev.Deque[int], len(plan.fill))
-			for i := range queues {
-				queues[i] = chaselev.NewBounded[int](boundedCapacity)
-				warm(queues[i])
-			}
-			return func() {
-				next := 0
-				for i, q := range queues {
-					for range plan.fill[i] {
-						if vs := plan.pieces[next]; q.PushBatch(vs) != len(vs) {
-							panic("bench: cl-bd: a bounded queue refused items it had room for")
-						}
-						if next++; next == len(plan.pieces) {
-							next = 0
-						}
-					}
-				}
-				plan.check("cl-bd", next)
-			}
-		}},
+			return q
+		}, clPushes),
+		boundedPushContenderOf("cl-bd", func() *chaselev.Deque[int] { return chaselev.NewBounded[int](boundedCapacity) }, clBoundedPushes),
 	)
 
 	stealContenders = append(stealContenders,
@@ -152,61 +97,98 @@ func init() {
 	)
 
 	popContenders = append(popContenders,
-		popContender{"tf-ub", func(ops int) func() {
-			q := tfdeque.NewUnbounded[int]()
-			popFill(q, ops)
-			return func() {
-				for range ops {
-					if _, ok := q.Pop(); !ok {
-						panic("bench: tf-ub: Pop found the queue empty")
-					}
-				}
-			}
-		}},
-		popContender{"tf-bd", func(ops int) func() {
-			queues := make([]*tfdeque.Deque[int], boundedQueues(ops))
-			for i := range queues {
-				queues[i] = tfdeque.NewBounded[int]()
-				boundedFill("tf-bd", queues[i], i, ops)
-			}
-			return func() {
-				for _, q := range queues {
-					for range q.Len() {
-						if _, ok := q.Pop(); !ok {
-							panic("bench: tf-bd: Pop found the queue empty")
-						}
-					}
-				}
-			}
-		}},
-		popContender{"cl-ub", func(ops int) func() {
-			q := chaselev.NewUnbounded[int](tfdeque.DefaultUnboundedCapacity)
-			popFill(q, ops)
-			return func() {
-				for range ops {
-					if _, ok := q.Pop(); !ok {
-						panic("bench: cl-ub: Pop found the queue empty")
-					}
-				}
-			}
-		}},
-		popContender{"cl-bd", func(ops int) func() {
-			queues := make([]*chaselev.Deque[int], boundedQueues(ops))
-			for i := range queues {
-				queues[i] = chaselev.NewBounded[int](boundedCapacity)
-				boundedFill("cl-bd", queues[i], i, ops)
-			}
-			return func() {
-				for _, q := range queues {
-					for range q.Len() {
-						if _, ok := q.Pop(); !ok {
-							panic("bench: cl-bd: Pop found the queue empty")
-						}
-					}
-				}
-			}
-		}},
+		popContenderOf("tf-ub", false, func() *tfdeque.Deque[int] { return tfdeque.NewUnbounded[int]() }, tfPops),
+		popContenderOf("tf-bd", true, func() *tfdeque.Deque[int] { return tfdeque.NewBounded[int]() }, tfPops),
+		popContenderOf("cl-ub", false, func() *chaselev.Deque[int] { return chaselev.NewUnbounded[int](tfdeque.DefaultUnboundedCapacity) }, clPops),
+		popContenderOf("cl-bd", true, func() *chaselev.Deque[int] { return chaselev.NewBounded[int](boundedCapacity) }, clPops),
 	)
+}
+
+// The timed loops of tfdeque and chaselev (see pushContenderOf,
+// boundedPushContenderOf and popContenderOf).
+
+func tfPushes(name string, q *tfdeque.Deque[int], vs []int, ops int) {
+	for range ops {
+		if q.PushBatch(vs) != len(vs) {
+			panic("bench: " + name + ": a push did not take its whole batch")
+		}
+	}
+}
+
+func tfBoundedPushes(name string, plan boundedPlan, queues []*tfdeque.Deque[int]) {
+	next := 0
+	for i, q := range queues {
+		for range plan.fill[i] {
+			if vs := plan.pieces[next]; q.PushBatch(vs) != len(vs) {
+				panic("bench: " + name + ": a bounded queue refused items it had room for")
+			}
+			if next++; next == len(plan.pieces) {
+				next = 0
+			}
+		}
+	}
+	plan.check(name, next)
+}
+
+func tfPops(name string, queues []*tfdeque.Deque[int]) {
+	for _, q := range queues {
+		for range q.Len() {
+			if _, ok := q.Pop(); !ok {
+				panic("bench: " + name + ": Pop found the queue empty")
+			}
+		}
+	}
+}
+
+func clPushes(name string, q *chaselev.Deque[int], vs []int, ops int) {
+	for range ops {
+		if q.PushBatch(vs) != len(vs) {
+			panic("bench: " + name + ": a push did not take its whole batch")
+		}
+	}
+}
+
+func clBoundedPushes(name string, plan boundedPlan, queues []*chaselev.Deque[int]) {
+	next := 0
+	for i, q := range queues {
+		for range plan.fill[i] {
+			if vs := plan.pieces[next]; q.PushBatch(vs) != len(vs) {
+				panic("bench: " + name + ": a bounded queue refused items it had room for")
+			}
+			if next++; next == len(plan.pieces) {
+				next = 0
+			}
+		}
+	}
+	plan.check(name, next)
+}
+
+func clPops(name string, queues []*chaselev.Deque[int]) {
+	for _, q := range queues {
+		for range q.Len() {
+			if _, ok := q.Pop(); !ok {
+				panic("bench: " + name + ": Pop found the queue empty")
+			}
+		}
+	}
+}
+
+// boundedPushContenderOf is the push contender name on bounded queues that
+// newQ makes: for a chunk, outside the timer, the plan of how its batches
+// go into queues and as many warmed queues as the plan fills; the timed
+// loop is pushes, the queue type's own loop that follows the plan and
+// panics when a queue refuses items it has room for (the loop calls the
+// concrete PushBatch, as in pushContenderOf).
+func boundedPushContenderOf[Q ring](name string, newQ func() Q, pushes func(name string, plan boundedPlan, queues []Q)) pushContender {
+	return pushContender{name, func(batch, ops int) func() {
+		plan := newBoundedPlan(batch, ops)
+		queues := make([]Q, len(plan.fill))
+		for i := range queues {
+			queues[i] = newQ()
+			warm(queues[i])
+		}
+		return func() { pushes(name, plan, queues) }
+	}}
 }
 
 // ring is what the setup and checks use of tfdeque.Deque and
@@ -295,7 +277,7 @@ func boundedQueues(ops int) int { return (ops + boundedCapacity - 1) / boundedCa
 
 // boundedFill fills the i-th of the bounded queues that hold ops items (see
 // popFill).
-func boundedFill(name string, q ring, i, ops int) {
+func boundedFill(name string, q popQueue, i, ops int) {
 	if popFill(q, min(boundedCapacity, ops-i*boundedCapacity)) != q.Len() {
 		panic("bench: " + name + ": could not fill a bounded queue")
 	}

@@ -54,17 +54,7 @@ func init() {
 	// block of nodes. lf-list: the native push of a List built in advance
 	// (outside the timer), which links it in constant time.
 	pushContenders = append(pushContenders,
-		pushContender{"lf", func(batch, ops int) func() {
-			q := lfqueue.New[int]()
-			vs := queuetest.Seq(0, batch)
-			return func() {
-				for range ops {
-					if q.PushBatch(vs) != batch {
-						panic("bench: lf: a push did not take its whole batch")
-					}
-				}
-			}
-		}},
+		pushContenderOf("lf", func(int) *lfqueue.Queue[int] { return lfqueue.New[int]() }, lfPushes),
 		pushContender{"lf-list", func(batch, ops int) func() {
 			q := lfqueue.New[int]()
 			lists := make([]lfqueue.List[int], ops)
@@ -118,43 +108,110 @@ func init() {
 	stealContenders = append(stealContenders, stealContender{"lf-batch", func(n int, p float64) (func() int, func()) {
 		return sliceSteal("lf-batch", lfqueue.New[int](), n, p)
 	}})
-	popContenders = append(popContenders, popContender{"lf", func(ops int) func() {
-		q := lfqueue.New[int]()
-		popFill(q, ops)
-		return func() {
-			for range ops {
-				if _, ok := q.Pop(); !ok {
-					panic("bench: lf: Pop found the queue empty")
-				}
-			}
-		}
-	}})
+	popContenders = append(popContenders, popContenderOf("lf", false, func() *lfqueue.Queue[int] { return lfqueue.New[int]() }, lfPops))
 
-	pushContenders = append(pushContenders, pushContender{"mutex", func(batch, ops int) func() {
-		q := mutexq.New[int]()
-		vs := queuetest.Seq(0, batch)
-		return func() {
-			for range ops {
-				if q.PushBatch(vs) != batch {
-					panic("bench: mutex: a push did not take its whole batch")
-				}
-			}
-		}
-	}})
+	pushContenders = append(pushContenders, pushContenderOf("mutex", func(int) *mutexq.Queue[int] { return mutexq.New[int]() }, mutexPushes))
 	stealContenders = append(stealContenders, stealContender{"mutex", func(n int, p float64) (func() int, func()) {
 		return sliceSteal("mutex", mutexq.New[int](), n, p)
 	}})
-	popContenders = append(popContenders, popContender{"mutex", func(ops int) func() {
-		q := mutexq.New[int]()
-		popFill(q, ops)
-		return func() {
-			for range ops {
-				if _, ok := q.Pop(); !ok {
-					panic("bench: mutex: Pop found the queue empty")
-				}
+	popContenders = append(popContenders, popContenderOf("mutex", false, mutexq.New[int], mutexPops))
+}
+
+// The timed loops of lfqueue and mutexq (see pushContenderOf and
+// popContenderOf).
+
+func lfPushes(name string, q *lfqueue.Queue[int], vs []int, ops int) {
+	for range ops {
+		if q.PushBatch(vs) != len(vs) {
+			panic("bench: " + name + ": a push did not take its whole batch")
+		}
+	}
+}
+
+func lfPops(name string, queues []*lfqueue.Queue[int]) {
+	for _, q := range queues {
+		for range q.Len() {
+			if _, ok := q.Pop(); !ok {
+				panic("bench: " + name + ": Pop found the queue empty")
 			}
 		}
-	}})
+	}
+}
+
+func mutexPushes(name string, q *mutexq.Queue[int], vs []int, ops int) {
+	for range ops {
+		if q.PushBatch(vs) != len(vs) {
+			panic("bench: " + name + ": a push did not take its whole batch")
+		}
+	}
+}
+
+func mutexPops(name string, queues []*mutexq.Queue[int]) {
+	for _, q := range queues {
+		for range q.Len() {
+			if _, ok := q.Pop(); !ok {
+				panic("bench: " + name + ": Pop found the queue empty")
+			}
+		}
+	}
+}
+
+// pushContenderOf is the push contender name of a queue type's PushBatch.
+// For a chunk of ops batches it makes, outside the timer, a queue with newQ
+// (told how many items the chunk pushes, for a queue that takes room for
+// them in advance) and one batch of items; the timed loop is pushes, the
+// queue type's own loop, which pushes the batch ops times and panics when
+// a push does not take it whole, followed, for a ring, by pushCheck's check
+// that the ring received every item without growing. The loop calls the
+// concrete PushBatch: a generic function's call of a method goes through
+// its dictionary, an indirect call of about 1 ns, and so would a loop
+// written once here for every queue type. The call of pushes is the one
+// indirect call of a chunk.
+func pushContenderOf[Q interface{ PushBatch([]int) int }](name string, newQ func(items int) Q, pushes func(name string, q Q, vs []int, ops int)) pushContender {
+	return pushContender{name, func(batch, ops int) func() {
+		q := newQ(batch * ops)
+		vs := queuetest.Seq(0, batch)
+		if r, ok := any(q).(ring); ok {
+			check := pushCheck(name, r, batch*ops)
+			return func() {
+				pushes(name, q, vs, ops)
+				check()
+			}
+		}
+		return func() { pushes(name, q, vs, ops) }
+	}}
+}
+
+// popQueue is what a pop contender's untimed filling uses of a queue.
+type popQueue interface {
+	Push(int) bool
+	PushBatch([]int) int
+	Len() int
+}
+
+// popContenderOf is the pop contender name on queues that newQ makes. For a
+// chunk of ops pops it fills, outside the timer, one queue with ops items
+// (popFill), or, if bounded, as many queues of boundedCapacity as hold
+// them (boundedFill); the timed loop is pops, the queue type's own loop,
+// which empties the queues one after another and panics when a Pop finds
+// nothing. As in pushContenderOf, the loop calls the concrete Pop, and the
+// call of pops is the one indirect call of a chunk.
+func popContenderOf[Q popQueue](name string, bounded bool, newQ func() Q, pops func(name string, queues []Q)) popContender {
+	return popContender{name, func(ops int) func() {
+		queues := make([]Q, 1)
+		if bounded {
+			queues = make([]Q, boundedQueues(ops))
+		}
+		for i := range queues {
+			queues[i] = newQ()
+			if bounded {
+				boundedFill(name, queues[i], i, ops)
+			} else if popFill(queues[i], ops) != queues[i].Len() {
+				panic("bench: " + name + ": could not fill the queue")
+			}
+		}
+		return func() { pops(name, queues) }
+	}}
 }
 
 // popFillBatch is the size of the batches a pop contender's queue is filled
