@@ -1,6 +1,7 @@
 package atomicx
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe" // Pointer needs atomic and plain access to one word; atomic.Pointer offers no plain access.
@@ -30,6 +31,8 @@ const (
 	opCompareAndSwap
 	opLock
 	opUnlock
+	opTryLock
+	opWait
 )
 
 // Uint64 is an atomic uint64, 64-bit aligned on every platform.
@@ -55,6 +58,22 @@ func (x *Uint64) Store(v uint64) {
 		return
 	}
 	x.v.Store(v)
+}
+
+// SpinWait waits a little for another goroutine to change x: it yields the
+// processor. It is for a loop that has just loaded x and cannot progress
+// until another goroutine writes it (a thief waiting for another thief to
+// release a word only one of them may hold); the loop loads x again after
+// it. In an exploration it is a scheduling point after which the thread is
+// not runnable until another thread has written x since that load, so the
+// caller must not pass another scheduling point between the load and the
+// wait.
+func (x *Uint64) SpinWait() {
+	if checking && before(opWait, x) {
+		after()
+		return
+	}
+	runtime.Gosched()
 }
 
 // CompareAndSwap executes the compare-and-swap operation for the value.
@@ -180,6 +199,22 @@ func (m *Mutex) Lock() {
 		return
 	}
 	m.mu.Lock()
+}
+
+// TryLock locks m if it is free and reports whether it did; it never
+// waits. In an exploration it is a scheduling point that any thread may
+// take, whether m is held or not.
+func (m *Mutex) TryLock() bool {
+	if checking {
+		before(opTryLock, m)
+		ok := m.mu.TryLock()
+		if ok {
+			acquired(m)
+		}
+		after(ok)
+		return ok
+	}
+	return m.mu.TryLock()
 }
 
 // Unlock unlocks m.

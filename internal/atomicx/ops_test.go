@@ -7,7 +7,9 @@ import (
 // op is one call of one method of the API, with the number of scheduling
 // points it must be in the check build: one for every atomic operation and
 // mutex operation, none for plain accesses. The list calls every method of
-// every type, so a method missing from either build fails to compile here.
+// every type, so a method missing from either build fails to compile here,
+// except Uint64.SpinWait: in an exploration of one thread it would wait
+// forever for another thread's write (TestSpinWait covers it).
 type op struct {
 	name   string
 	points int
@@ -40,6 +42,9 @@ func ops() []op {
 		{"Pointer.CompareAndSwap", 1, func() bool { return !ptr.CompareAndSwap(a, nil) }},
 		{"Pointer.Plain", 0, func() bool { return ptr.Plain() == b }},
 		{"Mutex.Lock", 1, func() bool { mu.Lock(); return true }},
+		{"Mutex.Unlock", 1, func() bool { mu.Unlock(); return true }},
+		{"Mutex.TryLock", 1, func() bool { return mu.TryLock() }},
+		{"Mutex.TryLock", 1, func() bool { return !mu.TryLock() }},
 		{"Mutex.Unlock", 1, func() bool { mu.Unlock(); return true }},
 	}
 }

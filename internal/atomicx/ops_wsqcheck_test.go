@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/atomicx"
 	"github.com/worksteal/wsq/internal/interleave"
 )
 
@@ -40,4 +41,42 @@ func TestOps(t *testing.T) {
 		lines := strings.Count(parts[i], "\n")
 		assert.Equal(t, o.points, lines, "%s: scheduling points", o.name)
 	}
+}
+
+// TestSpinWait checks that a thread spinning on a variable with SpinWait
+// waits for another thread's write in every schedule, rather than spin
+// until the exploration reports a lack of progress, and that one thread
+// alone at a SpinWait is reported as a deadlock.
+func TestSpinWait(t *testing.T) {
+	p := func() interleave.Instance {
+		var x atomicx.Uint64
+		return interleave.Instance{Threads: []interleave.Thread{
+			{Name: "writer", Run: func() {
+				x.Store(0)
+				x.Store(1)
+			}},
+			{Name: "spinner", Run: func() {
+				for x.Load() != 1 {
+					x.SpinWait()
+				}
+			}},
+		}}
+	}
+	r := interleave.Exhaustive(p, interleave.Options{PreemptionBound: -1})
+	require.Nil(t, r.Failure)
+	assert.True(t, r.Complete)
+	r = interleave.Exhaustive(p, interleave.Options{PreemptionBound: 2})
+	require.Nil(t, r.Failure)
+
+	alone := func() interleave.Instance {
+		var x atomicx.Uint64
+		return interleave.Instance{Threads: []interleave.Thread{{Name: "spinner", Run: func() {
+			for x.Load() != 1 {
+				x.SpinWait()
+			}
+		}}}}
+	}
+	r = interleave.Exhaustive(alone, interleave.Options{PreemptionBound: -1})
+	require.NotNil(t, r.Failure)
+	assert.ErrorContains(t, r.Failure.Err, "deadlock")
 }

@@ -18,6 +18,8 @@ var kinds = [...]interleave.Kind{
 	opCompareAndSwap: interleave.CompareAndSwap,
 	opLock:           interleave.Lock,
 	opUnlock:         interleave.Unlock,
+	opTryLock:        interleave.TryLock,
+	opWait:           interleave.Wait,
 }
 
 // before is the scheduling point before operation o on obj. It reports

@@ -8,8 +8,8 @@
 //
 // The queues perform every atomic operation through internal/atomicx. Built
 // with the test-only tag wsqcheck, atomicx calls Point before each operation
-// (Load, Store, Swap, CompareAndSwap) and before each Lock and Unlock of a
-// Mutex: these are the scheduling points. Plain accesses
+// (Load, Store, Swap, CompareAndSwap), before each Lock, TryLock and Unlock
+// of a Mutex, and at each SpinWait: these are the scheduling points. Plain accesses
 // (Pointer.Plain and SetPlain, and ordinary fields) are not. Outside an
 // exploration a scheduling point costs one atomic load and the program runs
 // as usual; in a normal build atomicx has no scheduling points at all.
@@ -18,7 +18,8 @@
 // one runs at a time. Each thread first runs up to its first scheduling
 // point; then, at every scheduling point, the scheduler chooses which
 // thread performs its next operation. A thread that waits to Lock a mutex
-// another thread holds is not runnable. What a thread does between two
+// another thread holds is not runnable, nor is one at a Wait point (a
+// spin-wait) until another thread has written the variable it waits on. What a thread does between two
 // scheduling points (plain memory accesses, computation) happens as one
 // step, invisible to the others.
 //

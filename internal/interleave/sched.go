@@ -23,12 +23,27 @@ const (
 	// Yield is a scheduling point that performs nothing, for tests of this
 	// package and for code that wants an explicit preemption point.
 	Yield
+	// TryLock is a mutex's TryLock: it never waits, and the thread calls
+	// Acquired when it got the mutex.
+	TryLock
+	// Wait is a spin-wait on an atomic variable that the thread has just
+	// loaded, with no scheduling point since, and that it cannot progress
+	// past until another thread changes it: the thread is not runnable
+	// until another thread has performed a write operation (Store, Swap,
+	// CompareAndSwap) on the variable since that load. It performs
+	// nothing. It is how a thief that must wait for another thief says so,
+	// so that a preempted holder is not reported as a lack of progress.
+	Wait
 )
 
 var kindNames = [...]string{
 	Load: "Load", Store: "Store", Swap: "Swap", CompareAndSwap: "CompareAndSwap",
-	Lock: "Lock", Unlock: "Unlock", Yield: "Yield",
+	Lock: "Lock", Unlock: "Unlock", Yield: "Yield", TryLock: "TryLock", Wait: "Wait",
 }
+
+// writes reports whether an operation of kind k writes its object, for the
+// dependence of the partial-order reduction and for Wait.
+func writes(k Kind) bool { return k != Load && k != Wait }
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
@@ -154,7 +169,8 @@ type thread struct {
 	obj      any  // and the object of that operation
 	callTick int64
 	inOp     bool
-	lastStep int // index in log of the transition it runs, or -1
+	lastStep int    // index in log of the transition it runs, or -1
+	waitVer  uint64 // at a Wait: the version of obj it waits to see change
 }
 
 // execution is one run of a program under one schedule. Exactly one of its
@@ -174,6 +190,7 @@ type execution struct {
 	log      []step // the transitions performed, one per decision
 	schedule []byte
 	held     map[any]*thread
+	versions map[any]uint64 // per object, the write operations performed on it
 
 	starting chan struct{} // a starting thread reached its first point
 	wg       sync.WaitGroup
@@ -199,10 +216,13 @@ func (e *execution) runnable(t *thread) bool {
 	if t.done {
 		return false
 	}
-	if t.pending == Lock {
+	switch t.pending {
+	case Lock:
 		if _, held := e.held[t.obj]; held {
 			return false // a lock is not reentrant: relocking deadlocks
 		}
+	case Wait:
+		return e.versions[t.obj] != t.waitVer
 	}
 	return true
 }
@@ -261,7 +281,7 @@ func (e *execution) choose(t *thread) *thread {
 	// does until its next scheduling point. It is a history event if it
 	// makes the call of an operation; End marks it if it makes a return.
 	e.log = append(e.log, step{thread: next.id, acc: access{
-		obj: next.obj, write: next.pending != Load, hist: next.inOp && next.callTick == 0,
+		obj: next.obj, write: writes(next.pending), hist: next.inOp && next.callTick == 0,
 	}})
 	next.lastStep = len(e.log) - 1
 	return next
@@ -286,7 +306,7 @@ func dependent(a, b access) bool {
 // Whether it will return from an operation is not known before it runs, so
 // it counts as a history event.
 func (t *thread) pendingAccess() access {
-	return access{obj: t.obj, write: t.pending != Load, hist: true}
+	return access{obj: t.obj, write: writes(t.pending), hist: true}
 }
 
 // step is a transition performed: by which thread, touching what.
@@ -340,6 +360,9 @@ func (e *execution) wakeAll(except *thread) {
 func (e *execution) point(k Kind, obj any) bool {
 	t := e.cur
 	t.pending, t.obj = k, obj
+	if k == Wait {
+		t.waitVer = e.versions[obj] // as the thread's last load of obj saw it
+	}
 	if e.starting != nil {
 		// Start-up: park at the first point and let the next thread start.
 		e.starting <- struct{}{}
@@ -351,6 +374,9 @@ func (e *execution) point(k Kind, obj any) bool {
 		e.hand(t)
 	}
 	// t performs its operation now.
+	if k == Store || k == Swap || k == CompareAndSwap {
+		e.versions[obj]++
+	}
 	e.clock++
 	if t.inOp && t.callTick == 0 {
 		t.callTick = e.clock
@@ -366,6 +392,7 @@ func (e *execution) point(k Kind, obj any) bool {
 // run executes the threads under e's strategy and returns the first failure.
 func (e *execution) run(threads []Thread) {
 	e.held = make(map[any]*thread)
+	e.versions = make(map[any]uint64)
 	e.threads = make([]*thread, len(threads))
 	for i, th := range threads {
 		e.threads[i] = &thread{id: i, name: th.Name, run: th.Run, wake: make(chan struct{}, 1), lastStep: -1}
