@@ -8,8 +8,10 @@ package wsq
 //
 // The zero Contract is the strictest: an unbounded queue whose batch
 // operations each take effect at one instant with exactly the count
-// StealCount gives, whose steals take nothing only from an empty queue, and
-// whose operations never wait for another goroutine. Each field names a way
+// StealCount gives, and whose operations never wait for another goroutine.
+// No Contract relaxes the rule that Steal and StealBatch take nothing only
+// from an empty queue: every queue retries contention there, and reports it
+// from TrySteal and TryStealBatch (see StealResult). Each field names a way
 // in which a queue promises less.
 type Contract struct {
 	// Capacity is the most items the queue holds, or 0 if it grows without
@@ -35,16 +37,10 @@ type Contract struct {
 	// StealCount.
 	InexactStealBatch bool
 
-	// StealMayFail says that Steal and StealBatch may take nothing from a
-	// non-empty queue when they meet another goroutine: a lost race, or
-	// another thief in the middle of its steal. With no other goroutine at
-	// work they take an item whenever the queue has one. A thief that sees
-	// false should try elsewhere rather than conclude that the queue is
-	// empty; Len tells.
-	StealMayFail bool
-
-	// SerializedThieves says that thieves take turns through a lock: a thief
-	// may wait for another thief, but the owner never waits.
+	// SerializedThieves says that thieves take turns, through a lock or
+	// through a word only one thief at a time may hold: a thief's Steal or
+	// StealBatch may wait for another thief, but the owner never waits,
+	// and TrySteal and TryStealBatch never wait: they report Contended.
 	SerializedThieves bool
 
 	// Locking says that every operation, the owner's included, takes a

@@ -14,22 +14,31 @@ import (
 // undefined. Steal and StealBatch are thief methods and may be called by any
 // goroutine, concurrently with the owner and with each other (an
 // implementation built for a single thief serializes its thieves, as its
-// documentation says). Len may be called by any goroutine.
+// documentation says); so are TrySteal and TryStealBatch, their one-attempt
+// forms. Len may be called by any goroutine.
 //
 // Items are stored by value and are never torn: a multi-word T comes out
 // exactly as it went in. In the terms of the Go memory model, the Push or
-// PushBatch that adds an item x synchronizes before the Pop, Steal or
-// StealBatch that returns x, and no item is returned twice.
+// PushBatch that adds an item x synchronizes before the Pop, Steal,
+// StealBatch, TrySteal or TryStealBatch that returns x, and no item is
+// returned twice.
 //
 // Methods do not block, except as the queue's Contract says: an
-// implementation that serializes its thieves may make one thief wait for
-// another, and one that locks may make any call wait.
+// implementation that serializes its thieves may make one thief's Steal or
+// StealBatch wait for another thief, and one that locks may make any call
+// wait (except TrySteal and TryStealBatch, which never wait for a thief).
+//
+// Steal and StealBatch take nothing only from an empty queue: when they
+// meet another goroutine they try again, so a false result or an unchanged
+// dst means that the queue was empty at some instant during the call. A
+// thief that wants to see contention instead, to back off or to move on to
+// another victim, calls TrySteal or TryStealBatch, which make one attempt
+// and report a StealResult.
 //
 // The rules below are the strictest form of each operation; an
 // implementation may relax some of them, and says which in its Contract:
 // it may be bounded, push or steal a batch one item at a time, fix a batch
-// steal's count before the steal takes effect, let a steal that meets
-// another goroutine take nothing, or make callers take turns.
+// steal's count before the steal takes effect, or make callers take turns.
 type Queue[T any] interface {
 	// Push adds v at the owner's end. It reports false, and leaves the queue
 	// unchanged, only when a bounded queue is full. Only the owner may call it.
@@ -50,8 +59,8 @@ type Queue[T any] interface {
 	Pop() (T, bool)
 
 	// Steal removes and returns the oldest item (first in, first out). It
-	// reports false when it takes nothing: the queue was empty, or, if the
-	// Contract says StealMayFail, the thief met another goroutine. Any
+	// reports false only when the queue was empty at some instant during
+	// the call: a steal that meets another goroutine tries again. Any
 	// goroutine may call it.
 	Steal() (T, bool)
 
@@ -61,12 +70,31 @@ type Queue[T any] interface {
 	// The count follows StealCount: when nothing races, a non-empty queue
 	// gives StealCount(Len(), p) items, at least one, and under concurrency
 	// exactly StealCount of the length at the instant the steal takes
-	// effect, unless the Contract says InexactStealBatch. When it takes
-	// nothing, StealBatch returns dst unchanged. p must satisfy
-	// 0 < p <= 1; any other value (zero, negative, above one, NaN or an
-	// infinity) makes StealBatch panic before it touches the queue, so no
-	// item is lost. Any goroutine may call it.
+	// effect, unless the Contract says InexactStealBatch. It takes nothing,
+	// and returns dst unchanged, only when the queue was empty at some
+	// instant during the call: a steal that meets another goroutine tries
+	// again. p must satisfy 0 < p <= 1; any other value (zero, negative,
+	// above one, NaN or an infinity) makes StealBatch panic before it
+	// touches the queue, so no item is lost. Any goroutine may call it.
 	StealBatch(dst []T, p float64) []T
+
+	// TrySteal makes one attempt at Steal. It never retries a race it
+	// lost and never waits for another thief (where thieves take turns
+	// through a lock, it reports Contended when the lock is held), although
+	// a Locking queue may make it wait for the owner. It returns the oldest
+	// item and Taken, or the zero T and Empty (the queue was empty at the
+	// instant the attempt took effect) or Contended (it met another
+	// goroutine and took nothing). With no other goroutine at work it
+	// never reports Contended. Any goroutine may call it.
+	TrySteal() (T, StealResult)
+
+	// TryStealBatch makes one attempt at StealBatch(dst, p), as TrySteal
+	// makes one at Steal. When it reports Taken it has appended what
+	// StealBatch would have, by the same count rules; when it reports
+	// Empty or Contended it returns dst unchanged. It panics, before it
+	// touches the queue, for the proportions that make StealBatch panic.
+	// Any goroutine may call it.
+	TryStealBatch(dst []T, p float64) ([]T, StealResult)
 
 	// Len returns the number of items in the queue. Under concurrency it is
 	// a snapshot that may be stale as soon as it returns, but never less

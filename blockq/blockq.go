@@ -527,8 +527,25 @@ func hasPointers(t reflect.Type) bool {
 // goroutine's change tries again. Any goroutine may call it; it does not
 // block.
 func (q *Queue[T]) Steal() (T, bool) {
+	f, idx, k, _ := q.reserve(0, false)
+	return q.takeOne(f, idx, k)
+}
+
+// TrySteal makes one attempt at Steal: it reports wsq.Contended, taking
+// nothing, when its reserving compare-and-swap (or the one that moves the
+// front for it) fails because another goroutine changed the control word
+// first. It finishes a move of the front that it finds in progress, which is
+// not a race lost, rather than give up. Any goroutine may call it; it does
+// not block.
+func (q *Queue[T]) TrySteal() (T, wsq.StealResult) {
+	f, idx, k, r := q.reserve(0, true)
+	v, _ := q.takeOne(f, idx, k)
+	return v, r
+}
+
+// takeOne copies out and clears the item reserve reserved, if any.
+func (q *Queue[T]) takeOne(f *link[T], idx, k int) (T, bool) {
 	var zero T
-	f, idx, k := q.reserve(0)
 	if k == 0 {
 		return zero, false
 	}
@@ -549,23 +566,41 @@ func (q *Queue[T]) Steal() (T, bool) {
 // effect, then walks to them, skipping whole blocks, and copies them out.
 func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
 	steal.MustProportion(p)
-	f, idx, k := q.reserve(p)
+	f, idx, k, _ := q.reserve(p, false)
 	if k == 0 {
 		return dst
 	}
 	return appendRange(dst, f, idx, k, q.pointers)
 }
 
+// TryStealBatch makes one attempt at StealBatch, as TrySteal makes one at
+// Steal: it returns dst unchanged and wsq.Contended when a compare-and-swap
+// fails. It panics, before it touches the queue, unless 0 < p <= 1. Any
+// goroutine may call it; it does not block.
+func (q *Queue[T]) TryStealBatch(dst []T, p float64) ([]T, wsq.StealResult) {
+	steal.MustProportion(p)
+	f, idx, k, r := q.reserve(p, true)
+	if k == 0 {
+		return dst, r
+	}
+	return appendRange(dst, f, idx, k, q.pointers), r
+}
+
 // reserve reserves the oldest items: one when p is 0, otherwise
 // wsq.StealCount of the size. It returns the front link it reserved from,
-// the position of the first reserved item, which lies in that link, and
-// the number of items reserved, or k == 0 when the queue is empty (the
-// steal takes effect at the load that shows it).
-func (q *Queue[T]) reserve(p float64) (f *link[T], idx, k int) {
+// the position of the first reserved item, which lies in that link, the
+// number of items reserved, and the result: wsq.Taken with k > 0, or
+// wsq.Empty with k == 0 when the queue is empty (the steal takes effect at
+// the load of the front or of its word that shows it). It retries a
+// compare-and-swap that another goroutine's change made fail, unless once
+// is set: then it returns k == 0 and wsq.Contended, having changed nothing.
+// Either way it helps a move of the front it meets, which finishes another
+// goroutine's work rather than race with it.
+func (q *Queue[T]) reserve(p float64, once bool) (f *link[T], idx, k int, r wsq.StealResult) {
 	for {
 		f = q.front.Load()
 		if f == nil {
-			return nil, 0, 0
+			return nil, 0, 0, wsq.Empty // takes effect at this load
 		}
 		c := f.ctl.Load()
 		if isMoved(c) {
@@ -574,7 +609,7 @@ func (q *Queue[T]) reserve(p float64) (f *link[T], idx, k int) {
 		}
 		n := ctlSize(c)
 		if n == 0 {
-			return nil, 0, 0
+			return nil, 0, 0, wsq.Empty // takes effect at the load of c
 		}
 		idx = ctlIdx(c)
 		if idx >= spanOf(f) {
@@ -582,6 +617,8 @@ func (q *Queue[T]) reserve(p float64) (f *link[T], idx, k int) {
 			// front before reserving, so that idx stays small.
 			if f.ctl.CompareAndSwap(c, c&^stateMask|stateMoved) {
 				q.help(f, c&^stateMask|stateMoved)
+			} else if once {
+				return nil, 0, 0, wsq.Contended
 			}
 			continue
 		}
@@ -589,8 +626,13 @@ func (q *Queue[T]) reserve(p float64) (f *link[T], idx, k int) {
 		if p != 0 {
 			k = wsq.StealCount(n, p)
 		}
+		// A successful reservation is where the steal takes effect
+		// (Taken); a failed one changed nothing (Contended, when once).
 		if f.ctl.CompareAndSwap(c, take(c, k)) {
-			return f, idx, k
+			return f, idx, k, wsq.Taken
+		}
+		if once {
+			return nil, 0, 0, wsq.Contended
 		}
 	}
 }

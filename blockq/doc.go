@@ -11,9 +11,11 @@
 // dictates the choice: it is the module's recommended queue. Its owner's
 // operations cost what a Chase-Lev ring's cost (one compare-and-swap per
 // push, batch or pop, no allocation but one block per block's worth of
-// items); its steals never fail because another thief is at work, take
-// exactly wsq.StealCount of the queue's length at the instant they take
-// effect, and find their cut by skipping whole blocks. StealParcel and
+// items); its steals never wait for another thief (TrySteal and
+// TryStealBatch report wsq.Contended only when they lose their one
+// compare-and-swap), take exactly wsq.StealCount of the queue's length at
+// the instant they take effect, and find their cut by skipping whole
+// blocks. StealParcel and
 // PushParcel (or PushList for a batch built in advance) move items between
 // queues by relinking blocks, in time proportional to the number of blocks
 // moved, not items.
@@ -72,8 +74,8 @@
 //	Push, PushBatch, PushList   1 (the count)
 //	Pop                         1 (the claim); 0 when the owner last saw the
 //	                            queue empty
-//	Steal, StealBatch           1 (the reservation), plus 1 to 3 when the
-//	                            front moves
+//	Steal, StealBatch,          1 (the reservation), plus 1 to 3 when the
+//	TrySteal, TryStealBatch     front moves
 //	StealParcel                 as StealBatch, plus one allocation for the
 //	                            parcel's links
 //

@@ -137,7 +137,7 @@ func (q *Queue[T]) PushParcel(p wsq.Parcel[T]) int {
 // stolen items lie in; the links are allocated together.
 func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
 	steal.MustProportion(p)
-	f, idx, k := q.reserve(p)
+	f, idx, k, _ := q.reserve(p, false)
 	if k == 0 {
 		return nil
 	}

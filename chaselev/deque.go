@@ -30,17 +30,17 @@ const (
 //
 // A Deque has one owner, the goroutine that calls Push, PushBatch, Pop and
 // Reserve; they must never be called by two goroutines at once. Steal,
-// TrySteal and StealBatch may be called by any number of goroutines,
-// concurrently with the owner and with each other: thieves take turns (one
-// thief copies items out at a time), and a thief that finds another at work
-// takes nothing rather than wait. Len and Cap may be called by any
-// goroutine. No method blocks: the owner never waits for a thief, and a thief
-// never waits for anyone.
+// TrySteal, StealBatch and TryStealBatch may be called by any number of
+// goroutines, concurrently with the owner and with each other: thieves take
+// turns (one thief copies items out at a time), so a Steal or StealBatch
+// that finds another thief at work waits for it, yielding the processor,
+// while TrySteal and TryStealBatch report wsq.Contended rather than wait.
+// Len and Cap may be called by any goroutine. The owner never waits for a
+// thief, and a thief never waits for the owner.
 //
 // Items are stored by value and never torn. In the terms of the Go memory
 // model, the Push or PushBatch that adds an item x synchronizes before the
-// Pop, Steal, TrySteal or StealBatch that returns x, and no item is returned
-// twice.
+// Pop or steal that returns x, and no item is returned twice.
 //
 // Use NewBounded or NewUnbounded to create a Deque; the zero value is not
 // usable. A Deque must not be copied after first use.
@@ -99,9 +99,11 @@ type Deque[T any] struct {
 	// commits in between without claiming it), at its CAS on
 	// head when it takes the last item or cancels an announcement, and at
 	// its load of head when it finds nothing; Steal, TrySteal and a
-	// one-item StealBatch at the CAS that claims (or, for a claim that
-	// confirm settles, at its commit); a batch StealBatch at its commit
-	// CAS.
+	// one-item StealBatch or TryStealBatch at the CAS that claims (or, for
+	// a claim that confirm settles, at its commit); a batch StealBatch or
+	// TryStealBatch at its commit CAS; a steal that finds no item at its
+	// load of tail (the one after its announcement, for a batch steal); a
+	// Contended TrySteal or TryStealBatch nowhere (it changes nothing).
 	head atomicx.Uint64
 
 	_ pad.Line
@@ -211,12 +213,13 @@ func checkCapacity(capacity int) {
 }
 
 // Contract reports what the deque promises where wsq.Queue lets queues
-// differ: a steal takes nothing while another thief holds head
-// (StealMayFail), a batch steal counts before it claims
+// differ: thieves take turns at head, so a Steal or StealBatch waits while
+// another thief holds it (SerializedThieves; TrySteal and TryStealBatch
+// report wsq.Contended instead), a batch steal counts before it claims
 // (InexactStealBatch), and a bounded deque has a Capacity. Any goroutine
 // may call it.
 func (q *Deque[T]) Contract() wsq.Contract {
-	c := wsq.Contract{StealMayFail: true, InexactStealBatch: true}
+	c := wsq.Contract{SerializedThieves: true, InexactStealBatch: true}
 	if q.bounded {
 		c.Capacity = int(q.limit)
 	}
@@ -509,13 +512,12 @@ func (q *Deque[T]) popLast(b uint64) (T, bool) {
 }
 
 // Steal removes and returns the oldest item (first in, first out). It
-// reports false when the deque is empty, and also, without waiting, when
-// another thief holds head: one copying items out, or one that has
-// announced a batch steal and not yet committed it (a thief descheduled in
-// that state makes every other thief of the deque come back empty until it
-// runs again). When it loses a CAS it tries again. Any goroutine may call
-// it; it does not block. A scheduler should treat a false result as "try
-// another victim", not as proof that the deque is empty: Len tells.
+// reports false only when the deque is empty: when it loses its CAS it
+// tries again, and when another thief holds head (one copying items out,
+// or one that has announced a batch steal and not yet committed it) it
+// waits for that thief, yielding the processor, and tries again. It takes
+// effect at its claiming CAS, or, when it finds the deque empty, at its
+// load of tail. Any goroutine may call it; it never waits for the owner.
 //
 // A Steal claims the item with one CAS on head, reads the slot, and releases
 // it with one atomic store.
@@ -524,8 +526,8 @@ func (q *Deque[T]) Steal() (T, bool) {
 		h := q.head.Load()
 		s, claim := unpack(h)
 		if s != claim {
-			var zero T
-			return zero, false // another thief is at work
+			q.head.SpinWait() // another thief is at work: let it finish
+			continue
 		}
 		if v, ok, lost := q.stealOne(h, s, q.tail.Load()); !lost {
 			return v, ok
@@ -533,18 +535,27 @@ func (q *Deque[T]) Steal() (T, bool) {
 	}
 }
 
-// TrySteal is Steal without the retry: it also reports false when it loses
-// the CAS to another goroutine, as Taskflow's steal does. Any goroutine may
-// call it; it does not block.
-func (q *Deque[T]) TrySteal() (T, bool) {
+// TrySteal makes one attempt at Steal, the one claiming CAS of Taskflow's
+// steal: it reports wsq.Contended, taking nothing and changing nothing,
+// when another thief holds head or when it loses the CAS, and never waits.
+// Taken takes effect at the claiming CAS (or, for a claim that confirm
+// settles, at its commit), Empty at the load of tail that shows no item.
+// Any goroutine may call it; it does not block.
+func (q *Deque[T]) TrySteal() (T, wsq.StealResult) {
 	h := q.head.Load()
 	s, claim := unpack(h)
 	if s != claim {
 		var zero T
-		return zero, false
+		return zero, wsq.Contended // another thief is at work
 	}
-	v, ok, _ := q.stealOne(h, s, q.tail.Load())
-	return v, ok
+	v, ok, lost := q.stealOne(h, s, q.tail.Load())
+	switch {
+	case ok:
+		return v, wsq.Taken
+	case lost:
+		return v, wsq.Contended
+	}
+	return v, wsq.Empty
 }
 
 // stealOne steals the item at s, given head h = (s, s) and then tail t as
@@ -606,49 +617,80 @@ func (q *Deque[T]) confirm(s uint32) (v T, ok, lost bool) {
 // deque, the oldest ones, in one operation, and appends them to dst, oldest
 // first. The operation takes effect at the CAS that claims the items; if the
 // owner pushed or popped items after StealBatch counted them, the count is
-// that of the deque it saw. It takes nothing and returns dst unchanged when
-// the deque is empty or another thief holds head (see Steal). It panics,
-// before it touches the deque, unless 0 < p <= 1. Any goroutine may call it;
-// it does not block.
+// that of the deque it saw. It takes nothing and returns dst unchanged only
+// when the deque is empty: it tries again after a lost CAS or a cancelled
+// announcement, and waits for another thief that holds head (see Steal).
+// It panics, before it touches the deque, unless 0 < p <= 1. Any goroutine
+// may call it; it never waits for the owner.
 //
 // A batch steal announces itself with a CAS on head, loads tail, commits its
 // count with a second CAS, copies the items and releases them with an atomic
 // store. When its count is one it claims the item as Steal does.
 func (q *Deque[T]) StealBatch(dst []T, p float64) []T {
 	steal.MustProportion(p)
-	for {
+	dst, _ = q.stealBatch(dst, p, false)
+	return dst
+}
+
+// TryStealBatch makes one attempt at StealBatch: it returns dst unchanged
+// and wsq.Contended, without waiting, when another thief holds head, when
+// it loses a CAS, or when the owner cancels its announcement. It panics,
+// before it touches the deque, unless 0 < p <= 1. Any goroutine may call
+// it; it does not block.
+func (q *Deque[T]) TryStealBatch(dst []T, p float64) ([]T, wsq.StealResult) {
+	steal.MustProportion(p)
+	return q.stealBatch(dst, p, true)
+}
+
+// stealBatch is StealBatch, or with once TryStealBatch: every continue of
+// its loop follows a race lost, to the owner or to another thief, which
+// once reports as wsq.Contended instead of trying again. Its results take
+// effect as follows: Taken at the commit CAS (or, for one item, as in
+// TrySteal); Empty at the load of tail that shows no item (the first, or
+// the one in count after the announcement, which count withdraws); a
+// Contended attempt changed nothing (an announcement it made is withdrawn
+// or cleared, by count, commit or uncancel).
+func (q *Deque[T]) stealBatch(dst []T, p float64, once bool) ([]T, wsq.StealResult) {
+	for try := false; ; try = true {
+		if try && once {
+			return dst, wsq.Contended
+		}
 		h := q.head.Load()
 		s, claim := unpack(h)
 		if s != claim {
-			return dst // another thief is at work
+			if once {
+				return dst, wsq.Contended // another thief is at work
+			}
+			q.head.SpinWait() // let it finish
+			continue
 		}
 		t := q.tail.Load()
 		n := int32(uint32(t) - s)
 		if n <= 0 {
-			return dst
+			return dst, wsq.Empty
 		}
 		if wsq.StealCount(int(n), p) == 1 {
 			v, ok, lost := q.stealOne(h, s, t)
 			if lost {
 				continue
 			}
-			if ok {
-				dst = append(dst, v)
+			if !ok {
+				return dst, wsq.Empty
 			}
-			return dst
+			return append(dst, v), wsq.Taken
 		}
 		if !q.announce(h, s) {
 			continue
 		}
 		m := q.count(s)
 		if m == 0 {
-			return dst
+			return dst, wsq.Empty
 		}
 		k := uint32(wsq.StealCount(int(m), p))
 		if !q.commit(s, k) {
 			continue // the owner cancelled the announcement: start again
 		}
-		return q.take(dst, s, k)
+		return q.take(dst, s, k), wsq.Taken
 	}
 }
 

@@ -4,7 +4,8 @@
 //
 // Use it when one goroutine produces and consumes its own work depth-first
 // (Push and Pop at the newest end, last in first out) and other goroutines
-// occasionally take the oldest work (Steal, StealBatch). A Deque is the
+// occasionally take the oldest work (Steal, StealBatch, or their one-attempt
+// forms TrySteal and TryStealBatch). A Deque is the
 // classic choice of work-stealing schedulers: the owner's operations cost
 // one atomic store each in the common case, and meet the thieves only on the
 // last item or when a thief's batch steal is in progress (see Costs). Choose
@@ -37,8 +38,10 @@
 // so it never writes a slot that a thief may still be reading, and all slot
 // accesses are plain, typed reads and writes of T (no boxing, no per-slot
 // atomics). The price is one atomic store per steal, to release, and turn
-// taking among thieves: while one thief copies its items out, others take
-// nothing (Steal reports false) rather than wait. The owner never waits. A
+// taking among thieves: while one thief copies its items out, another's
+// Steal or StealBatch waits for it (yielding the processor), and its
+// TrySteal or TryStealBatch takes nothing and reports wsq.Contended. The
+// owner never waits. A
 // bounded deque of capacity C has a ring of 2C slots, so that the slots of
 // claimed items (at most C) never make a push fail while fewer than C items
 // are in the deque; an unbounded deque grows instead.
@@ -96,7 +99,7 @@
 //	                        when a thief's claim covers the item
 //	Steal, TrySteal         2 (claim CAS, release store), and a second
 //	                        load of tail after the claim
-//	StealBatch of 1 item    2, as Steal
+//	StealBatch of 1 item    2, as Steal (TryStealBatch alike)
 //	StealBatch of k >= 2    3 per batch (announce, commit, release)
 //
 // Taskflow's C++ steal costs one CAS; the release store is what claim-then-

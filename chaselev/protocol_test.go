@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/chaselev"
 )
 
@@ -43,7 +44,9 @@ func TestPopCancelsAnnouncement(t *testing.T) {
 		// would let the first thief's stale commit succeed.
 		_, ok = q.Announce()
 		require.False(t, ok, "a second announcement while the first is cancelled")
-		assert.Equal(t, 0, len(q.StealBatch(nil, 1)), "thieves wait their turn")
+		got, r := q.TryStealBatch(nil, 1)
+		assert.Equal(t, 0, len(got), "thieves wait their turn")
+		assert.Equal(t, wsq.Contended, r, "thieves wait their turn")
 
 		require.False(t, q.Commit(s, k), "commit after the owner cancelled")
 		require.True(t, q.Idle(), "the failed commit leaves head idle")
@@ -127,8 +130,8 @@ func TestPopDuringClaim(t *testing.T) {
 		require.True(t, q.Commit(s, k))
 
 		assert.Equal(t, 4, q.Len())
-		_, ok = q.Steal()
-		assert.False(t, ok, "thieves wait their turn")
+		_, r := q.TrySteal()
+		assert.Equal(t, wsq.Contended, r, "thieves wait their turn")
 		assert.Equal(t, 4, q.PushBatch([]int{9, 10, 11, 12, 13}), "the claimed items do not count")
 		assert.False(t, q.Push(13), "eight items: full")
 		for want := 12; want >= 5; want-- {

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/chaselev"
 )
 
@@ -82,7 +83,7 @@ func BenchmarkSlots(b *testing.B) {
 			q.PushBatch(make([]int, n))
 			b.StartTimer()
 			for range min(n, b.N-done) {
-				if _, ok := q.TrySteal(); !ok {
+				if _, r := q.TrySteal(); r != wsq.Taken {
 					b.Fatal("steal failed")
 				}
 			}

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	wsq "github.com/worksteal/wsq"
 )
 
 // These tests stall a thief between its loads of head and tail and its
@@ -144,11 +146,14 @@ func TestStalledCommitFreezesHead(t *testing.T) {
 	require.Equal(t, cancelledLen, claim-hs, "head is no longer announced under a stalled announcer")
 	require.Equal(t, s+1, hs, "the cancelled announcement is just past the last item taken")
 
-	// Other thieves cannot move head, so the positions cannot wrap.
+	// Other thieves cannot move head, so the positions cannot wrap: their
+	// attempts meet the announcer (a Steal or StealBatch would wait for it).
 	require.Equal(t, 2, q.PushBatch([]byte{4, 5}))
-	assert.Empty(t, q.StealBatch(nil, 1))
-	_, ok = q.Steal()
-	assert.False(t, ok)
+	got, r := q.TryStealBatch(nil, 1)
+	assert.Empty(t, got)
+	assert.Equal(t, wsq.Contended, r)
+	_, r = q.TrySteal()
+	assert.Equal(t, wsq.Contended, r)
 
 	require.False(t, q.Commit(s, k), "the stalled commit succeeded")
 	assert.Equal(t, []byte{4, 5}, q.StealBatch(nil, 1))

@@ -23,11 +23,13 @@
 //
 // A Queue has one owner goroutine, which alone may call Push, PushBatch,
 // PushList, PushParcel and Pop; these never block and never wait for a thief.
-// Any goroutine may steal (Steal, StealBatch, StealParcel). The paper's
-// algorithm admits one thief at a time; this implementation lets any number
-// of goroutines call the steal methods and serializes them with a
-// thief-side lock, so a second thief waits for the first but the owner stays
-// lock-free and no item is ever lost or duplicated.
+// Any goroutine may steal (Steal, StealBatch, StealParcel, TrySteal,
+// TryStealBatch). The paper's algorithm admits one thief at a time; this
+// implementation lets any number of goroutines call the steal methods and
+// serializes them with a thief-side lock, so a second thief waits for the
+// first but the owner stays lock-free and no item is ever lost or
+// duplicated. TrySteal and TryStealBatch take the lock with TryLock and
+// report wsq.Contended instead of waiting.
 //
 // # The steal variants
 //

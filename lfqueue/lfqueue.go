@@ -523,6 +523,45 @@ func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
 	return appendChain(dst, first, k)
 }
 
+// TrySteal makes one attempt at Steal without waiting: it reports
+// wsq.Contended, taking nothing, when another thief holds the thieves'
+// lock (it takes it with TryLock) or when the owner changes the control
+// word between its snapshot and its reserving compare-and-swap. The
+// snapshot itself may load again while the owner is publishing a push.
+// Any goroutine may call it; it never waits.
+func (q *Queue[T]) TrySteal() (T, wsq.StealResult) {
+	var zero T
+	if !q.tryLockThieves() {
+		return zero, wsq.Contended
+	}
+	first, k, r := q.trySteal(func(int) int { return 1 })
+	q.unlockThieves()
+	if k == 0 {
+		return zero, r
+	}
+	v := first.val
+	first.val = zero
+	first.next.SetPlain(nil) // the thief owns the detached node (hazard 6)
+	return v, r
+}
+
+// TryStealBatch makes one attempt at StealBatch, as TrySteal makes one at
+// Steal: it returns dst unchanged and wsq.Contended when the thieves' lock
+// is held or its compare-and-swap fails. It panics, before touching the
+// queue, unless 0 < p <= 1. Any goroutine may call it; it never waits.
+func (q *Queue[T]) TryStealBatch(dst []T, p float64) ([]T, wsq.StealResult) {
+	steal.MustProportion(p)
+	if !q.tryLockThieves() {
+		return dst, wsq.Contended
+	}
+	first, k, r := q.trySteal(func(n int) int { return wsq.StealCount(n, p) })
+	q.unlockThieves()
+	if k == 0 {
+		return dst, r
+	}
+	return appendChain(dst, first, k), r
+}
+
 // StealParcel removes wsq.StealCount(Len(), p) of the oldest items in one
 // operation and returns them as a new *List, without copying them: the
 // stolen nodes become the list's nodes. It returns nil when it takes
@@ -548,6 +587,16 @@ func (q *Queue[T]) lockThieves() {
 	q.thief.turns.Store(q.thief.turns.Load() + 1)
 }
 
+// tryLockThieves begins a thief's turn, as lockThieves does, if the
+// thieves' lock is free, and reports whether it did; it never waits.
+func (q *Queue[T]) tryLockThieves() bool {
+	if !q.thief.mu.TryLock() {
+		return false
+	}
+	q.thief.turns.Store(q.thief.turns.Load() + 1)
+	return true
+}
+
 // unlockThieves ends a thief's turn: it makes the turns counter even, which
 // tells the owner that this thief walks no more nodes, and releases the
 // lock.
@@ -566,13 +615,33 @@ func (q *Queue[T]) steal(want func(n int) int, needLast bool) (first, last *node
 		rec, c := q.snapshot()
 		if rec == nil {
 			q.thief.last = nil // keep no dead node reachable
-			return nil, nil, 0 // linearizes at the load of ctl
+			return nil, nil, 0 // empty: linearizes at the load of ctl
 		}
 		k = want(ctlSize(c))
 		if q.reserve(c, k) {
 			return q.detach(rec, k, needLast)
 		}
 	}
+}
+
+// trySteal is steal with one reservation: it returns the newest detached
+// node and their number k with wsq.Taken (the steal takes effect at the
+// reserving CAS), or k == 0 with wsq.Empty when the queue is empty (it takes
+// effect at snapshot's load of ctl) or wsq.Contended when the CAS fails
+// (the owner changed ctl since the snapshot; nothing changed). The caller
+// holds q.thief.mu.
+func (q *Queue[T]) trySteal(want func(n int) int) (first *node[T], k int, r wsq.StealResult) {
+	rec, c := q.snapshot()
+	if rec == nil {
+		q.thief.last = nil // keep no dead node reachable
+		return nil, 0, wsq.Empty
+	}
+	k = want(ctlSize(c))
+	if !q.reserve(c, k) {
+		return nil, 0, wsq.Contended
+	}
+	first, _, k = q.detach(rec, k, false)
+	return first, k, wsq.Taken
 }
 
 // snapshot loads a value c of ctl without the fence and the push record rec

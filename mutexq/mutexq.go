@@ -12,8 +12,9 @@ import (
 // Queue is a work-stealing queue protected by one mutex. All methods are
 // safe for concurrent use by any goroutines, although wsq.Queue allows only
 // the owner to call Push, PushBatch and Pop. Every method takes the lock, so
-// any method may block while another goroutine holds it. Use New to create a
-// Queue; a Queue must not be copied after first use.
+// any method may block while another goroutine holds it, except TrySteal
+// and TryStealBatch, which report wsq.Contended instead. Use New to create
+// a Queue; a Queue must not be copied after first use.
 type Queue[T any] struct {
 	mu sync.Mutex
 	d  *model.Deque[T]
@@ -59,7 +60,9 @@ func (q *Queue[T]) Pop() (T, bool) {
 	return q.d.Pop()
 }
 
-// Steal removes and returns the oldest item.
+// Steal removes and returns the oldest item. It reports false only when the
+// queue is empty (the operation takes effect under the lock); it waits for
+// the lock.
 func (q *Queue[T]) Steal() (T, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -74,6 +77,39 @@ func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return q.d.StealBatch(dst, p)
+}
+
+// TrySteal is Steal if the lock is free: it takes the lock with TryLock
+// and reports wsq.Contended, without waiting, when another goroutine holds
+// it (the owner, or another thief); otherwise it takes effect under the
+// lock, reporting wsq.Taken or wsq.Empty. A Contended attempt changes
+// nothing.
+func (q *Queue[T]) TrySteal() (T, wsq.StealResult) {
+	if !q.mu.TryLock() {
+		var zero T
+		return zero, wsq.Contended
+	}
+	defer q.mu.Unlock()
+	v, ok := q.d.Steal()
+	if !ok {
+		return v, wsq.Empty
+	}
+	return v, wsq.Taken
+}
+
+// TryStealBatch is StealBatch if the lock is free, as TrySteal is Steal: it
+// returns dst unchanged and wsq.Contended when the lock is held. It panics,
+// before it tries the lock, unless 0 < p <= 1.
+func (q *Queue[T]) TryStealBatch(dst []T, p float64) ([]T, wsq.StealResult) {
+	steal.MustProportion(p)
+	if !q.mu.TryLock() {
+		return dst, wsq.Contended
+	}
+	defer q.mu.Unlock()
+	if q.d.Len() == 0 {
+		return dst, wsq.Empty
+	}
+	return q.d.StealBatch(dst, p), wsq.Taken
 }
 
 // Contract reports what the queue promises where wsq.Queue lets queues

@@ -2,6 +2,7 @@ package tfdeque
 
 import (
 	"fmt"
+	"runtime"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/chaselev"
@@ -64,14 +65,15 @@ func WithPushStyle(s PushStyle) Option { return func(o *options) { o.style = s }
 //
 // A Deque has one owner, the goroutine that calls Push, PushBatch,
 // PushPerItem, PushBulk and Pop; they must never be called by two goroutines at
-// once. Steal and StealBatch may be called by any goroutine, concurrently
-// with the owner and with each other; a thief that loses a race takes
-// nothing, as in Taskflow. Len and Cap may be called by any goroutine. No
-// method blocks.
+// once. Steal, StealBatch, TrySteal and TryStealBatch may be called by any
+// goroutine, concurrently with the owner and with each other; a TrySteal
+// that loses a race takes nothing, as Taskflow's steal does, and Steal
+// tries again. Len and Cap may be called by any goroutine. The owner never
+// waits for a thief.
 //
 // Items are stored by value and never torn. In the terms of the Go memory
-// model, the push that adds an item x synchronizes before the Pop, Steal or
-// StealBatch that returns x, and no item is returned twice.
+// model, the push that adds an item x synchronizes before the Pop or steal
+// that returns x, and no item is returned twice.
 //
 // Use NewUnbounded or NewBounded to create a Deque; the zero value is not
 // usable. A Deque must not be copied after first use.
@@ -119,7 +121,7 @@ func apply(capacity int, opts []Option) options {
 }
 
 // Contract reports what the deque promises where wsq.Queue lets queues
-// differ: those of package chaselev's deque (StealMayFail,
+// differ: those of package chaselev's deque (SerializedThieves,
 // InexactStealBatch, and a Capacity when bounded), a StealBatch that is a
 // loop of steals (LoopedStealBatch), and, with PerItem, a PushBatch that
 // publishes item by item (LoopedPushBatch). Any goroutine may call it.
@@ -199,28 +201,71 @@ func (q *Deque[T]) PushBulk(vs []T) int {
 // block.
 func (q *Deque[T]) Pop() (T, bool) { return q.d.Pop() }
 
-// Steal removes and returns the oldest item with one claiming CAS:
-// Taskflow's steal. It reports false when the deque is empty or when it
-// loses a race with another goroutine (a lost CAS, or another thief copying
-// an item out), without retrying. Any goroutine may call it; it does not
-// block.
-func (q *Deque[T]) Steal() (T, bool) { return q.d.TrySteal() }
+// TrySteal removes and returns the oldest item with one claiming CAS:
+// Taskflow's steal, which gives up on a lost race. It reports wsq.Taken, or
+// takes nothing and reports wsq.Empty when the deque is empty (at its load
+// of the tail) or wsq.Contended when it loses a race with another goroutine
+// (a lost CAS, or another thief copying an item out), without retrying.
+// Any goroutine may call it; it does not block.
+func (q *Deque[T]) TrySteal() (T, wsq.StealResult) { return q.d.TrySteal() }
 
-// StealBatch takes wsq.StealCount(Len(), p) items from the old end with a
-// loop of Steal calls, appending them to dst oldest first, and stops early at
-// the first Steal that takes nothing. Taskflow has no bulk steal; this loop
-// is how the paper's Taskflow baseline stole a proportion. Under concurrency
-// the batch is not one operation: other operations may interleave with its
-// steals. It panics, before it touches the deque, unless 0 < p <= 1. Any
-// goroutine may call it; it does not block.
+// Steal loops over TrySteal until it takes an item or finds the deque
+// empty, as a Taskflow worker loops over steal: it reports false only when
+// the deque is empty. After a race lost it tries again at once, and after
+// the second in a row yields the processor between tries, so that a thief
+// copying an item out gets to finish. Any goroutine may call it; it never
+// waits for the owner.
+func (q *Deque[T]) Steal() (T, bool) {
+	for i := 0; ; i++ {
+		v, r := q.d.TrySteal()
+		if r != wsq.Contended {
+			return v, r == wsq.Taken
+		}
+		if i > 0 {
+			runtime.Gosched()
+		}
+	}
+}
+
+// StealBatch takes wsq.StealCount(Len(), p) items from the old end (at
+// least one attempt even when Len says none) with a loop of Steal calls,
+// appending them to dst oldest first, and stops early at the first Steal
+// that finds the deque empty. Taskflow has no bulk steal; this loop is how
+// the paper's Taskflow baseline stole a proportion. Under concurrency the
+// batch is not one operation: other operations may interleave with its
+// steals. It returns dst unchanged only when the deque was empty at some
+// instant. It panics, before it touches the deque, unless 0 < p <= 1. Any
+// goroutine may call it; it never waits for the owner.
 func (q *Deque[T]) StealBatch(dst []T, p float64) []T {
 	steal.MustProportion(p)
-	for k := wsq.StealCount(q.d.Len(), p); k > 0; k-- {
-		v, ok := q.d.TrySteal()
+	for k := max(wsq.StealCount(q.d.Len(), p), 1); k > 0; k-- {
+		v, ok := q.Steal()
 		if !ok {
 			break
 		}
 		dst = append(dst, v)
 	}
 	return dst
+}
+
+// TryStealBatch is StealBatch as a loop of TrySteal calls: it stops at the
+// first that takes nothing, and reports wsq.Taken if it took any item,
+// otherwise the first attempt's wsq.Empty or wsq.Contended (with dst
+// unchanged). It panics, before it touches the deque, unless 0 < p <= 1.
+// Any goroutine may call it; it does not block.
+func (q *Deque[T]) TryStealBatch(dst []T, p float64) ([]T, wsq.StealResult) {
+	steal.MustProportion(p)
+	n := len(dst)
+	r := wsq.Empty
+	for k := max(wsq.StealCount(q.d.Len(), p), 1); k > 0; k-- {
+		var v T
+		if v, r = q.d.TrySteal(); r != wsq.Taken {
+			break
+		}
+		dst = append(dst, v)
+	}
+	if len(dst) > n {
+		return dst, wsq.Taken
+	}
+	return dst, r
 }

@@ -27,11 +27,16 @@
 //     bulk_push); and Bulk, v4's bulk_push: the slot stores, then one
 //     publication. PushPerItem and PushBulk are also methods, whatever the
 //     style.
-//   - Steal takes one item with one claiming CAS, and a lost race reads as
-//     empty: no retry, as in Taskflow.
-//   - StealBatch is a loop of Steal calls, stopping at the first that takes
-//     nothing. Taskflow has no bulk steal; this is how the paper stole a
-//     proportion.
+//   - TrySteal is Taskflow's steal: one item with one claiming CAS, and a
+//     lost race takes nothing, with no retry; it reports wsq.Contended,
+//     which Taskflow's steal cannot tell from empty. Steal loops over
+//     TrySteal until it takes an item or finds the deque empty, as
+//     Taskflow's workers loop over steal, so that its false means empty,
+//     as wsq.Queue requires of every queue.
+//   - StealBatch is a loop of Steal calls, stopping at the first that finds
+//     the deque empty (TryStealBatch: of TrySteal calls, stopping at the
+//     first that takes nothing). Taskflow has no bulk steal; this is how
+//     the paper stole a proportion.
 //
 // # Where the Go model differs
 //
@@ -39,8 +44,8 @@
 // read is a data race, and for a multi-word T it can observe a torn value,
 // so chaselev's thief claims first, reads after, and releases the slot with
 // one more atomic store (see package chaselev for the protocol and its
-// cost). A thief that finds another thief copying an item out takes nothing,
-// which Taskflow's callers already handle as a lost CAS. A bounded deque
+// cost). A TrySteal that finds another thief copying an item out takes
+// nothing and reports wsq.Contended, as for a lost CAS. A bounded deque
 // keeps a ring of twice its capacity, so that the slot of an item a thief is
 // still copying out never makes a push fail; it still holds at most its
 // capacity of items. An empty Pop returns without an atomic store, where

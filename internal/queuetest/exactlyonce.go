@@ -111,7 +111,9 @@ var proportions = []float64{0.1, 0.25, 0.5, 0.6, 0.9, 1}
 // The owner mixes Push, PushBatch, the native push and Pop. It keeps the
 // queue short most of the time, where owner and thieves meet, and now and
 // then lets it grow so that large proportional steals happen too. Thieves mix
-// Steal, StealBatch with varied proportions and the native steal.
+// Steal, StealBatch with varied proportions, TrySteal, TryStealBatch and the
+// native steal; a TrySteal or TryStealBatch that reports wsq.Empty or
+// wsq.Contended must come with no item.
 func exactlyOnce[T any](t testing.TB, cfg Config, newQ func() wsq.Queue[T], c codec[T], nat natives[T], n int) {
 	q := newQ()
 	thieves := cfg.thieves()
@@ -120,7 +122,7 @@ func exactlyOnce[T any](t testing.TB, cfg Config, newQ func() wsq.Queue[T], c co
 		ledgers[i] = newLedger(n)
 	}
 	var done atomic.Bool
-	var steals, stolen, attempts atomic.Int64
+	var steals, stolen, attempts, contended atomic.Int64
 	var wg sync.WaitGroup
 	for th := 1; th <= thieves; th++ {
 		wg.Add(1)
@@ -138,18 +140,53 @@ func exactlyOnce[T any](t testing.TB, cfg Config, newQ func() wsq.Queue[T], c co
 			for {
 				got := 0
 				attempts.Add(1)
+				// try checks a one-attempt steal's result against what it
+				// took.
+				try := func(r wsq.StealResult, took int) {
+					switch {
+					case r == wsq.Contended:
+						contended.Add(1)
+						fallthrough
+					case r == wsq.Empty:
+						if took != 0 {
+							l.fail(fmt.Errorf("a steal that reported %v took %d items", r, took))
+						}
+					case r != wsq.Taken:
+						l.fail(fmt.Errorf("a steal reported %v", r))
+					case took == 0:
+						l.fail(fmt.Errorf("a steal reported %v and took nothing", r))
+					}
+				}
+				var zero T
 				switch r := rng.IntN(10); {
-				case r < 3:
+				case r < 2:
 					if v, ok := q.Steal(); ok {
 						receive(v)
 						got = 1
 					}
-				case r < 7 || nat.steal == nil:
+				case r < 3:
+					v, res := q.TrySteal()
+					if res == wsq.Taken {
+						receive(v)
+						got = 1
+					} else if any(v) != any(zero) {
+						l.fail(fmt.Errorf("a TrySteal that reported %v returned %+v", res, v))
+					}
+					try(res, got)
+				case r < 5 || nat.steal == nil && r < 7:
 					buf = q.StealBatch(buf[:0], proportions[rng.IntN(len(proportions))])
 					for _, v := range buf {
 						receive(v)
 					}
 					got = len(buf)
+				case r < 7 || nat.steal == nil:
+					var res wsq.StealResult
+					buf, res = q.TryStealBatch(buf[:0], proportions[rng.IntN(len(proportions))])
+					for _, v := range buf {
+						receive(v)
+					}
+					got = len(buf)
+					try(res, got)
 				default:
 					buf = nat.steal(q, buf[:0], proportions[rng.IntN(len(proportions))])
 					for _, v := range buf {
@@ -236,6 +273,6 @@ func exactlyOnce[T any](t testing.TB, cfg Config, newQ func() wsq.Queue[T], c co
 	done.Store(true)
 	wg.Wait()
 	settle(t, n, ledgers)
-	t.Logf("%d items: owner popped %d; %d thieves stole %d in %d steals (%d attempts)",
-		n, owner.count, thieves, stolen.Load(), steals.Load(), attempts.Load())
+	t.Logf("%d items: owner popped %d; %d thieves stole %d in %d steals (%d attempts, %d contended)",
+		n, owner.count, thieves, stolen.Load(), steals.Load(), attempts.Load(), contended.Load())
 }

@@ -16,8 +16,10 @@ import (
 // return.
 
 // LinearizabilityModel returns the porcupine model of wsq.Queue[int] with
-// the tolerances Contract c declares (Capacity, StealMayFail,
-// InexactStealBatch).
+// the tolerances Contract c declares (Capacity, InexactStealBatch). A Steal
+// that reports false, a StealBatch that takes nothing and a TrySteal or
+// TryStealBatch that reports wsq.Empty are accepted only where the model
+// queue is empty; a wsq.Contended result is a no-op anywhere.
 func LinearizabilityModel(c wsq.Contract) porcupine.Model { return linearizabilityModel(c) }
 
 // PushOp is a Push(v) that returned ok.
@@ -44,6 +46,17 @@ func StealOp(client int, call, ret int64, v int, ok bool) porcupine.Operation {
 // took vs, oldest first.
 func StealBatchOp(client int, call, ret int64, p float64, vs []int) porcupine.Operation {
 	return operation(client, call, ret, lzInput{kind: opStealBatch, p: p}, lzOutput{vs: slices.Clone(vs)})
+}
+
+// TryStealOp is a TrySteal that returned v, r.
+func TryStealOp(client int, call, ret int64, v int, r wsq.StealResult) porcupine.Operation {
+	return operation(client, call, ret, lzInput{kind: opTrySteal}, lzOutput{v: v, r: r})
+}
+
+// TryStealBatchOp is a TryStealBatch(dst, p) that took vs, oldest first,
+// and reported r.
+func TryStealBatchOp(client int, call, ret int64, p float64, vs []int, r wsq.StealResult) porcupine.Operation {
+	return operation(client, call, ret, lzInput{kind: opTryStealBatch, p: p}, lzOutput{vs: slices.Clone(vs), r: r})
 }
 
 func operation(client int, call, ret int64, in lzInput, out lzOutput) porcupine.Operation {

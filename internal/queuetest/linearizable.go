@@ -26,20 +26,23 @@ const (
 	opPop
 	opSteal
 	opStealBatch
+	opTrySteal
+	opTryStealBatch
 )
 
 type lzInput struct {
 	kind opKind
 	v    int     // Push
 	vs   []int   // PushBatch
-	p    float64 // StealBatch
+	p    float64 // StealBatch, TryStealBatch
 }
 
 type lzOutput struct {
-	v  int   // Pop, Steal
-	ok bool  // Push, Pop, Steal
-	n  int   // PushBatch
-	vs []int // StealBatch
+	v  int             // Pop, Steal, TrySteal
+	ok bool            // Push, Pop, Steal
+	n  int             // PushBatch
+	vs []int           // StealBatch, TryStealBatch
+	r  wsq.StealResult // TrySteal, TryStealBatch
 }
 
 // lzState is the abstract queue, oldest item first. Steps never modify a
@@ -49,8 +52,12 @@ type lzState []int
 // linearizabilityModel is the porcupine model of wsq.Queue. Its step
 // replays the operation on internal/model (the one copy of the semantics)
 // and compares the outputs, except where the queue's Contract declares a
-// tolerance: a steal that may fail while items are there, and a batch steal
-// that may take another count than the model's, oldest first all the same.
+// tolerance: a batch steal that may take another count than the model's,
+// oldest first all the same. A Steal that reports false and a StealBatch
+// that takes nothing must find the model empty, as must a TrySteal or
+// TryStealBatch that reports wsq.Empty; one that reports wsq.Contended is a
+// no-op at any point, and must come with no item; one that reports
+// wsq.Taken must take what Steal or StealBatch would.
 func linearizabilityModel(c wsq.Contract) porcupine.Model {
 	return porcupine.Model{
 		Init: func() any { return lzState(nil) },
@@ -68,19 +75,37 @@ func linearizabilityModel(c wsq.Contract) porcupine.Model {
 				v, got := d.Pop()
 				ok = got == out.ok && (!got || v == out.v)
 			case opSteal:
-				if !out.ok && c.StealMayFail {
-					return true, s
-				}
 				v, got := d.Steal()
 				ok = got == out.ok && (!got || v == out.v)
-			case opStealBatch:
+			case opTrySteal:
+				switch out.r {
+				case wsq.Contended:
+					return out.v == 0, s // a no-op, with no item
+				case wsq.Empty:
+					ok = out.v == 0 && d.Len() == 0
+				case wsq.Taken:
+					v, got := d.Steal()
+					ok = got && v == out.v
+				}
+			case opStealBatch, opTryStealBatch:
 				k := len(out.vs)
-				switch {
-				case k == 0 && c.StealMayFail:
-					return true, s
-				case c.InexactStealBatch && k > 0:
+				if in.kind == opTryStealBatch {
+					switch out.r {
+					case wsq.Contended:
+						return k == 0, s // a no-op, with no items
+					case wsq.Empty:
+						return k == 0 && d.Len() == 0, s
+					case wsq.Taken:
+						if k == 0 {
+							return false, s
+						}
+					default:
+						return false, s
+					}
+				}
+				if c.InexactStealBatch && k > 0 {
 					ok = k <= d.Len() && slices.Equal(d.StealN(nil, k), out.vs)
-				default:
+				} else {
 					ok = slices.Equal(d.StealBatch(nil, in.p), out.vs)
 				}
 			}
@@ -101,6 +126,10 @@ func linearizabilityModel(c wsq.Contract) porcupine.Model {
 				return fmt.Sprintf("Pop() -> %d, %v", out.v, out.ok)
 			case opSteal:
 				return fmt.Sprintf("Steal() -> %d, %v", out.v, out.ok)
+			case opTrySteal:
+				return fmt.Sprintf("TrySteal() -> %d, %v", out.v, out.r)
+			case opTryStealBatch:
+				return fmt.Sprintf("TryStealBatch(%v) -> %v, %v", in.p, out.vs, out.r)
 			default:
 				return fmt.Sprintf("StealBatch(%v) -> %v", in.p, out.vs)
 			}
@@ -174,15 +203,28 @@ func recordHistory(cfg Config, seed uint64) []porcupine.Operation {
 				if rng.IntN(3) == 0 {
 					runtime.Gosched()
 				}
-				if contract.LoopedStealBatch || rng.IntN(2) == 0 {
+				// A looped batch steal is not one operation: such queues
+				// are recorded stealing one item at a time.
+				batch := !contract.LoopedStealBatch && rng.IntN(2) == 0
+				switch try := rng.IntN(2) == 0; {
+				case !batch && !try:
 					call := clock.Add(1)
 					v, ok := q.Steal()
 					record(client, lzInput{kind: opSteal}, call, lzOutput{v: v, ok: ok})
-				} else {
+				case !batch:
+					call := clock.Add(1)
+					v, r := q.TrySteal()
+					record(client, lzInput{kind: opTrySteal}, call, lzOutput{v: v, r: r})
+				case !try:
 					in := lzInput{kind: opStealBatch, p: proportions[rng.IntN(len(proportions))]}
 					call := clock.Add(1)
 					vs := q.StealBatch(nil, in.p)
 					record(client, in, call, lzOutput{vs: vs})
+				default:
+					in := lzInput{kind: opTryStealBatch, p: proportions[rng.IntN(len(proportions))]}
+					call := clock.Add(1)
+					vs, r := q.TryStealBatch(nil, in.p)
+					record(client, in, call, lzOutput{vs: vs, r: r})
 				}
 			}
 		}(c, rand.New(rand.NewPCG(seed, uint64(c))))

@@ -82,7 +82,10 @@ type broken[T any] struct {
 	batches  int
 	dupEvery int64 // every dupEvery-th Steal returns the item and leaves it in place
 	steals   atomic.Int64
-	splitSB  bool // StealBatch is two separate steals of half each, not atomic
+	splitSB  bool  // StealBatch is two separate steals of half each, not atomic
+	giveUp   int64 // every giveUp-th Steal reports false without looking, as a lost race would
+	falseMT  int64 // every falseMT-th TrySteal reports Empty without looking
+	tries    atomic.Int64
 	retain   []T  // removed items kept reachable
 	keep     bool // keep removed items in retain
 	tear     func(T) T
@@ -123,7 +126,23 @@ func (b *broken[T]) Pop() (T, bool) {
 	return v, ok
 }
 
+func (b *broken[T]) TrySteal() (T, wsq.StealResult) {
+	if b.falseMT > 0 && b.tries.Add(1)%b.falseMT == 0 {
+		var zero T
+		return zero, wsq.Empty
+	}
+	v, r := b.Queue.TrySteal()
+	if r == wsq.Taken {
+		v = b.out(v)
+	}
+	return v, r
+}
+
 func (b *broken[T]) Steal() (T, bool) {
+	if b.giveUp > 0 && b.steals.Add(1)%b.giveUp == 0 {
+		var zero T
+		return zero, false
+	}
 	v, ok := b.Queue.Steal()
 	if !ok {
 		return v, ok
@@ -206,6 +225,10 @@ func TestSuiteCatchesBrokenQueues(t *testing.T) {
 			[]string{"ExactlyOnce"}},
 		{"non-atomic StealBatch", brokenConfig(func(b *broken[int]) { b.splitSB = true }),
 			[]string{"Linearizable"}},
+		{"Steal gives up on a non-empty queue", brokenConfig(func(b *broken[int]) { b.giveUp = 3 }),
+			[]string{"RandomSequential", "Linearizable"}},
+		{"TrySteal reports Empty on a non-empty queue", brokenConfig(func(b *broken[int]) { b.falseMT = 3 }),
+			[]string{"RandomSequential", "Linearizable"}},
 	}
 	for _, c := range cases {
 		for _, name := range c.checks {

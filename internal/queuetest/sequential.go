@@ -49,6 +49,12 @@ func testEmpty(t testing.TB, cfg Config) {
 	got := q.StealBatch(dst, 0.5)
 	assert.Equal(t, []int{42}, got, "StealBatch on an empty queue must return dst unchanged")
 	assert.Nil(t, q.StealBatch(nil, 1))
+	v, r := q.TrySteal()
+	assert.Equal(t, wsq.Empty, r, "TrySteal on an empty queue")
+	assert.Equal(t, 0, v, "TrySteal on an empty queue returns the zero item")
+	got, r = q.TryStealBatch(dst, 0.5)
+	assert.Equal(t, wsq.Empty, r, "TryStealBatch on an empty queue")
+	assert.Equal(t, []int{42}, got, "TryStealBatch on an empty queue must return dst unchanged")
 	assert.Equal(t, 0, q.Len())
 }
 
@@ -108,6 +114,12 @@ func testRounding(t testing.TB, cfg Config) {
 			got := q.StealBatch([]int{-1}, p)
 			require.Equal(t, append([]int{-1}, Seq(0, k)...), got, "StealBatch(p=%v) of %d items", p, n)
 			require.Equal(t, n-k, q.Len(), "Len after StealBatch(p=%v) of %d items", p, n)
+			q = cfg.New()
+			require.Equal(t, n, q.PushBatch(Seq(0, n)))
+			got, r := q.TryStealBatch([]int{-1}, p)
+			require.Equal(t, wsq.Taken, r, "TryStealBatch(p=%v) of %d items with nobody else at work", p, n)
+			require.Equal(t, append([]int{-1}, Seq(0, k)...), got, "TryStealBatch(p=%v) of %d items", p, n)
+			require.Equal(t, n-k, q.Len(), "Len after TryStealBatch(p=%v) of %d items", p, n)
 			if cfg.StealNative != nil {
 				q := cfg.New()
 				require.Equal(t, n, q.PushBatch(Seq(0, n)))
@@ -133,11 +145,14 @@ func testBadInput(t testing.TB, cfg Config) {
 		// On an empty queue, and on a full one: the panic comes first and
 		// nothing is lost.
 		assert.Panics(t, func() { q.StealBatch(nil, p) }, "StealBatch(p=%v) on an empty queue", p)
+		assert.Panics(t, func() { q.TryStealBatch(nil, p) }, "TryStealBatch(p=%v) on an empty queue", p)
 	}
 	require.Equal(t, 5, q.PushBatch(Seq(1, 5)))
 	for _, p := range invalidProportions {
 		assert.PanicsWithValue(t, fmt.Sprintf("wsq: steal proportion %v is outside (0, 1]", p),
 			func() { q.StealBatch([]int{0}, p) }, "StealBatch(p=%v)", p)
+		assert.PanicsWithValue(t, fmt.Sprintf("wsq: steal proportion %v is outside (0, 1]", p),
+			func() { q.TryStealBatch([]int{0}, p) }, "TryStealBatch(p=%v)", p)
 		if cfg.StealNative != nil {
 			assert.Panics(t, func() { cfg.StealNative(q, nil, p) }, "native steal(p=%v)", p)
 		}
@@ -218,6 +233,7 @@ func Fuzz(f *testing.F, cfg Config) {
 	f.Add([]byte{1, 40, 1, 40, 4, 5, 2, 2, 3, 4, 9, 6, 3})
 	f.Add([]byte{5, 30, 6, 2, 6, 7, 4, 250})
 	f.Add([]byte{1, 255, 1, 255, 4, 0, 4, 1, 4, 2, 2, 3, 4, 4})
+	f.Add([]byte{7, 1, 9, 7, 8, 3, 0, 7, 8, 255, 8, 5})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		runScript(t, cfg, data)
 	})
@@ -246,7 +262,7 @@ func runScript(t testing.TB, cfg Config, data []byte) bool {
 		return false
 	}
 	for i := 0; i < len(data); {
-		op := data[i] % 7
+		op := data[i] % 9
 		i++
 		switch op {
 		case 0: // Push
@@ -287,21 +303,32 @@ func runScript(t testing.TB, cfg Config, data []byte) bool {
 			if v1 != v2 || ok1 != ok2 {
 				return fail("Steal = %d, %v; model %d, %v", v1, ok1, v2, ok2)
 			}
-		case 4, 6: // StealBatch, native steal
+		case 7: // TrySteal: nobody else is at work, so never Contended
+			trace = append(trace, "TrySteal")
+			v1, r := q.TrySteal()
+			v2, ok2 := d.Steal()
+			if want := resultOf(ok2); v1 != v2 || r != want {
+				return fail("TrySteal = %d, %v; model %d, %v", v1, r, v2, want)
+			}
+		case 4, 6, 8: // StealBatch, native steal, TryStealBatch
 			b := arg(&i)
 			p := float64(b%10+1) / 10
 			if b >= 250 { // now and then an invalid proportion
 				p = invalidProportions[b%len(invalidProportions)]
 			}
 			native := op == 6 && cfg.StealNative != nil
-			trace = append(trace, fmt.Sprintf("StealBatch(p=%v, native=%v)", p, native))
+			try := op == 8
+			trace = append(trace, fmt.Sprintf("StealBatch(p=%v, native=%v, try=%v)", p, native, try))
 			if !wsq.ValidProportion(p) {
 				var panicked bool
 				func() {
 					defer func() { panicked = recover() != nil }()
-					if native {
+					switch {
+					case native:
 						cfg.StealNative(q, nil, p)
-					} else {
+					case try:
+						q.TryStealBatch(nil, p)
+					default:
 						q.StealBatch(nil, p)
 					}
 				}()
@@ -311,14 +338,25 @@ func runScript(t testing.TB, cfg Config, data []byte) bool {
 				break
 			}
 			var got []int
-			if native {
+			r := wsq.Taken
+			switch {
+			case native:
 				got = cfg.StealNative(q, nil, p)
-			} else {
+			case try:
+				got, r = q.TryStealBatch([]int{-1}, p)
+				if len(got) == 0 || got[0] != -1 {
+					return fail("TryStealBatch = %v, did not keep dst", got)
+				}
+				got = got[1:]
+			default:
 				got = q.StealBatch(nil, p)
 			}
 			want := d.StealBatch(nil, p)
 			if !slices.Equal(got, want) {
 				return fail("StealBatch = %v, model %v", got, want)
+			}
+			if try && r != resultOf(len(want) > 0) {
+				return fail("TryStealBatch reported %v, model %v", r, resultOf(len(want) > 0))
 			}
 		}
 		if q.Len() != d.Len() {
@@ -329,4 +367,13 @@ func runScript(t testing.TB, cfg Config, data []byte) bool {
 		return fail("final contents %v, model %v", got, want)
 	}
 	return true
+}
+
+// resultOf is the result a one-attempt steal must report when nobody else is
+// at work: Taken if the model took something, otherwise Empty.
+func resultOf(took bool) wsq.StealResult {
+	if took {
+		return wsq.Taken
+	}
+	return wsq.Empty
 }

@@ -61,6 +61,21 @@ func (q *stepQueue) StealBatch(dst []int, p float64) []int {
 	return q.d.StealBatch(dst, p)
 }
 
+func (q *stepQueue) TrySteal() (int, wsq.StealResult) {
+	if v, ok := q.Steal(); ok {
+		return v, wsq.Taken
+	}
+	return 0, wsq.Empty
+}
+
+func (q *stepQueue) TryStealBatch(dst []int, p float64) ([]int, wsq.StealResult) {
+	n := len(dst)
+	if dst = q.StealBatch(dst, p); len(dst) > n {
+		return dst, wsq.Taken
+	}
+	return dst, wsq.Empty
+}
+
 func (q *stepQueue) Len() int { return q.d.Len() }
 
 func (q *stepQueue) Contract() wsq.Contract { return wsq.Contract{} }
