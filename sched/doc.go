@@ -83,12 +83,14 @@
 //   - Random: decentralized randomized stealing. A worker that runs out of
 //     work visits the other workers from a random starting point and steals
 //     from the old end of the first non-empty queue, either one item or a
-//     proportion in one StealBatch. Several thieves may meet at one queue;
-//     every wsq.Queue allows that (those whose Contract says
-//     SerializedThieves make them take turns, and a steal from a queue whose
-//     Contract says StealMayFail may take nothing when thieves meet, which
-//     only sends the thief on to the next queue), so both modes work with
-//     every queue of package catalog.
+//     proportion in one operation, with TrySteal or TryStealBatch, which
+//     never wait for another thief. Several thieves may meet at one queue;
+//     every wsq.Queue allows that, so both modes work with every queue of
+//     package catalog. A steal that reports wsq.Contended (a lost race, a
+//     thief mid-steal, a thieves' lock held) is tried once more at the same
+//     queue and then sends the thief on to the next; one that reports
+//     wsq.Empty sends it on at once. Stats counts both (EmptySteals,
+//     ContendedSteals).
 //
 // Idle workers search briefly and then park; a worker that publishes new
 // work wakes a parked one only when nobody is already searching, in the

@@ -31,8 +31,8 @@ type master[T any] struct {
 
 // masterStats is the master's share of Stats.
 type masterStats struct {
-	steals, failed, moved, parcels int64
-	busy, wait                     time.Duration
+	steals, empty, contended, moved, parcels int64
+	busy, wait                               time.Duration
 }
 
 func newMaster[T any](s *scheduler[T]) *master[T] {
@@ -71,7 +71,8 @@ func (m *master[T]) published() {
 // addStats adds the master's steals: in Master mode it is the only thief.
 func (m *master[T]) addStats(st *Stats) {
 	st.Steals += m.st.steals
-	st.FailedSteals += m.st.failed
+	st.EmptySteals += m.st.empty
+	st.ContendedSteals += m.st.contended
 	st.Moved += m.st.moved
 	st.Parcels += m.st.parcels
 	st.MasterBusy += m.st.busy
@@ -139,21 +140,27 @@ func (m *master[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
 			return delivery[T]{}, false
 		}
 		var d delivery[T]
+		res := wsq.Empty
 		if victim.handoff != nil && wsq.StealCount(most, s.cfg.Proportion) > smallHandoff {
+			// StealParcel retries contention: nil means empty.
 			if p := victim.handoff.StealParcel(s.cfg.Proportion); p != nil {
-				d.parcel, d.n = p, p.Len()
+				d.parcel, d.n, res = p, p.Len(), wsq.Taken
 				m.st.parcels++
 			}
 		} else {
-			d.items = victim.queue.StealBatch(w.recv[:0], s.cfg.Proportion)
+			d.items, res = victim.queue.TryStealBatch(w.recv[:0], s.cfg.Proportion)
 			d.n = len(d.items)
 		}
-		if d.n > 0 {
+		switch res {
+		case wsq.Taken:
 			m.st.steals++
 			m.st.moved += int64(d.n)
 			return d, true
+		case wsq.Empty:
+			m.st.empty++ // the owner emptied its queue meanwhile; look again
+		default:
+			m.st.contended++ // lost a race with the owner; look again
 		}
-		m.st.failed++ // the owner emptied its queue meanwhile; look again
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/pad"
 )
 
@@ -55,7 +56,8 @@ func (r *random[T]) addStats(st *Stats) {
 	for _, w := range r.s.workers {
 		st.Steals += w.stats.Steals
 		st.Moved += w.stats.Moved
-		st.FailedSteals += w.failed
+		st.EmptySteals += w.empty
+		st.ContendedSteals += w.contended
 	}
 }
 
@@ -138,7 +140,14 @@ func (r *random[T]) rejoin(w *Worker[T]) {
 }
 
 // steal tries every other worker than w once, from a random starting point,
-// and reports whether a steal succeeded, with the items in w.buf.
+// and reports whether a steal succeeded, with the items in w.buf. It skips
+// a victim whose Len is zero, and steals with TrySteal or TryStealBatch,
+// which never wait for another thief: a victim that reports wsq.Empty is
+// left at once, and one that reports wsq.Contended (the thief lost a race
+// there, so it may still hold items) is tried once more before the thief
+// moves on, so that a lost race against one other thief does not send it
+// away from the only queue with work, while a victim that stays contended
+// does not hold it up.
 func (r *random[T]) steal(w *Worker[T]) bool {
 	s := w.s
 	n := len(s.workers)
@@ -155,20 +164,29 @@ func (r *random[T]) steal(w *Worker[T]) bool {
 		if v.queue.Len() == 0 {
 			continue
 		}
-		if s.cfg.StealOne {
-			w.buf = w.buf[:0]
-			if x, ok := v.queue.Steal(); ok {
-				w.buf = append(w.buf, x)
+		for try := 0; try < 2; try++ {
+			var res wsq.StealResult
+			if s.cfg.StealOne {
+				var x T
+				w.buf = w.buf[:0]
+				if x, res = v.queue.TrySteal(); res == wsq.Taken {
+					w.buf = append(w.buf, x)
+				}
+			} else {
+				w.buf, res = v.queue.TryStealBatch(w.buf[:0], s.cfg.Proportion)
 			}
-		} else {
-			w.buf = v.queue.StealBatch(w.buf[:0], s.cfg.Proportion)
+			switch res {
+			case wsq.Taken:
+				w.stats.Steals++
+				w.stats.Moved += int64(len(w.buf))
+				return true
+			case wsq.Empty:
+				w.empty++
+				try = 2 // the owner or another thief got there first
+			default:
+				w.contended++ // try once more, then move on
+			}
 		}
-		if len(w.buf) > 0 {
-			w.stats.Steals++
-			w.stats.Moved += int64(len(w.buf))
-			return true
-		}
-		w.failed++
 	}
 	return false
 }

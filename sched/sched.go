@@ -77,10 +77,10 @@ type Config[T any] struct {
 	// NewQueue returns a new empty queue. Run and NewPool call it once per
 	// worker; nil means DefaultQueue[T], the recommended queue. Any
 	// wsq.Queue works in both modes: several thieves may meet at one queue
-	// in Random mode, which every implementation accepts (some make them
-	// take turns, and a steal that may take nothing under contention, as
-	// the queue's Contract says with StealMayFail, only makes the thief try
-	// elsewhere).
+	// in Random mode, which every implementation accepts. Thieves steal
+	// with TrySteal and TryStealBatch, which never wait for another thief:
+	// a steal that meets contention only makes the thief try once more and
+	// then elsewhere.
 	NewQueue func() wsq.Queue[T]
 
 	// Workers is the number of worker goroutines; zero means
@@ -97,8 +97,8 @@ type Config[T any] struct {
 	// DefaultProportion.
 	Proportion float64
 
-	// StealOne makes Random mode steal one item at a time with Steal
-	// instead of a proportion with StealBatch. Master mode ignores it.
+	// StealOne makes Random mode steal one item at a time with TrySteal
+	// instead of a proportion with TryStealBatch. Master mode ignores it.
 	StealOne bool
 
 	// Spin is the number of rounds an idle worker (in Random mode) or the
@@ -124,9 +124,16 @@ type Stats struct {
 	// Steals is the number of steals that took at least one item: the
 	// master's hand-offs in Master mode, the thieves' steals in Random mode.
 	Steals int64
-	// FailedSteals counts steal attempts on a queue that looked non-empty
-	// but gave nothing, because its owner or another thief got there first.
-	FailedSteals int64
+	// EmptySteals counts steal attempts on a queue that looked non-empty
+	// (by its Len) but was empty when the steal took effect: its owner, or
+	// another thief, took the items first (wsq.Empty).
+	EmptySteals int64
+	// ContendedSteals counts steal attempts that took nothing because they
+	// met another goroutine at the victim (wsq.Contended: a lost race, a
+	// thief mid-steal, a lock held), whatever the victim held. In Random
+	// mode a thief tries a contended victim once more before it moves on;
+	// the master looks again at the longest queue.
+	ContendedSteals int64
 	// Moved is the number of items that steals took.
 	Moved int64
 	// Parcels is the number of steals handed over as a wsq.Parcel, without

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -395,6 +396,11 @@ func (q *watchQueue) StealBatch(dst []int, p float64) []int {
 	defer q.thief()()
 	return q.Queue.StealBatch(dst, p)
 }
+func (q *watchQueue) TrySteal() (int, wsq.StealResult) { defer q.thief()(); return q.Queue.TrySteal() }
+func (q *watchQueue) TryStealBatch(dst []int, p float64) ([]int, wsq.StealResult) {
+	defer q.thief()()
+	return q.Queue.TryStealBatch(dst, p)
+}
 
 // handoffQueue is a mutexq.Queue with a wsq.Handoff whose parcels are
 // slices: a second Handoff implementation beside lfqueue's, so that the
@@ -449,4 +455,56 @@ func TestDuplicateDetected(t *testing.T) {
 	st, err := sched.Run(context.Background(), cfg, roots, func(context.Context, int, *sched.Worker[int]) error { return nil })
 	require.EqualError(t, err, "sched: more items handled than spawned; a queue returned an item twice")
 	assert.Greater(t, st.Processed, int64(1000))
+}
+
+// contendedQueue is a mutexq.Queue whose every other one-attempt steal
+// reports wsq.Contended without taking anything, as a queue under heavy
+// contention would.
+type contendedQueue struct {
+	*mutexq.Queue[int]
+	tries atomic.Int64
+}
+
+func (q *contendedQueue) contended() bool { return q.tries.Add(1)%2 == 1 }
+
+func (q *contendedQueue) TrySteal() (int, wsq.StealResult) {
+	if q.contended() {
+		return 0, wsq.Contended
+	}
+	return q.Queue.TrySteal()
+}
+
+func (q *contendedQueue) TryStealBatch(dst []int, p float64) ([]int, wsq.StealResult) {
+	if q.contended() {
+		return dst, wsq.Contended
+	}
+	return q.Queue.TryStealBatch(dst, p)
+}
+
+// TestContendedSteals checks that both modes steal past wsq.Contended
+// results, counting them in Stats.ContendedSteals apart from the steals that
+// found a victim empty.
+func TestContendedSteals(t *testing.T) {
+	for _, mode := range sched.Modes() {
+		for _, one := range []bool{false, true} {
+			t.Run(fmt.Sprintf("mode=%v/one=%v", mode, one), func(t *testing.T) {
+				const n = 2_000
+				cfg := sched.Config[int]{Mode: mode, Workers: 4, StealOne: one, NewQueue: func() wsq.Queue[int] {
+					return &contendedQueue{Queue: mutexq.New[int]()}
+				}}
+				tl := newTally(n)
+				tree := treeHandler(n, tl)
+				// Slow items, so that idle workers steal.
+				st, err := sched.Run(context.Background(), cfg, []int{0}, func(ctx context.Context, v int, w *sched.Worker[int]) error {
+					time.Sleep(20 * time.Microsecond)
+					return tree(ctx, v, w)
+				})
+				require.NoError(t, err)
+				tl.check(t, st)
+				assert.Positive(t, st.Steals)
+				assert.Positive(t, st.ContendedSteals, "every other steal attempt is contended")
+				assert.GreaterOrEqual(t, st.EmptySteals, int64(0))
+			})
+		}
+	}
 }

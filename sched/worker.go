@@ -62,10 +62,11 @@ type Worker[T any] struct {
 
 	idleSince time.Time // when the worker last asked the master for work; read by the master
 	rng       uint64    // xorshift state for choosing victims
-	buf       []T       // scratch for StealBatch in Random mode, and for items taken from the injector
+	buf       []T       // scratch for TryStealBatch in Random mode, and for items taken from the injector
 	recv      []T       // buffer the master fills for this worker (Master mode)
 	scratch   []T       // Spawn's copy of its arguments
-	failed    int64     // failed steals (Random mode)
+	empty     int64     // steals that found a non-empty-looking victim empty (Random mode)
+	contended int64     // steals that met contention (Random mode)
 	stats     WorkerStats
 	_         pad.Line
 }

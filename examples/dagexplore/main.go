@@ -189,8 +189,8 @@ func summary(out io.Writer, r result, base *result) {
 		s := base.stats.Elapsed.Seconds() / st.Elapsed.Seconds()
 		fmt.Fprintf(out, "speedup over 1 worker: %.2fx with %s (efficiency %.0f%%)\n", s, cli.Count(st.Workers, "worker"), 100*s/float64(st.Workers))
 	}
-	fmt.Fprintf(out, "steals: %s (%s/s), items moved %s (%.1f per steal), failed steals %s",
-		cli.Group(st.Steals), cli.Group(int64(math.Round(st.StealsPerSecond()))), cli.Group(st.Moved), perSteal(st), cli.Group(st.FailedSteals))
+	fmt.Fprintf(out, "steals: %s (%s/s), items moved %s (%.1f per steal), empty steals %s, contended steals %s",
+		cli.Group(st.Steals), cli.Group(int64(math.Round(st.StealsPerSecond()))), cli.Group(st.Moved), perSteal(st), cli.Group(st.EmptySteals), cli.Group(st.ContendedSteals))
 	if st.Parcels > 0 {
 		fmt.Fprintf(out, ", %s handed over as parcels", cli.Group(st.Parcels))
 	}
