@@ -25,14 +25,8 @@ import (
 
 func interleaveConfig(blockSize int) qc.Config {
 	return qc.Config{
-		New: func() wsq.Queue[int] { return New[int](WithBlockSize(blockSize)) },
-		PushNative: func(q wsq.Queue[int], vs []int) int {
-			var l List[int]
-			for _, v := range vs {
-				l.Append(v)
-			}
-			return q.(*Queue[int]).PushList(&l)
-		},
+		New:        func() wsq.Queue[int] { return New[int](WithBlockSize(blockSize)) },
+		PushNative: qc.PushList(func(q wsq.Queue[int], l *List[int]) int { return q.(*Queue[int]).PushList(l) }),
 		StealNative: func(q wsq.Queue[int], dst []int, p float64) []int {
 			pc := q.(*Queue[int]).StealParcel(p)
 			if pc == nil {

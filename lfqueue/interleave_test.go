@@ -22,14 +22,8 @@ import (
 // interleaveConfig describes lfqueue to the checker.
 func interleaveConfig(opts ...Option) qc.Config {
 	return qc.Config{
-		New: func() wsq.Queue[int] { return New[int](opts...) },
-		PushNative: func(q wsq.Queue[int], vs []int) int {
-			var l List[int]
-			for _, v := range vs {
-				l.Append(v)
-			}
-			return q.(*Queue[int]).PushList(&l)
-		},
+		New:        func() wsq.Queue[int] { return New[int](opts...) },
+		PushNative: qc.PushList(func(q wsq.Queue[int], l *List[int]) int { return q.(*Queue[int]).PushList(l) }),
 		StealNative: func(q wsq.Queue[int], dst []int, p float64) []int {
 			pc := q.(*Queue[int]).StealParcel(p)
 			if pc == nil {

@@ -1,5 +1,7 @@
 package queuecheck
 
+import wsq "github.com/worksteal/wsq"
+
 // The scenarios every queue runs, whatever its structure: each is built
 // for one kind of steal, and PerSteal runs a family of them once per kind.
 // A queue's own checks add the scenarios that meet its structure.
@@ -61,5 +63,22 @@ func DrainRefill(k StealKind, refill int, p float64) Scenario {
 		Name: "drain-refill/" + k.Name, Prefill: 2, Bound: Unbounded,
 		Owner:   []Op{Pop(), Pop(), PushBatch(refill)},
 		Thieves: [][]Op{{k.Op(p)}},
+	}
+}
+
+// PushList returns a Config.PushNative for a queue whose native batch push
+// links a list built in advance: it appends the values to a new list of
+// type L, oldest first, and hands it to push, which returns how many items
+// the queue took.
+func PushList[L any, PL interface {
+	*L
+	Append(int)
+}](push func(q wsq.Queue[int], l PL) int) func(q wsq.Queue[int], vs []int) int {
+	return func(q wsq.Queue[int], vs []int) int {
+		var l L
+		for _, v := range vs {
+			PL(&l).Append(v)
+		}
+		return push(q, &l)
 	}
 }
