@@ -1,7 +1,9 @@
 // Package queuecheck runs interleaving scenarios against a wsq.Queue[int]
 // under the deterministic scheduler of package interleave and checks every
 // execution. A queue's checks are a Config and a list of Scenarios; Run
-// explores each as a subtest.
+// explores each as a subtest. The scenarios every queue runs, whatever its
+// structure (OneItem, PushPop, DrainRefill), are built here for each kind
+// of steal (StealKinds, PerSteal), beside the queue's own.
 //
 // A Scenario prefills the queue with items 1..Prefill, then runs an owner
 // thread and thief threads, each a short sequence of operations (Push,
