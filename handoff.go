@@ -23,8 +23,9 @@ type Handoff[T any] interface {
 
 	// StealParcel removes about proportion p of the items from the old end
 	// in one operation, as StealBatch does, and returns them as a Parcel, or
-	// nil when it takes nothing. It panics unless 0 < p <= 1. Any goroutine
-	// may call it.
+	// nil when it takes nothing, which, as for StealBatch, happens only when
+	// the queue was empty at some instant during the call: it retries
+	// contention. It panics unless 0 < p <= 1. Any goroutine may call it.
 	StealParcel(p float64) Parcel[T]
 
 	// PushParcel adds all items of the parcel, oldest first, as one

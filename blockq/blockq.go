@@ -226,8 +226,9 @@ func New[T any](opts ...Option) *Queue[T] {
 // Contract reports what the queue promises where wsq.Queue lets queues
 // differ: nothing is relaxed. Batches are pushed and stolen as one
 // operation, a batch steal takes exactly wsq.StealCount of the length at
-// the instant it takes effect, a steal takes nothing only from an empty
-// queue, and no call waits for another. Any goroutine may call it.
+// the instant it takes effect, and no call waits for another (a TrySteal or
+// TryStealBatch reports wsq.Contended only when it loses its
+// compare-and-swap). Any goroutine may call it.
 func (q *Queue[T]) Contract() wsq.Contract { return wsq.Contract{} }
 
 // Len returns the number of items in the queue, not counting items a thief

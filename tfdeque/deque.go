@@ -239,9 +239,15 @@ func (q *Deque[T]) Steal() (T, bool) {
 func (q *Deque[T]) StealBatch(dst []T, p float64) []T {
 	steal.MustProportion(p)
 	for k := max(wsq.StealCount(q.d.Len(), p), 1); k > 0; k-- {
-		v, ok := q.Steal()
-		if !ok {
+		v, r := q.d.TrySteal()
+		if r == wsq.Empty {
 			break
+		}
+		if r == wsq.Contended {
+			var ok bool
+			if v, ok = q.Steal(); !ok {
+				break
+			}
 		}
 		dst = append(dst, v)
 	}
