@@ -28,13 +28,15 @@ const (
 	opStealBatch
 	opTrySteal
 	opTryStealBatch
+	opPushItem // one item of a looped PushBatch
 )
 
 type lzInput struct {
-	kind opKind
-	v    int     // Push
-	vs   []int   // PushBatch
-	p    float64 // StealBatch, TryStealBatch
+	kind  opKind
+	v     int     // Push, PushItem
+	after int     // PushItem: the batch's item before v, or 0 for its first
+	vs    []int   // PushBatch
+	p     float64 // StealBatch, TryStealBatch
 }
 
 type lzOutput struct {
@@ -45,9 +47,14 @@ type lzOutput struct {
 	r  wsq.StealResult // TrySteal, TryStealBatch
 }
 
-// lzState is the abstract queue, oldest item first. Steps never modify a
-// state in place.
-type lzState []int
+// lzState is the abstract queue, oldest item first, and the last item of a
+// looped batch push applied so far, which keeps the items of one such batch
+// in their order (item values are positive). Steps never modify a state in
+// place.
+type lzState struct {
+	items []int
+	last  int
+}
 
 // linearizabilityModel is the porcupine model of wsq.Queue. Its step
 // replays the operation on internal/model (the one copy of the semantics)
@@ -60,15 +67,19 @@ type lzState []int
 // wsq.Taken must take what Steal or StealBatch would.
 func linearizabilityModel(c wsq.Contract) porcupine.Model {
 	return porcupine.Model{
-		Init: func() any { return lzState(nil) },
+		Init: func() any { return lzState{} },
 		Step: func(state, input, output any) (bool, any) {
 			s, in, out := state.(lzState), input.(lzInput), output.(lzOutput)
 			d := model.New[int](c.Capacity)
-			d.PushBatch(s)
+			d.PushBatch(s.items)
+			last := s.last
 			var ok bool
 			switch in.kind {
 			case opPush:
 				ok = d.Push(in.v) == out.ok
+			case opPushItem:
+				ok = (in.after == 0 || s.last == in.after) && d.Push(in.v) == out.ok
+				last = in.v
 			case opPushBatch:
 				ok = d.PushBatch(in.vs) == out.n
 			case opPop:
@@ -112,14 +123,19 @@ func linearizabilityModel(c wsq.Contract) porcupine.Model {
 			if !ok {
 				return false, s
 			}
-			return true, lzState(d.Items(nil))
+			return true, lzState{items: d.Items(nil), last: last}
 		},
-		Equal: func(a, b any) bool { return slices.Equal(a.(lzState), b.(lzState)) },
+		Equal: func(a, b any) bool {
+			x, y := a.(lzState), b.(lzState)
+			return x.last == y.last && slices.Equal(x.items, y.items)
+		},
 		DescribeOperation: func(input, output any) string {
 			in, out := input.(lzInput), output.(lzOutput)
 			switch in.kind {
 			case opPush:
 				return fmt.Sprintf("Push(%d) -> %v", in.v, out.ok)
+			case opPushItem:
+				return fmt.Sprintf("Push(%d), in a looped PushBatch -> %v", in.v, out.ok)
 			case opPushBatch:
 				return fmt.Sprintf("PushBatch(%v) -> %d", in.vs, out.n)
 			case opPop:
@@ -134,7 +150,7 @@ func linearizabilityModel(c wsq.Contract) porcupine.Model {
 				return fmt.Sprintf("StealBatch(%v) -> %v", in.p, out.vs)
 			}
 		},
-		DescribeState: func(state any) string { return fmt.Sprint([]int(state.(lzState))) },
+		DescribeState: func(state any) string { return fmt.Sprint(state.(lzState).items) },
 	}
 }
 
@@ -247,7 +263,21 @@ func recordHistory(cfg Config, seed uint64) []porcupine.Operation {
 			in := lzInput{kind: opPushBatch, vs: Seq(next, 1+rng.IntN(4))}
 			call := clock.Add(1)
 			n := q.PushBatch(in.vs)
-			record(0, in, call, lzOutput{n: n})
+			if contract.LoopedPushBatch {
+				// A looped batch push is not one operation: a thief may
+				// find the queue empty between two of its items. It is
+				// recorded as a push of each item it took, all within the
+				// batch's interval, in their order.
+				for i, v := range in.vs[:n] {
+					item := lzInput{kind: opPushItem, v: v}
+					if i > 0 {
+						item.after = in.vs[i-1]
+					}
+					record(0, item, call, lzOutput{ok: true})
+				}
+			} else {
+				record(0, in, call, lzOutput{n: n})
+			}
 			next += n
 		default:
 			call := clock.Add(1)
