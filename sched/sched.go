@@ -38,14 +38,26 @@ func (m Mode) String() string {
 	return fmt.Sprintf("Mode(%d)", int(m))
 }
 
-// ParseMode returns the mode with the given name ("master" or "random").
-func ParseMode(s string) (Mode, error) {
-	for _, m := range Modes() {
-		if m.String() == s {
-			return m, nil
+// MarshalText returns the mode's name, as String does; with UnmarshalText
+// it lets a Mode be a flag (flag.TextVar) or a field of a configuration
+// file.
+func (m Mode) MarshalText() ([]byte, error) {
+	if m != Master && m != Random {
+		return nil, fmt.Errorf("sched: unknown mode %d", int(m))
+	}
+	return []byte(m.String()), nil
+}
+
+// UnmarshalText sets m to the mode with the given name, "master" or
+// "random".
+func (m *Mode) UnmarshalText(text []byte) error {
+	for _, x := range Modes() {
+		if x.String() == string(text) {
+			*m = x
+			return nil
 		}
 	}
-	return 0, fmt.Errorf("sched: unknown mode %q; known modes: master, random", s)
+	return fmt.Errorf("sched: unknown mode %q; known modes: master, random", text)
 }
 
 // DefaultProportion is the steal proportion used when Config.Proportion is

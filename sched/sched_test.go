@@ -3,7 +3,9 @@ package sched_test
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -335,13 +337,25 @@ func TestDefaultQueue(t *testing.T) {
 
 func TestModeNames(t *testing.T) {
 	for _, m := range sched.Modes() {
-		got, err := sched.ParseMode(m.String())
+		text, err := m.MarshalText()
 		require.NoError(t, err)
+		var got sched.Mode
+		require.NoError(t, got.UnmarshalText(text))
 		assert.Equal(t, m, got)
 	}
-	_, err := sched.ParseMode("greedy")
-	assert.ErrorContains(t, err, `unknown mode "greedy"`)
+	var m sched.Mode
+	assert.EqualError(t, m.UnmarshalText([]byte("greedy")), `sched: unknown mode "greedy"; known modes: master, random`)
+	_, err := sched.Mode(9).MarshalText()
+	assert.EqualError(t, err, "sched: unknown mode 9")
 	assert.Equal(t, "Mode(9)", sched.Mode(9).String())
+
+	// A Mode is a flag through flag.TextVar.
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.TextVar(&m, "mode", sched.Master, "load balancing")
+	require.NoError(t, fs.Parse([]string{"-mode", "random"}))
+	assert.Equal(t, sched.Random, m)
+	assert.ErrorContains(t, fs.Parse([]string{"-mode", "greedy"}), `unknown mode "greedy"`)
 }
 
 // TestMasterIsTheOnlyThief checks the paper's concurrency model in Master

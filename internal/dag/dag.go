@@ -59,16 +59,6 @@ func (w Work) String() string {
 	return fmt.Sprintf("Work(%d)", int(w))
 }
 
-// ParseWork returns the cost distribution with the given name.
-func ParseWork(s string) (Work, error) {
-	for _, w := range Works {
-		if w.String() == s {
-			return w, nil
-		}
-	}
-	return 0, fmt.Errorf("dag: unknown work %q; known: uniform, irregular", s)
-}
-
 // Graph describes an implicit graph and the cost of its nodes. A zero
 // Fanout selects DefaultFanout; a zero Cost means no busy work. A Graph is a value: it
 // holds no nodes, and any number of goroutines may use one.
