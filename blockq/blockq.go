@@ -630,6 +630,18 @@ func (q *Queue[T]) reserve(p float64, once bool) (f *link[T], idx, k int, r wsq.
 		// A successful reservation is where the steal takes effect
 		// (Taken); a failed one changed nothing (Contended, when once).
 		if f.ctl.CompareAndSwap(c, take(c, k)) {
+			// The word says which positions are counted, not which link
+			// holds them: the span of f read above may be stale. The
+			// owner may have sealed f, empty, at a smaller span to link
+			// a List after it, in a run of pops and pushes that brought
+			// the word back to c; position idx then lies in a later
+			// link. So the reserved position is located now, with the
+			// spans as they are since the reservation: the links up to
+			// a counted position no longer change.
+			for span := spanOf(f); idx >= span; span = spanOf(f) {
+				idx -= span
+				f = f.next.Load()
+			}
 			return f, idx, k, wsq.Taken
 		}
 		if once {

@@ -52,7 +52,12 @@
 // reads positions that are counted and reserved: their slots and the links
 // that lead to them no longer change. Positions beyond the counted items
 // may change (the owner pops and pushes again, or seals its back link early
-// to append a pre-built chain), but nobody reads them.
+// to append a pre-built chain), but nobody reads them. The word may come
+// back to a value a stalled thief read (the owner pops and pushes as many),
+// and the thief's compare-and-swap then succeeds; that is correct, since
+// the word means the same positions, but the links that hold them may have
+// changed meanwhile, so nothing a thief read before its reservation, such
+// as the span of the front link, is used to locate its items.
 //
 // When the reserved items reach past the front link, the front must move.
 // A thief that finds idx beyond the front link's last position marks the

@@ -108,6 +108,16 @@ func interleaveScenarios() []qc.Scenario {
 			Owner:   []qc.Op{qc.PushNative(2), qc.Pop(), qc.Push()},
 			Thieves: [][]qc.Op{{qc.StealNative(0.5)}, {qc.StealBatch(1)}},
 		},
+		// A thief reads the front's word and span, and stalls; the owner
+		// empties the front, seals it at its fill to link a List after
+		// it, and pops and pushes until the word is back to the value the
+		// thief read. The thief's reservation then succeeds, and its item
+		// lies in the List's block, not in the front it read.
+		qc.Scenario{
+			Name: "stale-span", Prefill: 2, Bound: 2,
+			Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.PushNative(2), qc.Pop(), qc.Push(), qc.PushNative(1), qc.Pop()},
+			Thieves: [][]qc.Op{{qc.Steal()}},
+		},
 		// Larger scopes, at random.
 		qc.Scenario{
 			Name: "random-mix", Prefill: 5, Random: 3000, Seed: 1,
@@ -126,7 +136,7 @@ func TestInterleaveTwoSlotBlocks(t *testing.T) {
 func TestInterleaveOneSlotBlocks(t *testing.T) {
 	var ss []qc.Scenario
 	for _, s := range interleaveScenarios() {
-		if strings.HasPrefix(s.Name, "cut-on-edge/") || strings.HasPrefix(s.Name, "two-thieves") {
+		if strings.HasPrefix(s.Name, "cut-on-edge/") || strings.HasPrefix(s.Name, "two-thieves") || s.Name == "stale-span" {
 			ss = append(ss, s)
 		}
 	}

@@ -49,6 +49,13 @@ var explorerCases = []struct {
 	{mutant.Mutant{Name: "thief reserves past the front link", Patches: []mutant.Patch{
 		patch("\t\tif idx >= spanOf(f) {\n", "\t\tif false {\n"),
 	}}, "two-thieves-move", "violation"},
+	// A thief trusts the span of the front it read before its
+	// reservation: after a cycle of the owner's pops and pushes that
+	// sealed the front and brought the word back, it reads a slot the
+	// queue no longer uses (found by chaos mode in TestTinyBlocks).
+	{mutant.Mutant{Name: "thief locates its item with the span read before reserving", Patches: []mutant.Patch{
+		patch("\t\t\tfor span := spanOf(f); idx >= span; span = spanOf(f) {\n\t\t\t\tidx -= span\n\t\t\t\tf = f.next.Load()\n\t\t\t}\n", ""),
+	}}, "stale-span", "violation"},
 }
 
 // TestMutantsFoundByExplorer: each protocol bug above, compiled into a test
