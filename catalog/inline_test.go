@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/worksteal/wsq/internal/testenv"
 )
 
 // notInlined matches a call, in the machine code of a queue, to a helper the
@@ -24,10 +26,11 @@ var notInlined = regexp.MustCompile(`CALL (github\.com/worksteal/wsq/internal/at
 // in catalog.go); without them a pop costs about 20 % more.
 func TestQueuesInlined(t *testing.T) {
 	t.Parallel()
+	goTool := testenv.GoTool(t) // skips under an emulator, which cannot run it reliably
 	bin := filepath.Join(t.TempDir(), "onlycatalog")
-	out, err := exec.Command("go", "build", "-o", bin, "./testdata/onlycatalog").CombinedOutput()
+	out, err := exec.Command(goTool, "build", "-o", bin, "./testdata/onlycatalog").CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
-	out, err = exec.Command("go", "tool", "objdump", "-s", `^github\.com/worksteal/wsq/(lfqueue|chaselev|tfdeque)\.`, bin).CombinedOutput()
+	out, err = exec.Command(goTool, "tool", "objdump", "-s", `^github\.com/worksteal/wsq/(lfqueue|chaselev|tfdeque)\.`, bin).CombinedOutput()
 	require.NoError(t, err, "go tool objdump: %s", out)
 	funcs := map[string]bool{}
 	var fn string

@@ -1,7 +1,6 @@
 package cmdtest
 
 import (
-	"debug/elf"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/worksteal/wsq/internal/testenv"
 )
 
 // BuildBinary builds the command in the current directory for the machine
@@ -18,13 +19,7 @@ import (
 // processes from a Go program reliably.
 func BuildBinary(t *testing.T) string {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("go tool not found:", err)
-	}
-	if emulated(goTool) {
-		t.Skip("the tests run for another architecture than the go tool's, presumably under an emulator such as qemu-user, which cannot start processes from a Go program reliably")
-	}
+	goTool := testenv.GoTool(t)
 	bin := filepath.Join(t.TempDir(), "cmd")
 	cmd := exec.Command(goTool, "build", "-o", bin, ".")
 	for _, kv := range os.Environ() {
@@ -35,24 +30,4 @@ func BuildBinary(t *testing.T) string {
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
 	return bin
-}
-
-// emulated reports whether the test binary and the go tool are built for
-// different machines. It answers false where it cannot tell (no ELF).
-func emulated(goTool string) bool {
-	self, err := os.Executable()
-	if err != nil {
-		return false
-	}
-	a, err := elf.Open(self)
-	if err != nil {
-		return false
-	}
-	defer a.Close()
-	b, err := elf.Open(goTool)
-	if err != nil {
-		return false
-	}
-	defer b.Close()
-	return a.Machine != b.Machine
 }

@@ -1,0 +1,47 @@
+// Package testenv holds what the module's tests need to know about the
+// machine they run on.
+package testenv
+
+import (
+	"debug/elf"
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// GoTool returns the path of the go tool, for tests that build programs. It
+// skips the test when the go tool is missing, or when the test binary runs
+// for another machine than the go tool's, presumably under an emulator such
+// as qemu-user (the module's 32-bit CI run), which cannot start processes
+// from a Go program reliably.
+func GoTool(t testing.TB) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go tool not found:", err)
+	}
+	if emulated(goTool) {
+		t.Skip("the tests run for another machine than the go tool's, presumably under an emulator such as qemu-user, which cannot start processes from a Go program reliably")
+	}
+	return goTool
+}
+
+// emulated reports whether the test binary and the go tool are built for
+// different machines. It answers false where it cannot tell (no ELF).
+func emulated(goTool string) bool {
+	self, err := os.Executable()
+	if err != nil {
+		return false
+	}
+	a, err := elf.Open(self)
+	if err != nil {
+		return false
+	}
+	defer a.Close()
+	b, err := elf.Open(goTool)
+	if err != nil {
+		return false
+	}
+	defer b.Close()
+	return a.Machine != b.Machine
+}
