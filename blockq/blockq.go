@@ -615,7 +615,10 @@ func (q *Queue[T]) reserve(p float64, once bool) (f *link[T], idx, k int, r wsq.
 		idx = ctlIdx(c)
 		if idx >= spanOf(f) {
 			// The oldest item lies beyond the front link: move the
-			// front before reserving, so that idx stays small.
+			// front before reserving, so that idx stays small (it has
+			// 32 bits) and the blocks before the oldest item can be
+			// collected. Correctness does not depend on it: a thief
+			// locates its items after its reservation (see below).
 			if f.ctl.CompareAndSwap(c, c&^stateMask|stateMoved) {
 				q.help(f, c&^stateMask|stateMoved)
 			} else if once {

@@ -59,8 +59,9 @@
 // changed meanwhile, so nothing a thief read before its reservation, such
 // as the span of the front link, is used to locate its items.
 //
-// When the reserved items reach past the front link, the front must move.
-// A thief that finds idx beyond the front link's last position marks the
+// When the reserved items reach past the front link, the front moves, so
+// that idx stays small and the blocks before the oldest item can be
+// collected. A thief that finds idx beyond the front link's last position marks the
 // word moved (a compare-and-swap that freezes its idx and size), walks to
 // the link that holds the oldest item, writes the frozen values into that
 // link's word, and makes it the front; anyone who meets a moved word does

@@ -43,12 +43,6 @@ var explorerCases = []struct {
 	{mutant.Mutant{Name: "helper stores the new front's word", Patches: []mutant.Patch{
 		patch("\tl.ctl.CompareAndSwap(0, live(v, ctlSize(m))) // unborn to live, once\n", "\tl.ctl.Store(live(v, ctlSize(m)))\n"),
 	}}, "two-thieves-move", "violation"},
-	// A thief reserves while the oldest item lies beyond the front link,
-	// without moving the front first: it reads a slot that holds no item
-	// of the queue.
-	{mutant.Mutant{Name: "thief reserves past the front link", Patches: []mutant.Patch{
-		patch("\t\tif idx >= spanOf(f) {\n", "\t\tif false {\n"),
-	}}, "two-thieves-move", "violation"},
 	// A thief trusts the span of the front it read before its
 	// reservation: after a cycle of the owner's pops and pushes that
 	// sealed the front and brought the word back, it reads a slot the
