@@ -494,17 +494,8 @@ func (q *Queue[T]) Pop() (T, bool) {
 // proportional to the queue's length. Any goroutine may call it; thieves
 // take turns.
 func (q *Queue[T]) Steal() (T, bool) {
-	var zero T
-	q.lockThieves()
-	first, _, k := q.steal(func(int) int { return 1 }, false)
-	q.unlockThieves()
-	if k == 0 {
-		return zero, false
-	}
-	v := first.val
-	first.val = zero
-	first.next.SetPlain(nil) // the thief owns the detached node (hazard 6)
-	return v, true
+	v, r := q.stealOne(false)
+	return v, r == wsq.Taken
 }
 
 // StealBatch removes wsq.StealCount(Len(), p) of the oldest items in one
@@ -514,13 +505,8 @@ func (q *Queue[T]) Steal() (T, bool) {
 // queue, unless 0 < p <= 1. Any goroutine may call it; thieves take turns.
 func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
 	steal.MustProportion(p)
-	q.lockThieves()
-	first, _, k := q.steal(func(n int) int { return wsq.StealCount(n, p) }, false)
-	q.unlockThieves()
-	if k == 0 {
-		return dst
-	}
-	return appendChain(dst, first, k)
+	dst, _ = q.stealBatch(dst, p, false)
+	return dst
 }
 
 // TrySteal makes one attempt at Steal without waiting: it reports
@@ -529,14 +515,17 @@ func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
 // word between its snapshot and its reserving compare-and-swap. The
 // snapshot itself may load again while the owner is publishing a push.
 // Any goroutine may call it; it never waits.
-func (q *Queue[T]) TrySteal() (T, wsq.StealResult) {
+func (q *Queue[T]) TrySteal() (T, wsq.StealResult) { return q.stealOne(true) }
+
+// stealOne is Steal, or with once TrySteal.
+func (q *Queue[T]) stealOne(once bool) (T, wsq.StealResult) {
 	var zero T
-	if !q.tryLockThieves() {
+	if !q.beginTurn(once) {
 		return zero, wsq.Contended
 	}
-	first, k, r := q.trySteal(func(int) int { return 1 })
-	q.unlockThieves()
-	if k == 0 {
+	first, _, _, r := q.steal(func(int) int { return 1 }, false, once)
+	q.endTurn()
+	if r != wsq.Taken {
 		return zero, r
 	}
 	v := first.val
@@ -551,11 +540,16 @@ func (q *Queue[T]) TrySteal() (T, wsq.StealResult) {
 // queue, unless 0 < p <= 1. Any goroutine may call it; it never waits.
 func (q *Queue[T]) TryStealBatch(dst []T, p float64) ([]T, wsq.StealResult) {
 	steal.MustProportion(p)
-	if !q.tryLockThieves() {
+	return q.stealBatch(dst, p, true)
+}
+
+// stealBatch is StealBatch, or with once TryStealBatch, for a valid p.
+func (q *Queue[T]) stealBatch(dst []T, p float64, once bool) ([]T, wsq.StealResult) {
+	if !q.beginTurn(once) {
 		return dst, wsq.Contended
 	}
-	first, k, r := q.trySteal(func(n int) int { return wsq.StealCount(n, p) })
-	q.unlockThieves()
+	first, _, k, r := q.steal(func(n int) int { return wsq.StealCount(n, p) }, false, once)
+	q.endTurn()
 	if k == 0 {
 		return dst, r
 	}
@@ -571,77 +565,64 @@ func (q *Queue[T]) TryStealBatch(dst []T, p float64) ([]T, wsq.StealResult) {
 // 0 < p <= 1. Any goroutine may call it; thieves take turns.
 func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
 	steal.MustProportion(p)
-	q.lockThieves()
-	first, last, k := q.steal(func(n int) int { return wsq.StealCount(n, p) }, true)
-	q.unlockThieves()
+	q.beginTurn(false)
+	first, last, k, _ := q.steal(func(n int) int { return wsq.StealCount(n, p) }, true, false)
+	q.endTurn()
 	if k == 0 {
 		return nil
 	}
 	return &List[T]{top: first, bottom: last, n: k}
 }
 
-// lockThieves begins a thief's turn: it takes the thieves' lock and makes
-// the turns counter odd.
-func (q *Queue[T]) lockThieves() {
-	q.thief.mu.Lock()
-	q.thief.turns.Store(q.thief.turns.Load() + 1)
-}
-
-// tryLockThieves begins a thief's turn, as lockThieves does, if the
-// thieves' lock is free, and reports whether it did; it never waits.
-func (q *Queue[T]) tryLockThieves() bool {
-	if !q.thief.mu.TryLock() {
-		return false
+// beginTurn begins a thief's turn: it takes the thieves' lock, or with try
+// only if the lock is free, and then makes the turns counter odd. It
+// reports whether the turn began; without try it always does, after
+// waiting for the lock.
+func (q *Queue[T]) beginTurn(try bool) bool {
+	if try {
+		if !q.thief.mu.TryLock() {
+			return false
+		}
+	} else {
+		q.thief.mu.Lock()
 	}
 	q.thief.turns.Store(q.thief.turns.Load() + 1)
 	return true
 }
 
-// unlockThieves ends a thief's turn: it makes the turns counter even, which
+// endTurn ends a thief's turn: it makes the turns counter even, which
 // tells the owner that this thief walks no more nodes, and releases the
 // lock.
-func (q *Queue[T]) unlockThieves() {
+func (q *Queue[T]) endTurn() {
 	q.thief.turns.Store(q.thief.turns.Load() + 1)
 	q.thief.mu.Unlock()
 }
 
 // steal reserves want(n) of the n unreserved items, oldest first, and
 // detaches them. It returns the newest and, if needLast, the oldest of the
-// detached nodes and their number k, or k == 0 if the queue was empty. The
-// caller holds q.thief.mu. The detached chain runs from first down to last,
-// whose next is nil.
-func (q *Queue[T]) steal(want func(n int) int, needLast bool) (first, last *node[T], k int) {
+// detached nodes, their number k and wsq.Taken (the steal takes effect at
+// the reserving CAS), or k == 0 and wsq.Empty when the queue is empty (it
+// takes effect at snapshot's load of ctl). A CAS that fails because the
+// owner changed ctl since the snapshot is tried again, or with once
+// reported as wsq.Contended, having changed nothing. The caller holds
+// q.thief.mu. The detached chain runs from first down to last, whose next
+// is nil.
+func (q *Queue[T]) steal(want func(n int) int, needLast, once bool) (first, last *node[T], k int, r wsq.StealResult) {
 	for {
 		rec, c := q.snapshot()
 		if rec == nil {
 			q.thief.last = nil // keep no dead node reachable
-			return nil, nil, 0 // empty: linearizes at the load of ctl
+			return nil, nil, 0, wsq.Empty
 		}
 		k = want(ctlSize(c))
 		if q.reserve(c, k) {
-			return q.detach(rec, k, needLast)
+			first, last, k = q.detach(rec, k, needLast)
+			return first, last, k, wsq.Taken
+		}
+		if once {
+			return nil, nil, 0, wsq.Contended
 		}
 	}
-}
-
-// trySteal is steal with one reservation: it returns the newest detached
-// node and their number k with wsq.Taken (the steal takes effect at the
-// reserving CAS), or k == 0 with wsq.Empty when the queue is empty (it takes
-// effect at snapshot's load of ctl) or wsq.Contended when the CAS fails
-// (the owner changed ctl since the snapshot; nothing changed). The caller
-// holds q.thief.mu.
-func (q *Queue[T]) trySteal(want func(n int) int) (first *node[T], k int, r wsq.StealResult) {
-	rec, c := q.snapshot()
-	if rec == nil {
-		q.thief.last = nil // keep no dead node reachable
-		return nil, 0, wsq.Empty
-	}
-	k = want(ctlSize(c))
-	if !q.reserve(c, k) {
-		return nil, 0, wsq.Contended
-	}
-	first, _, k = q.detach(rec, k, false)
-	return first, k, wsq.Taken
 }
 
 // snapshot loads a value c of ctl without the fence and the push record rec

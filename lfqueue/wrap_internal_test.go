@@ -54,7 +54,7 @@ func TestStalledStealAcrossSequenceWrap(t *testing.T) {
 			q.startSeq(start)
 			require.Equal(t, 3, q.PushBatch([]int{1, 2, 3}))
 
-			q.lockThieves() // the stalled thief
+			q.beginTurn(false) // the stalled thief
 			rec, c := q.snapshot()
 			require.NotNil(t, rec)
 			require.Equal(t, 3, ctlSize(c))
@@ -69,7 +69,7 @@ func TestStalledStealAcrossSequenceWrap(t *testing.T) {
 			require.Equal(t, ctlSize(c), ctlSize(q.ctl.Load()))
 
 			assert.False(t, q.reserve(c, 1), "start %d: the stalled thief reserved against a push record from 2^32 pushes ago", start)
-			q.unlockThieves()
+			q.endTurn()
 
 			v, ok := q.Steal()
 			require.True(t, ok)
