@@ -2,7 +2,6 @@ package tfdeque
 
 import (
 	"fmt"
-	"runtime"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/chaselev"
@@ -209,23 +208,12 @@ func (q *Deque[T]) Pop() (T, bool) { return q.d.Pop() }
 // Any goroutine may call it; it does not block.
 func (q *Deque[T]) TrySteal() (T, wsq.StealResult) { return q.d.TrySteal() }
 
-// Steal loops over TrySteal until it takes an item or finds the deque
-// empty, as a Taskflow worker loops over steal: it reports false only when
-// the deque is empty. After a race lost it tries again at once, and after
-// the second in a row yields the processor between tries, so that a thief
-// copying an item out gets to finish. Any goroutine may call it; it never
-// waits for the owner.
-func (q *Deque[T]) Steal() (T, bool) {
-	for i := 0; ; i++ {
-		v, r := q.d.TrySteal()
-		if r != wsq.Contended {
-			return v, r == wsq.Taken
-		}
-		if i > 0 {
-			runtime.Gosched()
-		}
-	}
-}
+// Steal removes and returns the oldest item, retrying a lost race until it
+// takes an item or finds the deque empty, as a Taskflow worker loops over
+// steal: it reports false only when the deque is empty. It is chaselev's
+// Steal, which waits (yielding the processor) for a thief copying an item
+// out. Any goroutine may call it; it never waits for the owner.
+func (q *Deque[T]) Steal() (T, bool) { return q.d.Steal() }
 
 // StealBatch takes wsq.StealCount(Len(), p) items from the old end (at
 // least one attempt even when Len says none) with a loop of Steal calls,
@@ -239,15 +227,9 @@ func (q *Deque[T]) Steal() (T, bool) {
 func (q *Deque[T]) StealBatch(dst []T, p float64) []T {
 	steal.MustProportion(p)
 	for k := max(wsq.StealCount(q.d.Len(), p), 1); k > 0; k-- {
-		v, r := q.d.TrySteal()
-		if r == wsq.Empty {
+		v, ok := q.d.Steal()
+		if !ok {
 			break
-		}
-		if r == wsq.Contended {
-			var ok bool
-			if v, ok = q.Steal(); !ok {
-				break
-			}
 		}
 		dst = append(dst, v)
 	}
