@@ -164,7 +164,8 @@ func (r *random[T]) steal(w *Worker[T]) bool {
 		if v.queue.Len() == 0 {
 			continue
 		}
-		for try := 0; try < 2; try++ {
+	tries:
+		for range 2 {
 			var res wsq.StealResult
 			if s.cfg.StealOne {
 				var x T
@@ -182,7 +183,7 @@ func (r *random[T]) steal(w *Worker[T]) bool {
 				return true
 			case wsq.Empty:
 				w.empty++
-				try = 2 // the owner or another thief got there first
+				break tries // the owner or another thief got there first
 			default:
 				w.contended++ // try once more, then move on
 			}
