@@ -351,14 +351,21 @@ func (q *Queue[T]) advance(want int) {
 	if nx := o.back.next.Plain(); nx != nil { // an empty link kept for pushes
 		o.back, o.fill, o.limit, o.cap = nx, 0, spanOf(nx), len(nx.slots)
 		o.spares--
-		return
+	} else {
+		l := newLink[T](q.blockFor(want))
+		l.prev = o.back
+		// The back link is full: its span is already its fill. Linking
+		// a block beyond the counted items publishes nothing yet.
+		o.back.next.Store(l)
+		o.back, o.fill, o.limit, o.cap = l, 0, len(l.slots), len(l.slots)
 	}
-	l := newLink[T](q.blockFor(want))
-	l.prev = o.back
-	// The back link is full: its span is already its fill. Linking a
-	// block beyond the counted items publishes nothing yet.
-	o.back.next.Store(l)
-	o.back, o.fill, o.limit, o.cap = l, 0, len(l.slots), len(l.slots)
+	if ctlIdx(o.c) >= spanOf(o.f) {
+		// Thieves took every item of the front link, and perhaps the
+		// queue was empty at a full back link, where reload could not
+		// move the front: it can now (a check once per block, off the
+		// hot path).
+		q.reload()
+	}
 }
 
 // blockFor returns the number of slots of a new block, when want more
@@ -385,8 +392,16 @@ func (q *Queue[T]) start() {
 }
 
 // reload makes the owner's view of the front and its word current, moving
-// the front first if a thief started to move it.
-func (q *Queue[T]) reload() {
+// the front first if a thief started to move it, or if thieves reserved
+// every position of the front link and nobody moved it since (see
+// ownerCanMove).
+func (q *Queue[T]) reload() { q.refresh(true) }
+
+// refresh is reload; without move it only finishes a move of the front
+// that a thief started. before needs that: it walks the chain from the
+// front to a link that may have no position in use, where a move by the
+// owner could put the front.
+func (q *Queue[T]) refresh(move bool) {
 	o := &q.own
 	for {
 		f := q.front.Load()
@@ -395,12 +410,46 @@ func (q *Queue[T]) reload() {
 			q.help(f, c)
 			continue
 		}
+		if move && ctlIdx(c) >= spanOf(f) && q.ownerCanMove(f, c) {
+			if m := c&^stateMask | stateMoved; f.ctl.CompareAndSwap(c, m) {
+				q.help(f, m)
+			}
+			continue
+		}
 		o.f, o.c = f, c
 		// The owner never steps back past the front, so the links
 		// before it are unreachable once nothing points back to them.
 		f.prev = nil
 		return
 	}
+}
+
+// ownerCanMove reports whether the owner may move the front from f, whose
+// live word c puts the oldest unreserved position beyond f: whether that
+// position lies in a link of the chain up to the owner's back link, where
+// help will find it. Thieves move the front only when they reserve, that
+// is while the queue holds items; after a steal that took every item, or
+// when the thieves stop stealing, only the owner would move it, and
+// without that the front link would keep every emptied link after it
+// reachable, with their blocks, for as long as the queue lives. The
+// position lies in the chain when the queue holds items, when the owner
+// has written items it has not counted yet, or when the back link has
+// room; it does not only when the queue is empty and the back link full,
+// until the owner's next push moves on to another link (see advance). Only
+// the owner changes the links beyond the counted positions, so the answer
+// cannot change under it.
+func (q *Queue[T]) ownerCanMove(f *link[T], c uint64) bool {
+	back := q.own.back
+	for l, v := f, ctlIdx(c); v >= spanOf(l); l = l.next.Load() {
+		if l == back {
+			// Not in an empty link behind the back either: the front
+			// must never pass the owner's back link, whose successors
+			// the owner replaces at will (PushList).
+			return false
+		}
+		v -= spanOf(l)
+	}
+	return true
 }
 
 // Pop removes and returns the newest item (last in, first out). It reports
@@ -463,7 +512,7 @@ func (q *Queue[T]) retreat() {
 // does not depend on their number, and the first of them learns its
 // predecessor here, by a walk from the front.
 func (q *Queue[T]) before(n *link[T]) *link[T] {
-	q.reload()
+	q.refresh(false)
 	x := q.own.f
 	for x != nil {
 		nx := x.next.Load()

@@ -82,8 +82,8 @@
 //	                            queue empty
 //	Steal, StealBatch,          1 (the reservation), plus 1 to 3 when the
 //	TrySteal, TryStealBatch     front moves
-//	StealParcel                 as StealBatch, plus one allocation for the
-//	                            parcel's links
+//	StealParcel                 as StealBatch, plus one allocation per
+//	                            block the parcel covers (its link)
 //
 // The owner keeps its last view of the control word, so a pop or push that
 // meets no thief costs exactly one compare-and-swap. A steal's walk costs
@@ -96,10 +96,20 @@
 // 4096 items), and reuses the last emptied block when the owner pops back
 // over it (Reserve keeps more). Popped and stolen slots are cleared at
 // once, so no removed item stays reachable. A block is freed when no link
-// covers it: the links before the front are unreachable once the owner has
-// seen the front move (at its next operation that meets a thief's change).
+// covers it. The links before the front are unreachable once the owner has
+// seen the front move: thieves move it when they reserve past the front
+// link, and the owner moves it at its next operation that meets a thief's
+// change, also when the thieves took every item and so will not move it
+// (if the owner's back block is full at that moment, at its next push that
+// links a block). A parcel's links are allocated one by one, each a window
+// on one block, so a queue that received a parcel keeps only the blocks
+// that still hold its items.
+//
 // So the queue's memory follows what it holds: the blocks that hold its
 // items, at most one empty block behind its back, and, until the owner's
-// next such operation, the blocks thieves emptied since. A block with one
-// item left keeps all its slots.
+// next operation that meets a thief's change, the blocks thieves emptied
+// since. A block with one item left keeps all its slots (at most
+// MaxBlockSize of them when blocks are sized to the queue), also when the
+// block came in a parcel and the rest of it belongs to the queue it was
+// stolen from.
 package blockq

@@ -118,6 +118,29 @@ func interleaveScenarios() []qc.Scenario {
 			Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.PushNative(2), qc.Pop(), qc.Push(), qc.PushNative(1), qc.Pop()},
 			Thieves: [][]qc.Op{{qc.Steal()}},
 		},
+		// A thief takes the whole queue, a block and a half, so that the
+		// oldest position lies beyond the front and no thief will move
+		// the front (the queue is empty): the owner's pop meets the
+		// steal and cannot move it (the position after the last item is
+		// in no link: the back block is full), its push can, while a
+		// second thief reserves the pushed item and helps.
+		qc.Scenario{
+			Name: "owner-moves-front", Prefill: 4, Bound: 3,
+			Owner:   []qc.Op{qc.Pop(), qc.Push(), qc.Pop(), qc.Push()},
+			Thieves: [][]qc.Op{{qc.StealBatch(1)}, {qc.Steal()}},
+		},
+		// The same with an empty link behind the owner's full back
+		// block: the pops step back from the second block and keep it
+		// for pushes, the push fills the first, the thief takes
+		// everything, the owner's pop meets it (the oldest position is
+		// in the kept link, where the front must not go: the List push
+		// that follows replaces that link), and a second steal takes
+		// from the List.
+		qc.Scenario{
+			Name: "owner-moves-front-spare", Prefill: 4, Bound: 2,
+			Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.Pop(), qc.Push(), qc.Pop(), qc.PushNative(2)},
+			Thieves: [][]qc.Op{{qc.StealBatch(1), qc.Steal()}},
+		},
 		// Larger scopes, at random.
 		qc.Scenario{
 			Name: "random-mix", Prefill: 5, Random: 3000, Seed: 1,
@@ -136,7 +159,7 @@ func TestInterleaveTwoSlotBlocks(t *testing.T) {
 func TestInterleaveOneSlotBlocks(t *testing.T) {
 	var ss []qc.Scenario
 	for _, s := range interleaveScenarios() {
-		if strings.HasPrefix(s.Name, "cut-on-edge/") || strings.HasPrefix(s.Name, "two-thieves") || s.Name == "stale-span" {
+		if strings.HasPrefix(s.Name, "cut-on-edge/") || strings.HasPrefix(s.Name, "two-thieves") || s.Name == "stale-span" || strings.HasPrefix(s.Name, "owner-moves-front") {
 			ss = append(ss, s)
 		}
 	}

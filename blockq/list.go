@@ -134,26 +134,23 @@ func (q *Queue[T]) PushParcel(p wsq.Parcel[T]) int {
 // 0 < p <= 1. Any goroutine may call it; it does not block.
 //
 // Its cost is one reservation plus one step and one new link per block the
-// stolen items lie in; the links are allocated together.
+// stolen items lie in. Each link is an allocation of its own, so that the
+// queue the parcel goes to keeps a block only while the link onto it holds
+// items.
 func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
 	steal.MustProportion(p)
 	f, idx, k, _ := q.reserve(p, false)
 	if k == 0 {
 		return nil
 	}
-	// Count the blocks, then make one link per block: a window onto the
-	// stolen slots, whose capacity ends with the window, so that nobody
-	// can append into the queue's slots beyond it.
-	blocks := 0
-	walkRange(f, idx, k, func(*link[T], int, int) { blocks++ })
-	links := make([]link[T], blocks)
+	// Make one link per block: a window onto the stolen slots, whose
+	// capacity ends with the window, so that nobody can append into the
+	// queue's slots beyond it. Each link is an allocation of its own: links
+	// allocated together would keep each other, and through their windows
+	// every block of the parcel, reachable as long as any one of them is.
 	l := new(List[T])
-	i := 0
 	walkRange(f, idx, k, func(src *link[T], off, n int) {
-		nl := &links[i]
-		i++
-		nl.slots = src.slots[off : off+n : off+n]
-		l.link(nl)
+		l.link(&link[T]{slots: src.slots[off : off+n : off+n]})
 		l.fill = n
 	})
 	l.n = k

@@ -50,6 +50,18 @@ var explorerCases = []struct {
 	{mutant.Mutant{Name: "thief locates its item with the span read before reserving", Patches: []mutant.Patch{
 		patch("\t\t\tfor span := spanOf(f); idx >= span; span = spanOf(f) {\n\t\t\t\tidx -= span\n\t\t\t\tf = f.next.Load()\n\t\t\t}\n", ""),
 	}}, "stale-span", "violation"},
+	// The owner moves the front whenever the oldest position lies beyond
+	// it, also when that position is in no link (an empty queue whose
+	// back block is full): the move walks off the end of the chain.
+	{mutant.Mutant{Name: "owner moves the front to a position no link holds", Patches: []mutant.Patch{
+		patch("\t\tif move && ctlIdx(c) >= spanOf(f) && q.ownerCanMove(f, c) {\n", "\t\tif move && ctlIdx(c) >= spanOf(f) {\n"),
+	}}, "owner-moves-front", "panic"},
+	// The owner moves the front into the empty link it keeps behind its
+	// back, which its next List push replaces: the front leaves the
+	// chain, and a thief takes from a link the queue no longer uses.
+	{mutant.Mutant{Name: "owner moves the front past its back", Patches: []mutant.Patch{
+		patch("\t\tif l == back {\n", "\t\tif _ = back; l.next.Load() == nil {\n"),
+	}}, "owner-moves-front-spare", "violation"},
 }
 
 // TestMutantsFoundByExplorer: each protocol bug above, compiled into a test

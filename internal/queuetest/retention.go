@@ -85,17 +85,19 @@ func RetainedPerItem(q wsq.Queue[Wide], pat Pattern, items int, push func([]Wide
 	for range rounds / 4 {
 		round()
 	}
-	before := liveHeap()
+	before := LiveHeap()
 	for range rounds {
 		round()
 	}
-	after := liveHeap()
+	after := LiveHeap()
 	runtime.KeepAlive(q)
 	return float64(int64(after)-int64(before)) / float64(rounds*pat.Batch)
 }
 
-// liveHeap returns the bytes of live heap objects after a full collection.
-func liveHeap() uint64 {
+// LiveHeap returns the bytes of live heap objects after a full collection:
+// what the program keeps reachable. Memory tests compare it before and
+// after a workload, with the objects under test still referenced.
+func LiveHeap() uint64 {
 	runtime.GC()
 	runtime.GC()
 	var ms runtime.MemStats
