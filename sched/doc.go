@@ -192,6 +192,59 @@
 // only by the program: a computation that recurses n levels deep needs n
 // frames whether it runs serially or not.
 //
+// # Memory
+//
+// A Pool keeps what its next tasks need, not what its past tasks made.
+// Once a task is joined (or waited for in its Group, or has finished when
+// nobody waits), nothing of it stays reachable from the pool: its closure,
+// argument, result and context are dropped from the frame that ran it and
+// from the fork record it used. Each worker keeps, for reuse:
+//
+//   - up to 64 task frames; a deeper recursion grows the frames with its
+//     depth (one small object per nested task) and gives back those beyond
+//     64 when the worker is back at depth zero;
+//   - up to 64 finished fork records per worker, cleared of the function,
+//     argument and result of their last use;
+//   - its buffers for stolen items, deliveries from the master, Spawn's
+//     copy and a bounded queue's overflow: a busy worker keeps what its
+//     largest steal or fan-out made them, so that a steady stream of large
+//     steals does not allocate, and a worker that parks (or, in Master
+//     mode, asks the master for work) gives back any of them that grew
+//     beyond 1024 items; so does the pool's entry for tasks from outside
+//     once it is empty, and every buffer when the Pool is closed;
+//   - its queue, whose memory is the queue's own: with the default queue it
+//     follows what the queue holds (see package blockq).
+//
+// Goroutine stacks grow with the depth of the recursion that runs on them
+// and are shrunk by the runtime's garbage collector. Run's workers keep the
+// same buffers, with the same bound.
+//
+// # Misuse
+//
+// A mistake in the use of a Pool is named by a panic whose message starts
+// with "sched: " and says what was wrong, before it can corrupt anything:
+//
+//   - Fork, Task.NewGroup, Task.Context and Task.WorkerID, and Group.Go,
+//     Group.Wait and Future.Join given a Task, panic if the Task is nil
+//     (Go, Wait and Join accept nil from outside the pool: see Group), or
+//     is not the calling task's own: a Task kept after its function
+//     returned, or the Task of an enclosing task used in a task it
+//     started. That is seen whenever the Task's worker is not running the
+//     Task's frame at that moment; a Task is only ever valid in its own
+//     function, during the call.
+//   - Pool.Do called by a task blocks the task's worker, and panics, rather
+//     than wait forever, when every worker is running a task at that
+//     moment (with one worker, always): nobody would be left to run it.
+//     A task forks and waits with Fork, Task.NewGroup, Join and Wait.
+//   - Pool.Close called by a task panics: it would wait for itself.
+//   - Group.Go after the group's Wait returned panics: a Group serves one
+//     round of Go calls and one Wait.
+//   - Pool.Do, and Group.Go with a nil Task, after Close has begun panic,
+//     and the refused task is not counted: a Wait for the group returns.
+//   - A task that waits for a Group it belongs to panics ("a task waits
+//     for itself"); a Future joined twice, or not made by Fork, panics.
+//   - An invalid Config makes Run and NewPool return an error.
+//
 // # Concurrency contract and memory model
 //
 // A Worker's methods may be called only by the handler it runs, during the

@@ -68,10 +68,12 @@ type forkTask[A, R any] struct {
 // same types to reuse: in steady state, fork-join code that joins what it
 // forks allocates nothing per task.
 //
-// t is the calling task, and must not be nil. If t's function returns
-// without joining the Future, t waits for the forked task then, and fails
-// with its panic if it panicked; the Future may still be joined later.
+// t is the calling task: Fork panics if t is nil, or is not the Task of
+// the function that calls it (see Task). If t's function returns without
+// joining the Future, t waits for the forked task then, and fails with its
+// panic if it panicked; the Future may still be joined later.
 func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
+	t.use("Fork")
 	pw := t.pw
 	var rec *forkTask[A, R]
 	if n := len(pw.free); n > 0 {
@@ -117,6 +119,7 @@ func (f Future[R]) Join(t *Task) R {
 		rec.l.failure().raise()
 		return rec.r
 	}
+	t.use("Future.Join")
 	if !rec.l.done() {
 		t.pw.join(&rec.l)
 	}

@@ -28,6 +28,7 @@ type Group struct {
 	cancel context.CancelCauseFunc
 
 	stopped atomic.Bool // set at the first panic or Goexit
+	ended   atomic.Bool // set when Wait (or the implicit wait of the task that made the group) returns
 	mu      sync.Mutex  // guards err and the latch's failure until it is done
 	err     error
 }
@@ -44,6 +45,7 @@ func (p *Pool) NewGroup(ctx context.Context) *Group {
 // then (and fails with the group's panic, if a task panicked; the group's
 // error is lost, as it would be without a Wait).
 func (t *Task) NewGroup() *Group {
+	t.use("Task.NewGroup")
 	g := t.pw.p.NewGroup(t.ctx)
 	t.groups = append(t.groups, g)
 	return g
@@ -58,19 +60,35 @@ func (g *Group) Context() context.Context { return g.ctx }
 // handle. t is the calling task: the new task goes into the queue of t's
 // worker, whose next task it is unless another worker steals it first.
 // With a nil t, for a caller that is not a task, the new task goes to the
-// pool's shared entry, where an idle worker takes it. Go does not block. It
-// must not be called after Wait has returned.
+// pool's shared entry, where an idle worker takes it. Go does not block.
+//
+// Go panics, starting nothing, if it is called after Wait returned (a Group
+// serves one round of Go calls and one Wait: make a new Group for the next
+// round), if t is not the calling task's own Task (see Task), or, with a
+// nil t, if the pool is closed.
 //
 // Go allocates the closure f if it captures variables, and nothing else
 // once the worker's buffers have grown; Fork starts a function with an
 // argument without a closure.
 func (g *Group) Go(t *Task, f func(*Task) error) {
-	g.l.add(1)
+	if g.ended.Load() {
+		panic("sched: Group.Go after Wait returned: a Group serves one round of Go calls and one Wait; make a new Group")
+	}
 	j := Job{x: g, fn: f}
 	if t == nil {
-		g.p.inject(j)
+		// Counted first, so that the task cannot finish before it is
+		// counted; a refused task is uncounted again, so that Wait does
+		// not wait for it.
+		g.l.add(1)
+		if !g.p.s.inj.put(j, &g.p.s.pending) {
+			g.l.arrive()
+			panic(errClosed)
+		}
+		g.p.s.notify()
 		return
 	}
+	t.use("Group.Go")
+	g.l.add(1)
 	t.pw.spawn(j)
 }
 
@@ -91,6 +109,7 @@ func (g *Group) Go(t *Task, f func(*Task) error) {
 // synchronizes before the return of Wait.
 func (g *Group) Wait(t *Task) error {
 	if t != nil {
+		t.use("Group.Wait")
 		if !g.l.done() {
 			t.pw.join(&g.l)
 		}
@@ -102,9 +121,10 @@ func (g *Group) Wait(t *Task) error {
 	return g.err
 }
 
-// end cancels the context, as Wait does once the tasks have finished, and
-// returns the first panic or Goexit.
+// end cancels the context, as Wait does once the tasks have finished,
+// refuses later calls of Go, and returns the first panic or Goexit.
 func (g *Group) end() *failure {
+	g.ended.Store(true)
 	g.cancel(g.err)
 	return g.l.failure()
 }

@@ -56,7 +56,7 @@ func (q *injector[T]) take(dst []T, parts int) []T {
 	clear(q.items[q.head : q.head+k])
 	q.head += k
 	if q.head == len(q.items) {
-		q.items, q.head = q.items[:0], 0
+		q.items, q.head = shrink(q.items), 0
 	}
 	q.n.Add(-int64(k))
 	return dst

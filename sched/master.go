@@ -208,6 +208,7 @@ func (m *master[T]) await(ctx context.Context, w *Worker[T], l *latch) bool {
 	for {
 		w.wants.Store(true)
 		if !w.asked {
+			w.shed() // before the master may fill recv
 			w.asked = true
 			w.idleSince = time.Now()
 			m.idle <- w // never blocks; see master.idle

@@ -2,7 +2,9 @@ package sched
 
 import (
 	"context"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/worksteal/wsq/internal/pad"
@@ -12,6 +14,16 @@ import (
 // that take work from outside the worker's own queue; see the package
 // documentation (Space and depth).
 const maxStealingJoins = 16
+
+// keptFrames is the most task frames a worker keeps for reuse once it is
+// back at depth zero, and keptForks the most fork and group slots a frame
+// keeps: what a deep or wide recursion made a worker grow beyond them is
+// given back when the recursion ends (see the package documentation,
+// Memory).
+const (
+	keptFrames = 64
+	keptForks  = 64
+)
 
 // Pool is a set of worker goroutines that run fork-join tasks: functions
 // that take a *Task and may start more tasks (Fork, Group.Go) and wait for
@@ -63,7 +75,9 @@ type runner interface {
 //
 // A Task is valid only during the call of the task's function, in the
 // goroutine that runs it; a function must not keep it, or use it in a task
-// it starts (each task gets its own). The Pool reuses Task values.
+// it starts (each task gets its own). The Pool reuses Task values. The
+// methods and functions that take a Task panic when they see it used
+// outside its function (see Misuse in the package documentation).
 type Task struct {
 	pw  *poolWorker
 	ctx context.Context
@@ -82,9 +96,14 @@ type poolWorker struct {
 	w        *Worker[Job]
 	frames   []*Task // frames[:depth] are running, innermost last
 	depth    int
+	top      *Task // frames[depth-1], or nil at depth zero: the only Task its goroutine may use
 	stealing int   // helping waits on the stack that take work from elsewhere
 	free     []any // finished fork records to reuse (see forkBase)
-	_        pad.Line
+	// busy is set while the worker runs a task (at any depth), for
+	// Pool.Do's check that it is not called by a task (see calledByTask).
+	// Written by the worker, read by any goroutine that calls Do.
+	busy atomic.Bool
+	_    pad.Line
 }
 
 // NewPool starts cfg.WorkerCount() workers, each with a queue made by
@@ -105,6 +124,7 @@ func NewPool(cfg Config[Job]) (*Pool, error) {
 	}
 	s.pending.Store(1) // the Pool's own count, until Close
 	s.respawn = p.respawn
+	s.identify = true
 	p.started = time.Now()
 	s.start(context.Background())
 	return p, nil
@@ -116,22 +136,50 @@ func (p *Pool) Workers() int { return len(p.workers) }
 // Do runs f as a task of the pool with context ctx, and waits for it and
 // every task it started: it is NewGroup, Go and Wait of a group of one. It
 // returns f's error, panics with a *PanicError if a task panicked, and calls
-// runtime.Goexit if a task did (see Group.Wait). Do blocks its goroutine, so
-// a task must not call it: a task uses a Group, whose Wait runs other tasks
-// while it waits.
+// runtime.Goexit if a task did (see Group.Wait). It panics if the pool is
+// closed.
+//
+// Do blocks its goroutine, so a task must not call it: a task forks (Fork,
+// Task.NewGroup and Group.Go) and waits with Future.Join or Group.Wait,
+// which run other tasks while they wait. A task that calls Do anyway
+// blocks its worker; when every worker is running a task at that moment,
+// which would leave nobody to run f, Do panics with a message that says
+// so instead of waiting forever.
 func (p *Pool) Do(ctx context.Context, f func(*Task) error) error {
+	if p.calledByTask() {
+		panic("sched: Pool.Do called by a task, while every worker runs a task: nobody could run it; a task starts tasks with Fork or a Group (Task.NewGroup) and waits for them with Join or Wait")
+	}
 	g := p.NewGroup(ctx)
 	g.Go(nil, f)
 	return g.Wait(nil)
+}
+
+// calledByTask reports whether the calling goroutine is one of the pool's
+// workers, which means that a task called, when every worker runs a task:
+// then the caller's wait would be a deadlock if it is a worker (with one
+// worker, always). Telling the caller apart costs some microseconds (its
+// goroutine's ID, from its stack trace), so it is done only then; with a
+// worker idle, Do is called by a goroutine outside the pool, or by a task
+// that blocks its worker but does not stop the pool.
+func (p *Pool) calledByTask() bool {
+	for _, pw := range p.workers {
+		if !pw.busy.Load() {
+			return false
+		}
+	}
+	return p.s.onWorker()
 }
 
 // Close waits for every task to finish, stops the workers, and returns the
 // statistics of the pool's whole life (Stats.Processed counts the tasks).
 // Starting a task from outside the pool (Do, or Group.Go with a nil Task)
 // after Close has begun panics; tasks that are still running may start
-// more. Close must not be called by a task, which would wait for itself.
-// Later calls return the same Stats.
+// more. Close panics if a task calls it: it would wait for itself. Later
+// calls return the same Stats.
 func (p *Pool) Close() Stats {
+	if p.s.onWorker() {
+		panic("sched: Pool.Close called by a task, which would wait for itself")
+	}
 	p.closeOnce.Do(func() {
 		p.s.inj.close()
 		if p.s.pending.Add(-1) == 0 {
@@ -140,21 +188,22 @@ func (p *Pool) Close() Stats {
 		p.s.wg.Wait()
 		p.s.cancel()
 		p.stats = p.s.stats(time.Since(p.started))
+		for _, w := range p.s.workers {
+			w.shed() // the goroutines are gone: nothing uses the buffers
+		}
 	})
 	return p.stats
 }
 
-// inject adds j from outside the workers.
-func (p *Pool) inject(j Job) {
-	if !p.s.inj.put(j, &p.s.pending) {
-		panic("sched: a task started from outside a closed Pool")
-	}
-	p.s.notify()
-}
+// errClosed is the panic of a task started from outside a closed Pool.
+const errClosed = "sched: a task started from outside a closed Pool"
 
 // handle is the Pool's Handler: it runs one task.
 func (p *Pool) handle(_ context.Context, j Job, w *Worker[Job]) error {
-	p.workers[w.id].exec(j)
+	pw := p.workers[w.id]
+	pw.busy.Store(true)
+	pw.exec(j)
+	pw.busy.Store(false)
 	return nil
 }
 
@@ -164,7 +213,8 @@ func (p *Pool) handle(_ context.Context, j Job, w *Worker[Job]) error {
 // their context.
 func (p *Pool) respawn(w *Worker[Job]) {
 	pw := p.workers[w.id]
-	pw.frames, pw.depth, pw.stealing = nil, 0, 0
+	pw.frames, pw.depth, pw.top, pw.stealing = nil, 0, nil, 0
+	pw.busy.Store(false)
 }
 
 // exec runs the task of j on this worker: it calls the task's function,
@@ -193,12 +243,17 @@ func (pw *poolWorker) leave(t *Task, x runner, ok *bool) {
 		// The goroutine ends: the handler will not return to count the
 		// task as handled, so count it here. The task's children go on
 		// without it: running them here could end in a Goexit of their
-		// own, which would cut this call short.
+		// own, which would cut this call short. They may still start,
+		// and read the frame's context: the frame is left as it is, and
+		// respawn drops it.
 		pw.w.credit++
+		pw.depth--
 	case len(t.forks) > 0 || len(t.groups) > 0:
 		f = pw.joinOwned(t, x, f)
+		fallthrough
+	default:
+		pw.pop(t)
 	}
-	pw.depth--
 	x.finish(f)
 }
 
@@ -212,7 +267,7 @@ func (pw *poolWorker) joinOwned(t *Task, x runner, f *failure) *failure {
 	defer func() {
 		if !joined {
 			pw.w.credit++
-			pw.depth--
+			pw.depth-- // the goroutine ends: see leave
 			if f == nil {
 				f = &failure{goexit: true}
 			}
@@ -229,14 +284,63 @@ func (pw *poolWorker) joinOwned(t *Task, x runner, f *failure) *failure {
 // enter pushes a frame on the worker's stack for a task about to run.
 func (pw *poolWorker) enter() *Task {
 	if pw.depth == len(pw.frames) {
-		// forks gets a cache line of its own: a slice of one or two
-		// pointers would share its line with other workers' small
-		// objects, and the worker writes it on every fork.
-		pw.frames = append(pw.frames, &Task{pw: pw, forks: make([]*latch, 0, pad.Size/8)})
+		pw.frames = append(pw.frames, &Task{pw: pw, forks: newForks()})
 	}
 	t := pw.frames[pw.depth]
 	pw.depth++
+	pw.top = t
 	return t
+}
+
+// newForks returns an empty forks slice for a frame. It gets a cache line
+// of its own: a slice of one or two pointers would share its line with
+// other workers' small objects, and the worker writes it on every fork.
+func newForks() []*latch { return make([]*latch, 0, pad.Size/8) }
+
+// pop takes the frame t of a task that has finished off the worker's
+// stack. The frame keeps nothing of the task (its context and latch would
+// keep the task's record, with its argument and result, reachable until
+// the frame is reused), and at depth zero the worker gives back the frames
+// beyond keptFrames, so that a deep recursion does not keep its frames for
+// the life of the pool.
+func (pw *poolWorker) pop(t *Task) {
+	t.ctx, t.l = nil, nil
+	if cap(t.forks) > keptForks {
+		t.forks = newForks()
+	}
+	if cap(t.groups) > keptForks {
+		t.groups = nil
+	}
+	pw.depth--
+	if pw.depth > 0 {
+		pw.top = pw.frames[pw.depth-1]
+		return
+	}
+	pw.top = nil
+	if len(pw.frames) > keptFrames {
+		pw.frames = slices.Clone(pw.frames[:keptFrames])
+	}
+}
+
+// use panics unless t may start or wait for tasks in the calling code: t
+// must be the task running innermost on its worker, which it is only in
+// its own function, during the call (helping waits run other tasks above
+// it, which return before the wait does). A Task kept after its function
+// returned, or the Task of an enclosing task used in a task it started,
+// fails the check when the worker runs something else at that moment;
+// op names the call for the message.
+func (t *Task) use(op string) {
+	if t == nil || t.pw.top != t {
+		misuse(t, op)
+	}
+}
+
+// misuse panics with the message of use.
+func misuse(t *Task, op string) {
+	if t == nil {
+		panic("sched: " + op + " with a nil Task: only a task, with its own Task, may call it; outside the pool, use Pool.Do or a Group made by Pool.NewGroup")
+	}
+	panic("sched: " + op + " with a Task used outside its own function: a *Task is valid only in its task's function, during the call, and not in the tasks it starts (each gets its own)")
 }
 
 // spawn pushes j into the worker's queue.
@@ -290,19 +394,27 @@ func (pw *poolWorker) checkWait(l *latch) {
 // Context returns the task's context: the context of its Group, or for a
 // task started by Fork, that of the task that forked it. A long task should
 // return early when it is done (a Group cancels it at its first error).
-func (t *Task) Context() context.Context { return t.ctx }
+func (t *Task) Context() context.Context {
+	t.use("Task.Context")
+	return t.ctx
+}
 
 // WorkerID returns the ID of the worker running the task, from 0 to
 // Pool.Workers()-1, for per-worker state (see PerWorker). A task runs on one
 // worker from start to end.
-func (t *Task) WorkerID() int { return t.pw.w.id }
+func (t *Task) WorkerID() int {
+	t.use("Task.WorkerID")
+	return t.pw.w.id
+}
 
 // joined forgets the future of l, which the task has joined. Fork-join code
-// usually joins the newest first, which costs nothing to find; the slot is
-// left as it is, to be overwritten by the next Fork.
+// usually joins the newest first, which costs nothing to find. The slot is
+// cleared: it would keep the fork's record, with its argument and result,
+// reachable until the next Fork overwrites it.
 func (t *Task) joined(l *latch) {
 	last := len(t.forks) - 1
 	if last >= 0 && t.forks[last] == l {
+		t.forks[last] = nil
 		t.forks = t.forks[:last]
 		return
 	}

@@ -106,6 +106,7 @@ func (r *random[T]) park(ctx context.Context, w *Worker[T], l *latch) bool {
 	if l != nil {
 		joined = l.channel()
 	}
+	w.shed()
 	r.mu.Lock()
 	r.sleeping = append(r.sleeping, w)
 	r.sleepers.Add(1)

@@ -1,9 +1,11 @@
 package sched
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,6 +54,9 @@ type scheduler[T any] struct {
 	// runtime.Goexit go on in a new goroutine (Pool), after a call of
 	// respawn; otherwise the Goexit ends the run.
 	respawn func(*Worker[T])
+	// identify makes each worker goroutine record its ID (Worker.gid), so
+	// that onWorker can tell a worker calling (Pool).
+	identify bool
 }
 
 func newScheduler[T any](cfg Config[T], h Handler[T]) (*scheduler[T], error) {
@@ -149,6 +154,9 @@ func (s *scheduler[T]) start(ctx context.Context) {
 // complete. A panic that reaches it (from a handler of Run) or a
 // runtime.Goexit ends the run, unless respawn says otherwise.
 func (s *scheduler[T]) runWorker(ctx context.Context, w *Worker[T]) {
+	if s.identify {
+		w.gid.Store(goroutineID())
+	}
 	returned := false
 	defer func() {
 		if !returned {
@@ -168,6 +176,38 @@ func (s *scheduler[T]) runWorker(ctx context.Context, w *Worker[T]) {
 	if err != nil {
 		s.stop(err, nil)
 	}
+}
+
+// onWorker reports whether the calling goroutine is one of the workers'.
+// It costs some microseconds, and answers false unless identify is set.
+func (s *scheduler[T]) onWorker() bool {
+	if !s.identify {
+		return false
+	}
+	id := goroutineID()
+	for _, w := range s.workers {
+		if w.gid.Load() == id {
+			return true
+		}
+	}
+	return false
+}
+
+// goroutineID returns the ID of the calling goroutine, which the first line
+// of its stack trace carries ("goroutine 18 [running]:"): the one way the
+// runtime shows it. It costs some microseconds.
+func goroutineID() uint64 {
+	var buf [64]byte
+	b := buf[:runtime.Stack(buf[:], false)]
+	b, _ = bytes.CutPrefix(b, []byte("goroutine "))
+	var id uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			break
+		}
+		id = id*10 + uint64(c-'0')
+	}
+	return id
 }
 
 // stop records how a worker ended the run, an error or a failure (the

@@ -27,6 +27,10 @@ type Worker[T any] struct {
 	// answers the worker's request with an empty delivery rather than with
 	// work the worker would leave in its inbox.
 	wants atomic.Bool
+	// gid is the ID of the worker's goroutine, when the scheduler
+	// identifies them (see scheduler.onWorker); a new goroutine that
+	// replaces one ended by Goexit stores its own.
+	gid atomic.Uint64
 
 	_ pad.Line
 	// Owner-private: only the worker goroutine touches these fields, except
@@ -303,6 +307,35 @@ func (w *Worker[T]) takeInjected() bool {
 	}
 	w.buf = inj.take(w.buf[:0], len(w.s.workers))
 	return len(w.buf) > 0
+}
+
+// maxKeptBuffer is the most items of capacity an idle worker keeps in each
+// of its buffers (steals, deliveries, Spawn's copy, overflow), and the
+// injector when it is empty: a buffer grown by a larger fan-out is given
+// back when the worker parks (see shed).
+const maxKeptBuffer = 1024
+
+// shrink returns s emptied, or nil if its capacity exceeds maxKeptBuffer,
+// so that its array can be collected.
+func shrink[T any](s []T) []T {
+	if cap(s) > maxKeptBuffer {
+		return nil
+	}
+	return s[:0]
+}
+
+// shed gives back the worker's buffers that a large steal, delivery or
+// fan-out grew beyond maxKeptBuffer items, when the worker is about to
+// sleep: a busy worker keeps them, so that a steady stream of large steals
+// does not allocate, and an idle one keeps little. The master must not be
+// filling recv (see master.await).
+func (w *Worker[T]) shed() {
+	w.buf = shrink(w.buf)
+	w.recv = shrink(w.recv)
+	w.scratch = shrink(w.scratch)
+	if w.ovHead == len(w.overflow) {
+		w.overflow, w.ovHead = shrink(w.overflow), 0
+	}
 }
 
 // takeStolen keeps the newest stolen item to run next and pushes the others.

@@ -1,0 +1,134 @@
+package sched_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/worksteal/wsq/internal/queuetest"
+	"github.com/worksteal/wsq/sched"
+)
+
+// The memory tests measure the live heap (after full collections) of a
+// pool that has finished its work and is still referenced: a long-running
+// program's pool must keep what its next tasks need, not what its past
+// tasks made.
+
+// heapGrowth returns by how many bytes the live heap grew since before.
+func heapGrowth(before uint64) int64 { return int64(queuetest.LiveHeap()) - int64(before) }
+
+// TestJoinedForksReleased: the results and arguments of forks that ran on
+// another worker are not kept by the pool once they are joined, neither
+// after Do returns nor after Close.
+func TestJoinedForksReleased(t *testing.T) {
+	const forks, size = 8, 4 << 20
+	for _, mode := range sched.Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			before := queuetest.LiveHeap()
+			p, err := sched.NewPool(sched.Config[sched.Job]{Workers: 2, Mode: mode})
+			require.NoError(t, err)
+			var started atomic.Int32
+			alloc := func(t *sched.Task, arg []byte) []byte {
+				started.Add(1)
+				return append(make([]byte, 0, size), arg[:1]...)
+			}
+			var total int
+			require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
+				fs := make([]sched.Future[[]byte], forks)
+				for i := range fs {
+					fs[i] = sched.Fork(t, alloc, make([]byte, size))
+				}
+				// This worker spins until all forks have started, so
+				// the other worker runs them.
+				for started.Load() < forks {
+					runtime.Gosched()
+				}
+				for _, f := range fs {
+					total += cap(f.Join(t))
+				}
+				return nil
+			}))
+			require.Equal(t, forks*size, total)
+			assert.Less(t, heapGrowth(before), int64(size), "live heap after Do returned: the pool keeps joined forks' results or arguments")
+			p.Close()
+			assert.Less(t, heapGrowth(before), int64(size), "live heap after Close")
+			runtime.KeepAlive(p)
+		})
+	}
+}
+
+// TestDeepRecursionReleased: a worker gives back the task frames a deep
+// fork chain made it grow, once it is back at depth zero.
+func TestDeepRecursionReleased(t *testing.T) {
+	const depth = 20_000
+	before := queuetest.LiveHeap()
+	p, err := sched.NewPool(sched.Config[sched.Job]{Workers: 1})
+	require.NoError(t, err)
+	var chain func(t *sched.Task, n int) int
+	chain = func(t *sched.Task, n int) int {
+		if n == 0 {
+			return 0
+		}
+		return sched.Fork(t, chain, n-1).Join(t) + 1
+	}
+	var got int
+	require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error { got = chain(t, depth); return nil }))
+	require.Equal(t, depth, got)
+	assert.Less(t, heapGrowth(before), int64(256<<10), "live heap after a fork chain %d deep", depth)
+	p.Close()
+	runtime.KeepAlive(p)
+}
+
+// TestIdleBuffersReleased: what a worker keeps to steal, receive and take
+// tasks from outside into is bounded once it is idle, however large the
+// fan-out it served.
+func TestIdleBuffersReleased(t *testing.T) {
+	const tasks = 200_000
+	noop := func(*sched.Task) error { return nil }
+	for _, mode := range sched.Modes() {
+		for _, from := range []string{"task", "outside"} {
+			t.Run(fmt.Sprintf("%v/from=%s", mode, from), func(t *testing.T) {
+				before := queuetest.LiveHeap()
+				p, err := sched.NewPool(sched.Config[sched.Job]{Workers: 2, Mode: mode})
+				require.NoError(t, err)
+				var ran atomic.Int64
+				count := func(*sched.Task) error { ran.Add(1); return nil }
+				if from == "task" {
+					require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
+						// The other worker is held in a task while this
+						// one queues the fan-out, and then steals, or is
+						// handed, half of it at once.
+						g := t.NewGroup()
+						var held atomic.Bool
+						release := make(chan struct{})
+						g.Go(t, func(*sched.Task) error { held.Store(true); <-release; return nil })
+						for !held.Load() {
+							runtime.Gosched()
+						}
+						for range tasks {
+							g.Go(t, count)
+						}
+						close(release)
+						return g.Wait(t)
+					}))
+				} else {
+					g := p.NewGroup(context.Background())
+					for range tasks {
+						g.Go(nil, count)
+					}
+					require.NoError(t, g.Wait(nil))
+				}
+				require.Equal(t, int64(tasks), ran.Load())
+				require.NoError(t, p.Do(context.Background(), noop))
+				p.Close()
+				assert.Less(t, heapGrowth(before), int64(1<<20), "live heap of an idle pool after a fan-out of %d tasks", tasks)
+				runtime.KeepAlive(p)
+			})
+		}
+	}
+}
