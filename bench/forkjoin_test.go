@@ -157,7 +157,7 @@ func fibPool(q string, cutoff int) (func(int) int, func()) {
 	if err != nil {
 		panic(err) // the name comes from the catalog
 	}
-	pool, err := sched.NewPool(sched.Config[sched.Job]{NewQueue: newQueue, Mode: sched.Random})
+	pool, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue, Mode: sched.Random})
 	if err != nil {
 		panic(err)
 	}

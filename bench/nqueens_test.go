@@ -166,7 +166,7 @@ func queensPool(q string) (func(int) int, func()) {
 	if err != nil {
 		panic(err)
 	}
-	pool, err := sched.NewPool(sched.Config[sched.Job]{NewQueue: newQueue, Mode: sched.Random})
+	pool, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue, Mode: sched.Random})
 	if err != nil {
 		panic(err)
 	}

@@ -28,7 +28,7 @@
 // A Pool is made once and runs tasks for as long as the program needs it.
 // Fork-join in a few lines:
 //
-//	pool, err := sched.NewPool(sched.Config[sched.Job]{}) // GOMAXPROCS workers, the default queue
+//	pool, err := sched.NewPool() // GOMAXPROCS workers, the default queue
 //	if err != nil { ... }
 //	defer pool.Close()
 //
@@ -47,15 +47,22 @@
 // Every call that starts or waits for tasks takes the calling task, t: Go
 // has no goroutine-local state, and t is how the pool knows which worker's
 // queue to use. Name the parameter of every task function t, so that inside
-// a task t is always that task's (an inner t shadows the outer one).
+// a task t is always that task's (an inner t shadows the outer one). A task
+// whose function has no result is forked with ForkFunc.
 //
 // A Group is errgroup for tasks: Group.Go starts tasks, Group.Wait waits for
 // them and returns the first error, which also cancels the group's context.
 // Tasks may add tasks to the group they belong to (a directory walk adds one
 // per subdirectory). A group made by Pool.NewGroup takes tasks from any
 // goroutine, which is how a program whose producers keep producing feeds the
-// pool: each producer calls Go with a nil Task as items arrive, and one
-// goroutine calls Wait with a nil Task at the end.
+// pool. A goroutine that is not a task has no Task to pass, so it passes
+// nil: each producer calls g.Go(nil, f) as items arrive, which puts the task
+// in the pool's shared entry, and one goroutine calls g.Wait(nil) at the
+// end, which blocks it until the tasks are done (a task passes its own t
+// instead, and its Wait runs other tasks while it waits).
+//
+// NewPool() makes the pool most programs want; a PoolConfig chooses the
+// number of workers, their queues and the load balancing (see Config).
 //
 // A task that returns without joining what it forked, or waiting for a group
 // it made, joins them then, as a Cilk function syncs before it returns: a

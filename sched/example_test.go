@@ -139,7 +139,7 @@ func fibSerial(n int) int {
 // cutoff forks one recursive call as a task, makes the other itself, and
 // joins. Join runs other tasks while it waits.
 func ExamplePool() {
-	pool, err := sched.NewPool(sched.Config[sched.Job]{}) // GOMAXPROCS workers, the default queue
+	pool, err := sched.NewPool() // GOMAXPROCS workers, the default queue
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -181,7 +181,7 @@ func ExampleGroup() {
 		"docs/old/c.txt": {Data: []byte("six")},
 		"src/d.txt":      {Data: []byte("seven eight nine ten")},
 	}
-	pool, err := sched.NewPool(sched.Config[sched.Job]{})
+	pool, err := sched.NewPool()
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -230,7 +230,7 @@ func ExampleGroup() {
 // from outside the pool), and Wait returns once every item has been
 // handled.
 func ExamplePool_producers() {
-	pool, err := sched.NewPool(sched.Config[sched.Job]{})
+	pool, err := sched.NewPool()
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -263,7 +263,7 @@ func ExamplePool_producers() {
 // ExamplePanicError recovers a panic of a task: it reaches the goroutine
 // that waits for the computation, with the task's panic value and stack.
 func ExamplePanicError() {
-	pool, err := sched.NewPool(sched.Config[sched.Job]{})
+	pool, err := sched.NewPool()
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -74,24 +74,72 @@ type forkTask[A, R any] struct {
 // panic if it panicked; the Future may still be joined later.
 func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 	t.use("Fork")
-	pw := t.pw
-	var rec *forkTask[A, R]
-	if n := len(pw.free); n > 0 {
-		if r, ok := pw.free[n-1].(*forkTask[A, R]); ok {
-			pw.free = pw.free[:n-1]
-			rec = r
-		}
-	}
-	if rec == nil {
+	rec, ok := reused[*forkTask[A, R]](t.pw)
+	if !ok {
 		rec = &forkTask[A, R]{}
 		rec.self = rec
 	}
-	rec.l.n = 1 // the record is this worker's alone until the push publishes it
-	rec.parent, rec.fn, rec.a = t, f, a
-	t.forks = append(t.forks, &rec.l)
-	pw.spawn(Job{x: rec})
+	rec.fn, rec.a = f, a
+	rec.launch(t, rec)
 	return Future[R]{rec: &rec.forkResult, gen: rec.gen.Load()}
 }
+
+// reused takes a finished fork record of type F from the worker's free list,
+// if the newest one is of that type.
+func reused[F any](pw *poolWorker) (F, bool) {
+	if n := len(pw.free); n > 0 {
+		if r, ok := pw.free[n-1].(F); ok {
+			pw.free = pw.free[:n-1]
+			return r, true
+		}
+	}
+	var none F
+	return none, false
+}
+
+// launch pushes the fork record of b, whose task is x, into the queue of
+// t's worker, as a child of t.
+func (b *forkBase) launch(t *Task, x runner) {
+	b.l.n = 1 // the record is this worker's alone until the push publishes it
+	b.parent = t
+	t.forks = append(t.forks, &b.l)
+	t.pw.spawn(Job{x: x})
+}
+
+// ForkFunc starts f(t', a) as a new task, as Fork does, for a function
+// with no result: the Future's Join only waits for it (and passes on its
+// panic or Goexit). Everything Fork says holds for ForkFunc:
+//
+//	left := sched.ForkFunc(t, sortSlice, xs[:mid]) // sortSlice is func(*sched.Task, []int)
+//	sortSlice(t, xs[mid:])
+//	left.Join(t)
+func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
+	t.use("ForkFunc")
+	rec, ok := reused[*forkFunc[A]](t.pw)
+	if !ok {
+		rec = &forkFunc[A]{}
+		rec.self = rec
+	}
+	rec.fn, rec.a = f, a
+	rec.launch(t, rec)
+	return Future[struct{}]{rec: &rec.forkResult, gen: rec.gen.Load()}
+}
+
+// forkFunc is the fork record of ForkFunc: a forkTask whose function has
+// no result.
+type forkFunc[A any] struct {
+	forkResult[struct{}] // first: see latch
+	fn                   func(*Task, A)
+	a                    A
+	_                    pad.Line // see forkTask
+}
+
+func (ft *forkFunc[A]) clearCall() {
+	var zero A
+	ft.fn, ft.a = nil, zero
+}
+
+func (ft *forkFunc[A]) call(t *Task, _ func(*Task) error) { ft.fn(t, ft.a) }
 
 // Join waits for the forked task to finish and returns its result. If the
 // task panicked, Join panics with a *PanicError that holds the task's panic
@@ -147,16 +195,18 @@ func (ft *forkTask[A, R]) clearCall() {
 	ft.fn, ft.a = nil, zero
 }
 
-func (ft *forkTask[A, R]) start(t *Task) {
-	t.ctx, t.l = ft.parent.ctx, &ft.l
-	ft.ranOn = t.pw
-}
-
 func (ft *forkTask[A, R]) call(t *Task, _ func(*Task) error) { ft.r = ft.fn(t, ft.a) }
 
-func (ft *forkTask[A, R]) finish(fail *failure) {
+// start and finish are those of every fork record; call is its type's.
+
+func (b *forkBase) start(t *Task) {
+	t.ctx, t.l = b.parent.ctx, &b.l
+	b.ranOn = t.pw
+}
+
+func (b *forkBase) finish(fail *failure) {
 	if fail != nil {
-		ft.l.getSlow().fail = fail
+		b.l.getSlow().fail = fail
 	}
-	ft.l.arrive()
+	b.l.arrive()
 }

@@ -30,7 +30,7 @@ func TestJoinedForksReleased(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
 			before := queuetest.LiveHeap()
-			p, err := sched.NewPool(sched.Config[sched.Job]{Workers: 2, Mode: mode})
+			p, err := sched.NewPool(sched.PoolConfig{Workers: 2, Mode: mode})
 			require.NoError(t, err)
 			var started atomic.Int32
 			alloc := func(t *sched.Task, arg []byte) []byte {
@@ -67,7 +67,7 @@ func TestJoinedForksReleased(t *testing.T) {
 func TestDeepRecursionReleased(t *testing.T) {
 	const depth = 20_000
 	before := queuetest.LiveHeap()
-	p, err := sched.NewPool(sched.Config[sched.Job]{Workers: 1})
+	p, err := sched.NewPool(sched.PoolConfig{Workers: 1})
 	require.NoError(t, err)
 	var chain func(t *sched.Task, n int) int
 	chain = func(t *sched.Task, n int) int {
@@ -94,7 +94,7 @@ func TestIdleBuffersReleased(t *testing.T) {
 		for _, from := range []string{"task", "outside"} {
 			t.Run(fmt.Sprintf("%v/from=%s", mode, from), func(t *testing.T) {
 				before := queuetest.LiveHeap()
-				p, err := sched.NewPool(sched.Config[sched.Job]{Workers: 2, Mode: mode})
+				p, err := sched.NewPool(sched.PoolConfig{Workers: 2, Mode: mode})
 				require.NoError(t, err)
 				var ran atomic.Int64
 				count := func(*sched.Task) error { ran.Add(1); return nil }

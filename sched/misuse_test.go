@@ -32,7 +32,7 @@ func double(_ *sched.Task, x int) int { return 2 * x }
 
 // A Go refused by a closed pool is not counted: Wait returns.
 func TestGoAfterCloseNotCounted(t *testing.T) {
-	p, err := sched.NewPool(sched.Config[sched.Job]{Workers: 1})
+	p, err := sched.NewPool(sched.PoolConfig{Workers: 1})
 	require.NoError(t, err)
 	p.Close()
 	g := p.NewGroup(ctx)
@@ -53,7 +53,7 @@ func TestForkNilTask(t *testing.T) {
 func TestDoInTask(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.Config[sched.Job]{Workers: 1, Mode: mode})
+			p := newPool(t, sched.PoolConfig{Workers: 1, Mode: mode})
 			got := panicValue(t, func() {
 				_ = p.Do(ctx, func(t *sched.Task) error {
 					return p.Do(t.Context(), func(*sched.Task) error { return nil })
@@ -76,7 +76,7 @@ func TestDoInTask(t *testing.T) {
 // from a task, also after the implicit wait of the task that made it.
 func TestGroupGoAfterWait(t *testing.T) {
 	const want = "sched: Group.Go after Wait returned: a Group serves one round of Go calls and one Wait; make a new Group"
-	p := newPool(t, sched.Config[sched.Job]{Workers: 2})
+	p := newPool(t, sched.PoolConfig{Workers: 2})
 	noop := func(*sched.Task) error { return nil }
 	g := p.NewGroup(ctx)
 	g.Go(nil, noop)
@@ -102,7 +102,7 @@ func TestTaskUsedOutsideItsFunction(t *testing.T) {
 	const outside = "with a Task used outside its own function: a *Task is valid only in its task's function, during the call, and not in the tasks it starts (each gets its own)"
 	for _, workers := range []int{1, 2} {
 		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
-			p := newPool(t, sched.Config[sched.Job]{Workers: workers})
+			p := newPool(t, sched.PoolConfig{Workers: workers})
 			var saved *sched.Task
 			require.NoError(t, p.Do(ctx, func(t *sched.Task) error { saved = t; return nil }))
 			for op, use := range map[string]func(){

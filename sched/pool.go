@@ -2,6 +2,7 @@ package sched
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -45,12 +46,17 @@ type Pool struct {
 	stats     Stats
 }
 
+// PoolConfig describes a Pool: its workers, their queues and how they
+// balance load, as Config does for Run. The zero PoolConfig is valid:
+// GOMAXPROCS workers, each with a DefaultQueue, in Master mode.
+type PoolConfig = Config[Job]
+
 // Job is an item of a Pool's queues: one task waiting to run. Its fields are
 // not exported; a program names the type only to make queues for a Pool, as
 // in
 //
-//	newQueue, err := catalog.Factory[sched.Job]("lf")
-//	pool, err := sched.NewPool(sched.Config[sched.Job]{NewQueue: newQueue})
+//	newQueue, err := catalog.Factory[sched.Job]("cl-ub")
+//	pool, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue})
 type Job struct {
 	x  runner
 	fn func(*Task) error // the function of a Group's task; nil for a Fork
@@ -106,14 +112,25 @@ type poolWorker struct {
 	_    pad.Line
 }
 
-// NewPool starts cfg.WorkerCount() workers, each with a queue made by
-// cfg.NewQueue (DefaultQueue when nil), balanced as cfg.Mode says, and
-// returns the Pool they form. It returns an error, and starts nothing, if cfg
-// is invalid. The workers park when there is nothing to run, so an idle Pool
-// costs no processor time; Close stops them.
-func NewPool(cfg Config[Job]) (*Pool, error) {
+// NewPool starts a Pool of workers, as cfg describes, and returns it:
+// NewPool() with GOMAXPROCS workers, each with a DefaultQueue, in Master
+// mode, the choice for most programs, and NewPool(cfg) with
+// cfg.WorkerCount() workers, each with a queue made by cfg.NewQueue
+// (DefaultQueue when nil), balanced as cfg.Mode says. It returns an error,
+// and starts nothing, if cfg is invalid or there is more than one. The
+// workers park when there is nothing to run, so an idle Pool costs no
+// processor time; Close stops them.
+func NewPool(cfg ...PoolConfig) (*Pool, error) {
+	var c PoolConfig
+	switch len(cfg) {
+	case 0:
+	case 1:
+		c = cfg[0]
+	default:
+		return nil, fmt.Errorf("sched: NewPool takes at most one PoolConfig, not %d", len(cfg))
+	}
 	p := &Pool{}
-	s, err := newScheduler(cfg, p.handle)
+	s, err := newScheduler(c, p.handle)
 	if err != nil {
 		return nil, err
 	}

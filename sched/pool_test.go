@@ -30,7 +30,7 @@ func poolKinds() map[string]func() wsq.Queue[sched.Job] {
 }
 
 // newPool makes a pool and closes it at the end of the test.
-func newPool(t *testing.T, cfg sched.Config[sched.Job]) *sched.Pool {
+func newPool(t *testing.T, cfg sched.PoolConfig) *sched.Pool {
 	t.Helper()
 	p, err := sched.NewPool(cfg)
 	require.NoError(t, err)
@@ -67,7 +67,7 @@ func TestPoolFib(t *testing.T) {
 		for _, mode := range sched.Modes() {
 			for _, workers := range []int{1, 2, 4} {
 				t.Run(fmt.Sprintf("queue=%s/mode=%v/workers=%d", kind, mode, workers), func(t *testing.T) {
-					p, err := sched.NewPool(sched.Config[sched.Job]{NewQueue: newQueue, Mode: mode, Workers: workers})
+					p, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue, Mode: mode, Workers: workers})
 					require.NoError(t, err)
 					assert.Equal(t, workers, p.Workers())
 					for range 3 {
@@ -98,7 +98,7 @@ func TestPoolProducers(t *testing.T) {
 	const producers, each = 8, 500
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.Config[sched.Job]{Mode: mode, Workers: 3})
+			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 3})
 			g := p.NewGroup(context.Background())
 			seen := make([]atomic.Int32, producers*each)
 			var wg sync.WaitGroup
@@ -129,7 +129,7 @@ func TestPoolProducers(t *testing.T) {
 func TestGroupGrows(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.Config[sched.Job]{Mode: mode, Workers: 4})
+			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 4})
 			var nodes atomic.Int64
 			err := p.Do(context.Background(), func(t *sched.Task) error {
 				g := t.NewGroup()
@@ -159,7 +159,7 @@ func TestGroupError(t *testing.T) {
 	errFirst := errors.New("first")
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.Config[sched.Job]{Mode: mode, Workers: 2})
+			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 2})
 			g := p.NewGroup(context.Background())
 			var ran, sawCancel atomic.Int32
 			g.Go(nil, func(*sched.Task) error { return errFirst })
@@ -191,7 +191,7 @@ func TestGroupError(t *testing.T) {
 // forked tasks that of their parent.
 func TestPoolContext(t *testing.T) {
 	type key struct{}
-	p := newPool(t, sched.Config[sched.Job]{Workers: 2})
+	p := newPool(t, sched.PoolConfig{Workers: 2})
 	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), key{}, "v"))
 	err := p.Do(ctx, func(tk *sched.Task) error {
 		assert.Equal(t, "v", tk.Context().Value(key{}))
@@ -212,7 +212,7 @@ func TestForkPanic(t *testing.T) {
 	for kind, newQueue := range poolKinds() {
 		for _, mode := range sched.Modes() {
 			t.Run(fmt.Sprintf("queue=%s/mode=%v", kind, mode), func(t *testing.T) {
-				p := newPool(t, sched.Config[sched.Job]{NewQueue: newQueue, Mode: mode, Workers: 4})
+				p := newPool(t, sched.PoolConfig{NewQueue: newQueue, Mode: mode, Workers: 4})
 				var forks atomic.Int64
 				var boom func(t *sched.Task, n int) int
 				boom = func(t *sched.Task, n int) int {
@@ -260,7 +260,7 @@ func TestGroupPanic(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		for _, workers := range []int{1, 4} {
 			t.Run(fmt.Sprintf("mode=%v/workers=%d", mode, workers), func(t *testing.T) {
-				p := newPool(t, sched.Config[sched.Job]{Mode: mode, Workers: workers})
+				p := newPool(t, sched.PoolConfig{Mode: mode, Workers: workers})
 				const tasks = 1000
 				var ran atomic.Int32
 				e := callInGoroutine(t, func() {
@@ -297,7 +297,7 @@ func TestGroupPanic(t *testing.T) {
 func TestPoolGoexit(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p, err := sched.NewPool(sched.Config[sched.Job]{Mode: mode, Workers: 4})
+			p, err := sched.NewPool(sched.PoolConfig{Mode: mode, Workers: 4})
 			require.NoError(t, err)
 			var exit func(t *sched.Task, n int) int
 			exit = func(t *sched.Task, n int) int {
@@ -334,7 +334,7 @@ func TestPoolGoexit(t *testing.T) {
 func TestPoolAfterGoexit(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.Config[sched.Job]{Mode: mode, Workers: 4})
+			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 4})
 			for range 20 {
 				e := callInGoroutine(t, func() {
 					_ = p.Do(context.Background(), func(*sched.Task) error {
@@ -359,7 +359,7 @@ func TestPoolAfterGoexit(t *testing.T) {
 // forked, or waiting for a group it made, waits for them then, and fails
 // with their panic.
 func TestImplicitJoin(t *testing.T) {
-	p := newPool(t, sched.Config[sched.Job]{Workers: 2})
+	p := newPool(t, sched.PoolConfig{Workers: 2})
 	var forked, grouped atomic.Bool
 	require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
 		sched.Fork(t, func(t *sched.Task, n int) int {
@@ -392,7 +392,7 @@ func TestImplicitJoin(t *testing.T) {
 // forked it has ended (which waited for it), and checks that a second Join,
 // of the Future or of a copy, and a Join of a zero Future panic.
 func TestJoinOnce(t *testing.T) {
-	p := newPool(t, sched.Config[sched.Job]{Workers: 2})
+	p := newPool(t, sched.PoolConfig{Workers: 2})
 	var f, g sched.Future[int]
 	require.NoError(t, p.Do(context.Background(), func(tk *sched.Task) error {
 		f = sched.Fork(tk, fib, 10)
@@ -424,7 +424,7 @@ func TestJoinOnce(t *testing.T) {
 // filled the workers' free lists, fork-join code that joins what it forks
 // allocates almost nothing per task.
 func TestForkReuse(t *testing.T) {
-	p := newPool(t, sched.Config[sched.Job]{Workers: 1})
+	p := newPool(t, sched.PoolConfig{Workers: 1})
 	run := func() {
 		require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
 			fib(t, 18)
@@ -439,7 +439,7 @@ func TestForkReuse(t *testing.T) {
 // TestWaitForItself checks that a task waiting for its own group panics
 // instead of waiting forever.
 func TestWaitForItself(t *testing.T) {
-	p := newPool(t, sched.Config[sched.Job]{Workers: 1})
+	p := newPool(t, sched.PoolConfig{Workers: 1})
 	g := p.NewGroup(context.Background())
 	g.Go(nil, func(t *sched.Task) error { return g.Wait(t) })
 	e := callInGoroutine(t, func() { _ = g.Wait(nil) })
@@ -451,7 +451,7 @@ func TestWaitForItself(t *testing.T) {
 // TestPoolClosed checks Close: it waits for running tasks, which may still
 // start more, and starting tasks from outside afterwards panics.
 func TestPoolClosed(t *testing.T) {
-	p, err := sched.NewPool(sched.Config[sched.Job]{Workers: 2})
+	p, err := sched.NewPool(sched.PoolConfig{Workers: 2})
 	require.NoError(t, err)
 	g := p.NewGroup(context.Background())
 	release := make(chan struct{})
@@ -473,15 +473,15 @@ func TestPoolClosed(t *testing.T) {
 }
 
 func TestPoolConfigErrors(t *testing.T) {
-	_, err := sched.NewPool(sched.Config[sched.Job]{Workers: -1})
+	_, err := sched.NewPool(sched.PoolConfig{Workers: -1})
 	assert.ErrorContains(t, err, "negative worker count")
-	_, err = sched.NewPool(sched.Config[sched.Job]{Mode: sched.Mode(5)})
+	_, err = sched.NewPool(sched.PoolConfig{Mode: sched.Mode(5)})
 	assert.ErrorContains(t, err, "unknown mode")
 }
 
 // TestPerWorker sums per-worker counts after a run.
 func TestPerWorker(t *testing.T) {
-	p := newPool(t, sched.Config[sched.Job]{Workers: 3})
+	p := newPool(t, sched.PoolConfig{Workers: 3})
 	counts := sched.NewPerWorker[int64](p.Workers())
 	assert.Equal(t, 3, counts.Len())
 	var count func(t *sched.Task, n int) int
@@ -508,7 +508,7 @@ func TestPerWorker(t *testing.T) {
 // waiting forever.
 func TestGoexitInImplicitJoin(t *testing.T) {
 	for _, panics := range []bool{false, true} {
-		p := newPool(t, sched.Config[sched.Job]{Workers: 1})
+		p := newPool(t, sched.PoolConfig{Workers: 1})
 		e := callInGoroutine(t, func() {
 			_ = p.Do(context.Background(), func(t *sched.Task) error {
 				sched.Fork(t, func(*sched.Task, int) int { runtime.Goexit(); return 0 }, 0)
