@@ -33,6 +33,7 @@ const (
 	opUnlock
 	opTryLock
 	opWait
+	opStoreRelease
 )
 
 // Uint64 is an atomic uint64, 64-bit aligned on every platform.

@@ -2,9 +2,10 @@
 // every atomic operation of lfqueue, chaselev and the other lock-free queues
 // goes through one seam.
 //
-// The types and their methods are declared once (atomicx.go). Each method
-// that is an atomic operation, and Lock and Unlock, starts with a branch on
-// the constant checking, which a build tag sets:
+// The types and their methods are declared once (atomicx.go, and
+// release.go for the release stores). Each method that is an atomic
+// operation, and Lock and Unlock, starts with a branch on the constant
+// checking, which a build tag sets:
 //
 //   - In a normal build checking is false. The compiler drops the branch
 //     before it weighs the method for inlining, so the methods are thin
@@ -25,6 +26,15 @@
 // catalog gets it from catalog's own instantiations of the queues, and
 // TestQueuesInlined in examples/quickstart checks the machine code of such a
 // program.
+//
+// Every sync/atomic operation is sequentially consistent, and on amd64 its
+// store is a locked instruction (XCHG). For the stores that only publish
+// data the types also offer StoreRelease, a store with release ordering: a
+// plain MOV in an assembly function on amd64 (release_amd64.s, the only
+// assembly of the module), sync/atomic's Store elsewhere (an inline STLR on
+// arm64) and under the race detector. release.go argues why it is correct,
+// what it does not order, and what the interleaving checks can and cannot
+// say about it.
 //
 // Besides the atomic operations, Pointer offers plain (unsynchronized) access
 // for the one case where the queues need it: initializing an object that no

@@ -34,9 +34,9 @@ func TestInlined(t *testing.T) {
 		}
 	}
 	for _, f := range []string{
-		"(*Uint64).Load", "(*Uint64).Store", "(*Uint64).CompareAndSwap",
-		"(*Uint32).Load", "(*Uint32).Store", "(*Uint32).CompareAndSwap",
-		"atomicx.(*Pointer[]).Load", "atomicx.(*Pointer[]).Store", "atomicx.(*Pointer[]).Swap",
+		"(*Uint64).Load", "(*Uint64).Store", "(*Uint64).StoreRelease", "(*Uint64).CompareAndSwap",
+		"(*Uint32).Load", "(*Uint32).Store", "(*Uint32).StoreRelease", "(*Uint32).CompareAndSwap",
+		"atomicx.(*Pointer[]).Load", "atomicx.(*Pointer[]).Store", "atomicx.(*Pointer[]).StoreRelease", "atomicx.(*Pointer[]).Swap",
 		"atomicx.(*Pointer[]).CompareAndSwap", "atomicx.(*Pointer[]).Plain", "atomicx.(*Pointer[]).SetPlain",
 		"(*Mutex).Lock", "(*Mutex).Unlock",
 		"(*Deque[]).Push", "(*Deque[]).PushBatch", "(*Deque[]).Pop", "(*Deque[]).Len",

@@ -20,6 +20,7 @@ var kinds = [...]interleave.Kind{
 	opUnlock:         interleave.Unlock,
 	opTryLock:        interleave.TryLock,
 	opWait:           interleave.Wait,
+	opStoreRelease:   interleave.StoreRelease,
 }
 
 // before is the scheduling point before operation o on obj. It reports

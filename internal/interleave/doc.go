@@ -8,7 +8,7 @@
 //
 // The queues perform every atomic operation through internal/atomicx. Built
 // with the test-only tag wsqcheck, atomicx calls Point before each operation
-// (Load, Store, Swap, CompareAndSwap), before each Lock, TryLock and Unlock
+// (Load, Store, StoreRelease, Swap, CompareAndSwap), before each Lock, TryLock and Unlock
 // of a Mutex, and at each SpinWait: these are the scheduling points. Plain accesses
 // (Pointer.Plain and SetPlain, and ordinary fields) are not. Outside an
 // exploration a scheduling point costs one atomic load and the program runs

@@ -29,16 +29,22 @@ const (
 	// Wait is a spin-wait on an atomic variable that the thread has just
 	// loaded, with no scheduling point since, and that it cannot progress
 	// past until another thread changes it: the thread is not runnable
-	// until another thread has performed a write operation (Store, Swap,
-	// CompareAndSwap) on the variable since that load. It performs
-	// nothing. It is how a thief that must wait for another thief says so,
-	// so that a preempted holder is not reported as a lack of progress.
+	// until another thread has performed a write operation (Store,
+	// StoreRelease, Swap, CompareAndSwap) on the variable since that load.
+	// It performs nothing. It is how a thief that must wait for another
+	// thief says so, so that a preempted holder is not reported as a lack
+	// of progress.
 	Wait
+	// StoreRelease is a store with release ordering (atomicx's
+	// StoreRelease). The scheduler performs it as it performs a Store:
+	// every execution it explores is sequentially consistent.
+	StoreRelease
 )
 
 var kindNames = [...]string{
 	Load: "Load", Store: "Store", Swap: "Swap", CompareAndSwap: "CompareAndSwap",
 	Lock: "Lock", Unlock: "Unlock", Yield: "Yield", TryLock: "TryLock", Wait: "Wait",
+	StoreRelease: "StoreRelease",
 }
 
 // writes reports whether an operation of kind k writes its object, for the
@@ -79,9 +85,9 @@ func Point(k Kind, obj any) bool {
 }
 
 // Result records the operands and result of the operation just performed
-// after the Point that reported tracing. By kind: Load(v); Store(v);
-// Swap(new, old); CompareAndSwap(old, new, swapped); none for Lock and
-// Unlock.
+// after the Point that reported tracing. By kind: Load(v); Store(v) and
+// StoreRelease(v); Swap(new, old); CompareAndSwap(old, new, swapped); none
+// for Lock and Unlock.
 func Result(vals ...any) {
 	if e := active.Load(); e != nil && e.trace != nil {
 		e.result(vals)
@@ -374,7 +380,7 @@ func (e *execution) point(k Kind, obj any) bool {
 		e.hand(t)
 	}
 	// t performs its operation now.
-	if k == Store || k == Swap || k == CompareAndSwap {
+	if k == Store || k == StoreRelease || k == Swap || k == CompareAndSwap {
 		e.versions[obj]++
 	}
 	e.clock++

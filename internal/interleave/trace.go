@@ -52,8 +52,8 @@ func (e *execution) result(vals []any) {
 	switch l.kind {
 	case Load:
 		op = "Load() = " + v(0)
-	case Store:
-		op = "Store(" + v(0) + ")"
+	case Store, StoreRelease:
+		op = l.kind.String() + "(" + v(0) + ")"
 	case Swap:
 		op = fmt.Sprintf("Swap(%s) = %s", v(0), v(1))
 	case CompareAndSwap:
