@@ -25,11 +25,25 @@ type Future[R any] struct {
 // carries the gen of its fork, and Join claims it by moving gen on, so that
 // a second Join of the same Future panics rather than read a record that
 // may already hold another fork.
+//
+// The forking task claims with a plain load and store, every other joiner
+// with a compare-and-swap: the forking task's goroutine is the one that
+// forked and reuses the record, and a Join by another goroutine at the
+// same moment is a second Join, which the contract forbids (and the race
+// detector reports).
+//
+// The common case costs no atomic read-modify-write on the record: the
+// forking task joins the task it forked, which nobody stole, so it is the
+// newest of its worker's own tasks; Join takes it back and runs it as a
+// call (inline), and finish then leaves the latch alone: nobody else waits
+// for it (see Join).
 type forkBase struct {
-	l      latch // first: see latch
-	gen    atomic.Uint32
+	l      latch  // first: see latch
+	gen    uint32 // see above: plain for the forking task, atomic for the others
+	inline bool   // set while the forking task's Join runs the task as a call
 	parent *Task       // the forking task, which outlives this one (it joins it)
 	ranOn  *poolWorker // the worker that ran the task, written before l is done
+	job    runner      // the whole record as a task, to recognize its Job
 	self   clearer     // the whole record, for the free list
 }
 
@@ -77,11 +91,11 @@ func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 	rec, ok := reused[*forkTask[A, R]](t.pw)
 	if !ok {
 		rec = &forkTask[A, R]{}
-		rec.self = rec
+		rec.self, rec.job = rec, rec
 	}
 	rec.fn, rec.a = f, a
-	rec.launch(t, rec)
-	return Future[R]{rec: &rec.forkResult, gen: rec.gen.Load()}
+	rec.launch(t)
+	return Future[R]{rec: &rec.forkResult, gen: rec.gen}
 }
 
 // reused takes a finished fork record of type F from the worker's free list,
@@ -97,13 +111,13 @@ func reused[F any](pw *poolWorker) (F, bool) {
 	return none, false
 }
 
-// launch pushes the fork record of b, whose task is x, into the queue of
-// t's worker, as a child of t.
-func (b *forkBase) launch(t *Task, x runner) {
+// launch pushes the fork record of b into the queue of t's worker, as a
+// child of t.
+func (b *forkBase) launch(t *Task) {
 	b.l.n = 1 // the record is this worker's alone until the push publishes it
 	b.parent = t
 	t.forks = append(t.forks, &b.l)
-	t.pw.spawn(Job{x: x})
+	t.pw.spawn(Job{x: b.job})
 }
 
 // ForkFunc starts f(t', a) as a new task, as Fork does, for a function
@@ -118,11 +132,11 @@ func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
 	rec, ok := reused[*forkFunc[A]](t.pw)
 	if !ok {
 		rec = &forkFunc[A]{}
-		rec.self = rec
+		rec.self, rec.job = rec, rec
 	}
 	rec.fn, rec.a = f, a
-	rec.launch(t, rec)
-	return Future[struct{}]{rec: &rec.forkResult, gen: rec.gen.Load()}
+	rec.launch(t)
+	return Future[struct{}]{rec: &rec.forkResult, gen: rec.gen}
 }
 
 // forkFunc is the fork record of ForkFunc: a forkTask whose function has
@@ -159,17 +173,32 @@ func (f Future[R]) Join(t *Task) R {
 	if rec == nil {
 		panic("sched: Join of a Future that Fork did not make")
 	}
-	if !rec.gen.CompareAndSwap(f.gen, f.gen+1) {
-		panic("sched: a Future joined twice")
-	}
-	if t == nil {
-		rec.l.wait()
-		rec.l.failure().raise()
-		return rec.r
+	if t == nil || rec.parent != t {
+		return f.joinOther(t)
 	}
 	t.use("Future.Join")
+	if rec.gen != f.gen {
+		panic("sched: a Future joined twice")
+	}
+	rec.gen++
+	pw := t.pw
 	if !rec.l.done() {
-		t.pw.join(&rec.l)
+		// Nobody stole the task: it is the newest of this worker's own
+		// tasks, unless the task forked more after it and has not joined
+		// them, or the worker holds a stolen task to run first. Run it
+		// here as a call; finish sees inline and leaves the latch alone.
+		if j, ok := pw.w.next(); ok {
+			if j.x == rec.job {
+				rec.inline = true
+				pw.run(j)
+				rec.inline = false
+			} else {
+				pw.run(j)
+				pw.join(&rec.l)
+			}
+		} else {
+			pw.join(&rec.l)
+		}
 	}
 	t.joined(&rec.l)
 	r := rec.r
@@ -177,13 +206,33 @@ func (f Future[R]) Join(t *Task) R {
 		rec.l.failure().raise() // a failed or waited-for record is not reused
 		return r
 	}
-	if pw := t.pw; rec.ranOn == pw && rec.parent == t && len(pw.free) < maxFree {
+	if rec.ranOn == pw && len(pw.free) < maxFree {
 		pw.free = append(pw.free, rec.self)
 		var zero R
 		rec.r, rec.parent, rec.ranOn = zero, nil, nil
 		rec.self.clearCall()
 	}
 	return r
+}
+
+// joinOther is Join by a goroutine other than the forking task's: it claims
+// the record with a compare-and-swap and waits for the latch, and never
+// reuses the record.
+func (f Future[R]) joinOther(t *Task) R {
+	rec := f.rec
+	if !atomic.CompareAndSwapUint32(&rec.gen, f.gen, f.gen+1) {
+		panic("sched: a Future joined twice")
+	}
+	if t == nil {
+		rec.l.wait()
+	} else {
+		t.use("Future.Join")
+		if !rec.l.done() {
+			t.pw.join(&rec.l)
+		}
+	}
+	rec.l.failure().raise()
+	return rec.r
 }
 
 // clearer drops what a reusable record holds of its last call, so that the
@@ -207,6 +256,8 @@ func (b *forkBase) start(t *Task) {
 func (b *forkBase) finish(fail *failure) {
 	if fail != nil {
 		b.l.getSlow().fail = fail
+	} else if b.inline {
+		return // the Join that ran the task as a call is the only waiter
 	}
 	b.l.arrive()
 }

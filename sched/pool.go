@@ -366,6 +366,14 @@ func (pw *poolWorker) spawn(j Job) {
 	pw.w.pushOne(j)
 }
 
+// run runs the task of j, taken from the worker's own items, and counts it
+// as handled.
+func (pw *poolWorker) run(j Job) {
+	pw.exec(j)
+	pw.w.credit++
+	pw.w.stats.Processed++
+}
+
 // join runs tasks on this worker until l is done: the worker's own tasks
 // first, then, unless maxStealingJoins waits on its stack already do, tasks
 // from elsewhere, as an idle worker would find them. It sleeps only when
@@ -375,9 +383,7 @@ func (pw *poolWorker) join(l *latch) {
 	stole := false
 	for !l.done() {
 		if j, ok := w.next(); ok {
-			pw.exec(j)
-			w.credit++
-			w.stats.Processed++
+			pw.run(j)
 			continue
 		}
 		if !stole {
