@@ -107,7 +107,10 @@ type poolWorker struct {
 	free     []any // finished fork records to reuse (see forkBase)
 	// busy is set while the worker runs a task (at any depth), for
 	// Pool.Do's check that it is not called by a task (see calledByTask).
-	// Written by the worker, read by any goroutine that calls Do.
+	// Written by the worker, read by any goroutine that calls Do. The
+	// stores are sequentially consistent, not release stores: when every
+	// worker calls Do at once, each stores its flag and then loads the
+	// others', so the last of them sees them all set.
 	busy atomic.Bool
 	_    pad.Line
 }
