@@ -16,7 +16,11 @@ import (
 type Entry struct {
 	// Name selects the implementation in New and in benchmark names.
 	Name string
-	// Description says in a few words what the implementation is.
+	// Description says in a few words what the implementation is. The
+	// description of a bounded queue ends with its capacity, as in
+	// "..., capacity 256", because such a queue refuses items beyond it:
+	// a Push that reports false, or a PushBatch that takes only a prefix,
+	// leaves the rest of the items to the caller.
 	Description string
 	// Capacity is the fixed capacity of a bounded queue, or 0 if the queue
 	// grows without bound.
@@ -27,7 +31,8 @@ type Entry struct {
 }
 
 // entries lists the implementations in the order reports show them. Every
-// name here must have a case in New; TestCatalog checks both ways.
+// name here must have a case in New; TestCatalog checks both ways. init
+// completes the descriptions of the bounded queues with their capacity.
 var entries = []Entry{
 	{Name: "bq", Description: "lock-free bulk queue of linked blocks (blockq), the recommended queue"},
 	{Name: "lf", Description: "bulk lock-free linked list (lfqueue), basic steal"},
@@ -57,6 +62,9 @@ func init() {
 		entries[i].Contract = q.Contract()
 		if entries[i].Contract.Capacity != entries[i].Capacity {
 			panic("catalog: the capacity of " + entries[i].Name + " differs from its queues' Contract")
+		}
+		if c := entries[i].Capacity; c > 0 {
+			entries[i].Description += fmt.Sprintf(", capacity %d", c)
 		}
 	}
 }

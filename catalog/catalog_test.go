@@ -1,6 +1,8 @@
 package catalog_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,4 +33,26 @@ func TestCatalog(t *testing.T) {
 	_, err := catalog.New[int]("no-such-queue")
 	assert.ErrorContains(t, err, `unknown queue "no-such-queue"`)
 	assert.ErrorContains(t, err, "mutex")
+}
+
+// TestBoundedDescriptions checks that the description of every bounded
+// queue states its capacity, and that of an unbounded one states none: a
+// user who picks a queue by name learns there that Push may refuse items.
+func TestBoundedDescriptions(t *testing.T) {
+	bounded := 0
+	for _, e := range catalog.Entries() {
+		if e.Capacity == 0 {
+			assert.NotContains(t, e.Description, "capacity", e.Name)
+			continue
+		}
+		bounded++
+		assert.True(t, strings.HasSuffix(e.Description, fmt.Sprintf(", capacity %d", e.Capacity)), "%s: %q", e.Name, e.Description)
+		q, err := catalog.New[int](e.Name)
+		require.NoError(t, err)
+		for i := range e.Capacity {
+			require.True(t, q.Push(i), "%s: push %d of %d", e.Name, i+1, e.Capacity)
+		}
+		assert.False(t, q.Push(e.Capacity), "%s: a push beyond the capacity in the description", e.Name)
+	}
+	assert.Positive(t, bounded, "the catalog offers bounded queues")
 }
