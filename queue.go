@@ -41,7 +41,11 @@ import (
 // steal's count before the steal takes effect, or make callers take turns.
 type Queue[T any] interface {
 	// Push adds v at the owner's end. It reports false, and leaves the queue
-	// unchanged, only when a bounded queue is full. Only the owner may call it.
+	// unchanged, only when a bounded queue is full (Contract().Capacity > 0).
+	// The queue does not keep a refused item: a caller that ignores a false
+	// result has dropped v, which no Pop or Steal will return, so a program
+	// that may meet a bounded queue checks the result and keeps v to push
+	// again or handle itself. Only the owner may call it.
 	Push(v T) bool
 
 	// PushBatch adds the items of vs as if by Push(vs[0]), Push(vs[1]), ...
@@ -49,9 +53,11 @@ type Queue[T any] interface {
 	// as one operation: a thief sees none or all of them (unless the
 	// Contract says LoopedPushBatch). It returns how many
 	// items it took: len(vs), unless a bounded queue fills up, in which case
-	// it takes the longest prefix of vs that fits. A nil or empty vs takes
-	// nothing and returns 0. PushBatch does not retain vs. Only the owner may
-	// call it.
+	// it takes the longest prefix of vs that fits. The items past the count,
+	// vs[n:] for a result n, stay the caller's: one that ignores a short
+	// count has dropped them, as with an ignored false from Push. A nil or
+	// empty vs takes nothing and returns 0. PushBatch does not retain vs.
+	// Only the owner may call it.
 	PushBatch(vs []T) int
 
 	// Pop removes and returns the newest item (last in, first out). It
