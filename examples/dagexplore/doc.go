@@ -6,7 +6,11 @@
 // proportional steals or with randomized stealing. It shows live progress,
 // prints a summary (nodes per second, steals, items moved, per-worker
 // figures, optionally the speedup over one worker) and checks that every node
-// was handled exactly once.
+// was handled exactly once. It first names the queue, with the description of
+// package catalog, and the scheduler's settings:
+//
+//	queue: bq, lock-free bulk queue of linked blocks (blockq), the recommended queue
+//	scheduler: master mode, proportion 0.5, 2 workers
 //
 // Usage:
 //
@@ -15,7 +19,9 @@
 // Flags:
 //
 //	-nodes       number of nodes of the graph (default 1,000,000)
-//	-queue       queue implementation, any name of package catalog (default lf)
+//	-queue       queue implementation, any name of package catalog (default
+//	             bq, blockq, the queue the module recommends; -queue lf runs
+//	             the paper's queue)
 //	-mode        master (the paper's master-worker balancing, the default)
 //	             or random (decentralized randomized stealing)
 //	-workers     number of workers, at most 1,024 and at most -nodes; 0 (the
@@ -46,11 +52,12 @@
 // # The paper's runs
 //
 // The paper explored graphs of 2.5 million and 300 million nodes with 1 to
-// 128 threads on two 32-core Xeons. On such a machine (one run per queue and
-// mode; -speedup adds the one-worker baseline, which for 300 million nodes
-// takes about five minutes):
+// 128 threads on two 32-core Xeons, with its own queue (lf here) and
+// Taskflow's (tf-ub). On such a machine (one run per queue and mode;
+// -speedup adds the one-worker baseline, which for 300 million nodes takes
+// about five minutes):
 //
-//	go run ./examples/dagexplore -nodes 2500000 -workers 64 -speedup
+//	go run ./examples/dagexplore -nodes 2500000 -workers 64 -queue lf -speedup
 //	go run ./examples/dagexplore -nodes 2500000 -workers 128 -queue tf-ub -speedup
 //	go run ./examples/dagexplore -nodes 300000000 -workers 128 -queue lf -mode master
 //	go run ./examples/dagexplore -nodes 300000000 -workers 128 -queue lf -work irregular

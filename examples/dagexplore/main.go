@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/examples/internal/cli"
 	"github.com/worksteal/wsq/internal/dag"
 	"github.com/worksteal/wsq/sched"
@@ -104,7 +105,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if c.mode == sched.Random && c.one {
 		how = "steal one"
 	}
-	fmt.Fprintf(stdout, "scheduler: queue %s, %s mode, %s, %s\n", c.queue, c.mode, how, cli.Count(c.workers, "worker"))
+	entry, _ := catalog.Lookup(c.queue) // -queue checked the name
+	fmt.Fprintf(stdout, "queue: %s, %s\n", entry.Name, entry.Description)
+	fmt.Fprintf(stdout, "scheduler: %s mode, %s, %s\n", c.mode, how, cli.Count(c.workers, "worker"))
 
 	var base *result
 	if c.speedup {
@@ -149,7 +152,7 @@ func (r result) rate() float64 { return float64(r.nodes) / r.stats.Elapsed.Secon
 // shows progress on stderr while it runs (see cli.StartProgress).
 func explore(ctx context.Context, c config, workers int, stderr io.Writer) (result, error) {
 	g := c.graph
-	newQueue, err := cli.NewQueue[dag.Node](c.queue)
+	newQueue, err := catalog.Factory[dag.Node](c.queue)
 	if err != nil {
 		return result{}, err
 	}

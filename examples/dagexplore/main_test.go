@@ -102,6 +102,9 @@ func TestParseFlags(t *testing.T) {
 func TestCommand(t *testing.T) {
 	t.Parallel() // go build runs in a process of its own, beside the other tests
 	bin := cmdtest.BuildBinary(t)
+	bq, ok := catalog.Lookup("bq")
+	require.True(t, ok)
+	require.Contains(t, bq.Description, "(blockq)", "the default queue, named by its package")
 	var cases []cmdtest.Case
 	for _, q := range catalog.Names() {
 		cases = append(cases, cmdtest.Verified("verified: all 20,000 nodes handled exactly once", "-nodes", "20000", "-queue", q))
@@ -111,6 +114,7 @@ func TestCommand(t *testing.T) {
 		cmdtest.Verified("with 2 workers", "-nodes", "5000", "-workers", "2", "-mode", "random", "-one", "-cost", "0"),
 		cmdtest.Verified("both runs agree", "-nodes", "5000", "-workers", "2", "-speedup", "-progress=false"),
 		cmdtest.Verified("verified: all 1 node handled exactly once", "-nodes", "1"),
+		cmdtest.Verified("queue: bq, "+bq.Description+"\nscheduler: master mode, proportion 0.5, ", "-nodes", "1000"),
 		cmdtest.Verified("explored 1,000 nodes", "-nodes", "1000", "-workers", "1000", "-cost", "0"),
 		cmdtest.Help(synopsis),
 		cmdtest.Refused("dagexplore: -nodes 0: out of range; want at least 1", "-nodes", "0"),

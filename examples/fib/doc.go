@@ -8,13 +8,14 @@
 //
 // Usage:
 //
-//	go run ./examples/fib [-n 27] [-queue lf] [-mode random] [-workers 0]
+//	go run ./examples/fib [-n 27] [-queue bq] [-mode random] [-workers 0]
 //	                      [-one] [-proportion 0.5] [-cutoff 1]
 //
 // Flags:
 //
 //	-n           compute fib(n), 0 <= n <= 90 (default 27)
-//	-queue       queue implementation, any name of package catalog (default lf)
+//	-queue       queue implementation, any name of package catalog (default
+//	             bq, blockq, the queue the module recommends)
 //	-mode        random (decentralized randomized stealing, the default) or
 //	             master (the paper's master-worker balancing)
 //	-workers     number of workers P, at most 1,024 and at most the number

@@ -8,12 +8,13 @@
 //	go run ./examples/knapsack [-n 100] [-type strong] [-seed 1] [-range 1000] [-capacity 0]
 //	go run ./examples/knapsack -file examples/knapsack/testdata/sample.txt
 //
-// Common flags: -queue (any name of package catalog, default lf), -mode
-// (master, the paper's master-worker balancing and the default, or random),
-// -workers (0 means GOMAXPROCS; at most 1,024) and -proportion (the part of a
-// victim's queue one steal takes, default 0.5). -check=false skips the
-// dynamic-programming check (see Verification), -progress=false turns off
-// the progress line, and -h prints a one-line description and the flags.
+// Common flags: -queue (any name of package catalog, default bq, the
+// recommended blockq), -mode (master, the paper's master-worker balancing
+// and the default, or random), -workers (0 means GOMAXPROCS; at most 1,024)
+// and -proportion (the part of a victim's queue one steal takes, default
+// 0.5). -check=false skips the dynamic-programming check (see
+// Verification), -progress=false turns off the progress line, and -h prints
+// a one-line description and the flags.
 //
 // While the search runs, a progress line on stderr shows the nodes handled,
 // the rate and the best value found so far, and while the DP check runs, the

@@ -6,7 +6,7 @@
 // Usage:
 //
 //	go run ./examples/quicksort [-n 10,000,000] [-input random] [-seed 1]
-//	                            [-cutoff 4,096] [-queue lf] [-mode random] [-workers 0]
+//	                            [-cutoff 4,096] [-queue bq] [-mode random] [-workers 0]
 //
 // Flags:
 //
@@ -17,7 +17,7 @@
 //	-cutoff    parts of at most this many integers are sorted serially with
 //	           slices.Sort in one task, at least 2 (default 4,096)
 //	-queue     queue implementation, any name of package catalog (default
-//	           lf, as in the other examples)
+//	           bq, blockq, as in the other examples)
 //	-mode      random (randomized stealing, the default) or master
 //	-workers   number of workers; 0 (the default) means GOMAXPROCS; at most
 //	           1,024

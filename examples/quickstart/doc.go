@@ -4,11 +4,12 @@
 //
 // Usage:
 //
-//	go run ./examples/quickstart [-queue lf] [-n 100000]
+//	go run ./examples/quickstart [-queue bq] [-n 100000]
 //
 // Flags:
 //
-//	-queue  queue implementation, any name of package catalog (default lf)
+//	-queue  queue implementation, any name of package catalog (default bq,
+//	        blockq, the queue the module recommends)
 //	-n      number of items to process, 0 to 1,000,000 (default 100,000);
 //	        numbers may be grouped, as in 100,000 or 100_000
 //	-h      print a one-line description and the flags, and exit

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"math"
 	"os"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -58,7 +60,7 @@ func TestParseDefaults(t *testing.T) {
 	assert.Equal(t, 27, f.n)
 	assert.Equal(t, int64(1_000_000), f.nodes)
 	assert.Equal(t, 0.5, f.proportion)
-	assert.Equal(t, "lf", f.queue)
+	assert.Equal(t, "bq", f.queue, "blockq, the recommended queue")
 	assert.Equal(t, sched.Master, f.mode)
 	assert.Equal(t, 0, f.workers)
 	assert.True(t, f.progress)
@@ -125,7 +127,8 @@ func TestExitHelp(t *testing.T) {
 			"  -n int\n    \tcompute fib(n); 0 to 90 (default 27)\n",
 			"  -nodes int\n    \tnumber of nodes; at least 1 (default 1,000,000)\n",
 			"  -mode master|random\n    \tload balancing (default master)\n",
-			"  -queue name\n    \tqueue implementation: " + strings.Join(catalog.Names(), ", ") + " (default lf)\n",
+			"  -queue name\n    \tqueue implementation: bq, lf, ",
+			" (default bq)\n",
 			"  -proportion float\n    \tpart of a queue one steal takes (default 0.5)\n",
 			"  -workers int\n    \tnumber of workers, no more than there is work for; 0 means GOMAXPROCS; 0 to 1,024 (default 0)\n",
 			"  -one\n    \tsteal one item at a time\n",
@@ -182,16 +185,29 @@ func TestWorkers(t *testing.T) {
 	assert.EqualError(t, err, "-workers 2: more than the 1 task of fib(1); a worker needs work to do")
 }
 
-func TestNewQueue(t *testing.T) {
-	for _, name := range catalog.Names() {
-		newQueue, err := NewQueue[int](name)
+// TestQueueHelp checks that the help of -queue names every queue of the
+// catalog and gives the capacity of each bounded one, the capacity its
+// queues refuse items beyond.
+func TestQueueHelp(t *testing.T) {
+	f := newFlags()
+	f.fs.PrintHelp(&f.stdout)
+	out := f.stdout.String()
+	_, line, ok := strings.Cut(out, "  -queue name\n    \t")
+	require.True(t, ok, out)
+	line, _, _ = strings.Cut(line, "\n")
+	bounded := 0
+	for _, e := range catalog.Entries() {
+		if e.Capacity == 0 {
+			assert.Regexp(t, `(: |, )`+regexp.QuoteMeta(e.Name)+`(,| \(default)`, line, "%s: the name alone", e.Name)
+			continue
+		}
+		bounded++
+		q, err := catalog.New[int](e.Name)
 		require.NoError(t, err)
-		q := newQueue()
-		q.Push(1)
-		assert.Equal(t, 1, q.Len())
+		assert.Equal(t, e.Capacity, q.Contract().Capacity, e.Name)
+		assert.Contains(t, line, fmt.Sprintf("%s (capacity %s)", e.Name, Group(e.Capacity)), e.Name)
 	}
-	_, err := NewQueue[int]("nope")
-	assert.ErrorContains(t, err, `unknown queue "nope"`)
+	assert.Positive(t, bounded, "the catalog offers bounded queues")
 }
 
 func TestGroup(t *testing.T) {
@@ -263,7 +279,7 @@ func TestCounted(t *testing.T) {
 		}
 		return nil
 	}, 3, &done)
-	newQueue, err := NewQueue[int]("lf")
+	newQueue, err := catalog.Factory[int](DefaultQueue)
 	require.NoError(t, err)
 	roots := make([]int, items)
 	st, err := sched.Run(context.Background(), sched.Config[int]{NewQueue: newQueue, Workers: 3}, roots, h)

@@ -146,11 +146,30 @@ func (v *queueValue) Set(s string) error {
 
 func (v *queueValue) typeName() string { return "name" }
 
+// DefaultQueue is the default of -queue: blockq, the queue the module
+// recommends.
+const DefaultQueue = "bq"
+
 // QueueVar defines -queue, the name of a queue implementation of package
-// catalog, with default lf.
+// catalog, with default DefaultQueue. The help lists the names and gives
+// the capacity of each bounded queue, which refuses items beyond it.
 func (fs *FlagSet) QueueVar(p *string) {
-	*p = "lf"
-	fs.Var(&queueValue{fs: fs, p: p}, "queue", "queue implementation: "+strings.Join(catalog.Names(), ", "))
+	*p = DefaultQueue
+	fs.Var(&queueValue{fs: fs, p: p}, "queue", "queue implementation: "+queueNames())
+}
+
+// queueNames lists the names of package catalog, each bounded queue with
+// its capacity, as in "tf-bd (capacity 256)".
+func queueNames() string {
+	var names []string
+	for _, e := range catalog.Entries() {
+		if e.Capacity > 0 {
+			names = append(names, fmt.Sprintf("%s (capacity %s)", e.Name, Group(e.Capacity)))
+		} else {
+			names = append(names, e.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // choiceValue is one of a list of values, selected by name.
