@@ -1,5 +1,5 @@
 // Package mutexq is the work-stealing queue most Go programs would write
-// first: a slice behind a sync.Mutex.
+// first: items in a slice behind a sync.Mutex.
 //
 // It is the baseline of the module's benchmarks. Every result for the
 // lock-free queues is shown beside this one so that it also answers the
@@ -8,7 +8,16 @@
 // as the atomic operations of a lock-free queue, and this queue is a fine
 // choice.
 //
-// The queue semantics are those of internal/model, the executable
-// specification the conformance suite checks every implementation against;
-// this package adds only the lock.
+// The slice is used as a ring: the owner pushes and pops at the newest end,
+// thieves take from the oldest, and a full ring is replaced by one twice as
+// long, as append grows a slice. Every method does its work under the lock,
+// so each takes effect at one instant, with the queue exactly as a
+// sequential reading of the wsq.Queue documentation says.
+//
+// # Memory
+//
+// A queue holds a ring of a power of two slots, at least as many as the
+// most items it ever held at once (at least 8 once anything was pushed); it
+// does not shrink. A removed item's slot is cleared, so the queue keeps no
+// removed item alive.
 package mutexq

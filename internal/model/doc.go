@@ -2,8 +2,9 @@
 // that does, one call at a time, exactly what the interface documentation
 // says.
 //
-// It is the one copy of the queue semantics in the project. The conformance
-// suite (internal/queuetest) compares every implementation against it, its
-// linearizability checker replays histories on it, and package mutexq puts it
-// behind a sync.Mutex as the baseline queue.
+// It is the tests' oracle, and only theirs: the conformance suite
+// (internal/queuetest) compares every implementation against it and its
+// linearizability checker replays histories on it. No implementation is
+// built on it (mutexq, the baseline, keeps its own ring), so a mistake here
+// cannot hide the same mistake in a queue.
 package model

@@ -11,7 +11,7 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// The suite checks itself on mutexq, the reference model behind a lock.
+// The suite checks itself on mutexq, the baseline: a slice behind a lock.
 func mutexConfig(capacity int) queuetest.Config {
 	return queuetest.Config{
 		New:     func() wsq.Queue[int] { return newMutex[int](capacity) },
