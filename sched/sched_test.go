@@ -473,38 +473,50 @@ func TestDuplicateDetected(t *testing.T) {
 
 // contendedQueue is a mutexq.Queue whose every other one-attempt steal
 // reports wsq.Contended without taking anything, as a queue under heavy
-// contention would.
+// contention would. It counts the results it reports, by StealResult.
 type contendedQueue struct {
 	*mutexq.Queue[int]
-	tries atomic.Int64
+	tries   atomic.Int64
+	results [3]atomic.Int64 // indexed by wsq.StealResult
 }
 
 func (q *contendedQueue) contended() bool { return q.tries.Add(1)%2 == 1 }
 
 func (q *contendedQueue) TrySteal() (int, wsq.StealResult) {
-	if q.contended() {
-		return 0, wsq.Contended
+	v, res := 0, wsq.Contended
+	if !q.contended() {
+		v, res = q.Queue.TrySteal()
 	}
-	return q.Queue.TrySteal()
+	q.results[res].Add(1)
+	return v, res
 }
 
 func (q *contendedQueue) TryStealBatch(dst []int, p float64) ([]int, wsq.StealResult) {
-	if q.contended() {
-		return dst, wsq.Contended
+	res := wsq.Contended
+	if !q.contended() {
+		dst, res = q.Queue.TryStealBatch(dst, p)
 	}
-	return q.Queue.TryStealBatch(dst, p)
+	q.results[res].Add(1)
+	return dst, res
 }
 
 // TestContendedSteals checks that both modes steal past wsq.Contended
 // results, counting them in Stats.ContendedSteals apart from the steals that
-// found a victim empty.
+// found a victim empty: each count equals the number of such results the
+// queues reported.
 func TestContendedSteals(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		for _, one := range []bool{false, true} {
 			t.Run(fmt.Sprintf("mode=%v/one=%v", mode, one), func(t *testing.T) {
 				const n = 2_000
+				var mu sync.Mutex
+				var queues []*contendedQueue
 				cfg := sched.Config[int]{Mode: mode, Workers: 4, StealOne: one, NewQueue: func() wsq.Queue[int] {
-					return &contendedQueue{Queue: mutexq.New[int]()}
+					q := &contendedQueue{Queue: mutexq.New[int]()}
+					mu.Lock()
+					defer mu.Unlock()
+					queues = append(queues, q)
+					return q
 				}}
 				tl := newTally(n)
 				tree := treeHandler(n, tl)
@@ -517,7 +529,15 @@ func TestContendedSteals(t *testing.T) {
 				tl.check(t, st)
 				assert.Positive(t, st.Steals)
 				assert.Positive(t, st.ContendedSteals, "every other steal attempt is contended")
-				assert.GreaterOrEqual(t, st.EmptySteals, int64(0))
+				var results [3]int64
+				for _, q := range queues {
+					for r := range results {
+						results[r] += q.results[r].Load()
+					}
+				}
+				assert.Equal(t, results[wsq.Taken], st.Steals, "steals that took items")
+				assert.Equal(t, results[wsq.Empty], st.EmptySteals, "steals that found the victim empty")
+				assert.Equal(t, results[wsq.Contended], st.ContendedSteals, "steals that met contention")
 			})
 		}
 	}
