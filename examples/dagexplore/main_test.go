@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -98,17 +97,13 @@ func TestParseFlags(t *testing.T) {
 }
 
 // TestCommand builds the command and runs it as a user would: with every
-// queue, with each mode and option, and with each kind of bad flag.
+// queue, with each mode and option, and with each kind of bad flag (those
+// of the flags all programs share come from cmdtest.Shared).
 func TestCommand(t *testing.T) {
-	t.Parallel() // go build runs in a process of its own, beside the other tests
-	bin := cmdtest.BuildBinary(t)
 	bq, ok := catalog.Lookup("bq")
 	require.True(t, ok)
 	require.Contains(t, bq.Description, "(blockq)", "the default queue, named by its package")
-	var cases []cmdtest.Case
-	for _, q := range catalog.Names() {
-		cases = append(cases, cmdtest.Verified("verified: all 20,000 nodes handled exactly once", "-nodes", "20000", "-queue", q))
-	}
+	cases := cmdtest.EveryQueue("verified: all 20,000 nodes handled exactly once", "-nodes", "20000")
 	cases = append(cases,
 		cmdtest.Verified("verified: all 20,000 nodes handled exactly once", "-nodes", "20,000", "-queue", "cl-bd", "-mode", "random", "-work", "irregular", "-workers", "3"),
 		cmdtest.Verified("with 2 workers", "-nodes", "5000", "-workers", "2", "-mode", "random", "-one", "-cost", "0"),
@@ -116,25 +111,16 @@ func TestCommand(t *testing.T) {
 		cmdtest.Verified("verified: all 1 node handled exactly once", "-nodes", "1"),
 		cmdtest.Verified("queue: bq, "+bq.Description+"\nscheduler: master mode, proportion 0.5, ", "-nodes", "1000"),
 		cmdtest.Verified("explored 1,000 nodes", "-nodes", "1000", "-workers", "1000", "-cost", "0"),
-		cmdtest.Help(synopsis),
 		cmdtest.Refused("dagexplore: -nodes 0: out of range; want at least 1", "-nodes", "0"),
 		cmdtest.Refused("dagexplore: -nodes many: not an integer", "-nodes", "many"),
-		cmdtest.Refused("dagexplore: -queue nope: unknown queue; known queues: "+strings.Join(catalog.Names(), ", "), "-queue", "nope"),
-		cmdtest.Refused("dagexplore: -mode both: unknown value; want master or random", "-mode", "both"),
 		cmdtest.Refused("dagexplore: -work lumpy: unknown value; want uniform or irregular", "-work", "lumpy"),
-		cmdtest.Refused("dagexplore: -workers -1: out of range; want 0 to 1,024", "-workers", "-1"),
-		cmdtest.Refused("dagexplore: -workers 100000: out of range; want 0 to 1,024", "-nodes", "1000", "-workers", "100000"),
 		cmdtest.Refused("dagexplore: -workers 1,001: more than the 1,000 nodes of the graph; a worker needs work to do", "-nodes", "1000", "-workers", "1001"),
-		cmdtest.Refused("dagexplore: -proportion 0: outside (0, 1]", "-proportion", "0"),
-		cmdtest.Refused("dagexplore: -proportion NaN: outside (0, 1]", "-proportion", "NaN"),
 		cmdtest.Refused("dagexplore: -cost -1: out of range; want at least 0", "-cost", "-1"),
 		cmdtest.Refused("dagexplore: -fanout 0: out of range; want 1 to 1,048,576", "-fanout", "0"),
 		cmdtest.Refused("dagexplore: -one does nothing in master mode, where the master moves -proportion of a queue", "-mode", "master", "-one"),
 		cmdtest.Refused("dagexplore: -one does nothing in master mode", "-one=false"),
 		cmdtest.Refused("dagexplore: -proportion does nothing with -one, which steals one item at a time", "-mode", "random", "-one", "-proportion", "0.3"),
 		cmdtest.Refused("dagexplore: -speedup compares with a run of 1 worker and needs at least 2 workers; this run would have 1\n", "-speedup", "-workers", "1"),
-		cmdtest.Refused("dagexplore: invalid boolean value \"soon\" for -progress", "-progress=soon"),
-		cmdtest.Refused(`dagexplore: unexpected argument "extra": dagexplore takes flags only`, "extra"),
 	)
-	cmdtest.Run(t, bin, "dagexplore", cases)
+	cmdtest.Command(t, "dagexplore", synopsis, cases)
 }

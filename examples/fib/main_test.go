@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -96,33 +95,23 @@ func TestParseFlags(t *testing.T) {
 }
 
 // TestCommand builds the command and runs it as a user would: with each
-// mode and option, and with each kind of bad flag.
+// mode and option, and with each kind of bad flag (those of the flags all
+// programs share come from cmdtest.Shared).
 func TestCommand(t *testing.T) {
-	t.Parallel() // go build runs in a process of its own, beside the other tests
-	cmdtest.Run(t, cmdtest.BuildBinary(t), "fib", []cmdtest.Case{
+	cmdtest.Command(t, "fib", synopsis, []cmdtest.Case{
 		cmdtest.Verified("verified: fib(16) = 987 equals the iterative value; every run ran its 1,597 tasks exactly once", "-n", "16"),
 		cmdtest.Verified("3 workers: fib = 987, 1,597 tasks", "-n", "16", "-queue", "lf-skip", "-mode", "master", "-workers", "3"),
 		cmdtest.Verified("steal 0.3 of a queue", "-n", "16", "-queue", "mutex", "-one=false", "-proportion", "0.3", "-workers", "2"),
 		cmdtest.Verified("steal one task", "-n", "16", "-queue", "cl-bd", "-one", "-workers", "2"),
 		cmdtest.Verified("verified: fib(0) = 0 ", "-n", "0"),
 		cmdtest.Verified("verified: fib(20) = 6,765 ", "-n", "20", "-cutoff", "10", "-workers", "2", "-progress=false"),
-		cmdtest.Help(synopsis),
 		cmdtest.Refused("fib: -n 100: out of range; want 0 to 90", "-n", "100"),
 		cmdtest.Refused("fib: -n -1: out of range; want 0 to 90", "-n", "-1"),
 		cmdtest.Refused("fib: -n x: not an integer", "-n", "x"),
-		cmdtest.Refused("fib: -queue nope: unknown queue; known queues: "+strings.Join(catalog.Names(), ", "), "-queue", "nope"),
-		cmdtest.Refused("fib: -mode both: unknown value; want master or random", "-mode", "both"),
-		cmdtest.Refused("fib: -workers -2: out of range; want 0 to 1,024", "-workers", "-2"),
-		cmdtest.Refused("fib: -workers 100000: out of range; want 0 to 1,024", "-workers", "100000"),
 		cmdtest.Refused("fib: -workers 2: more than the 1 task of fib(1); a worker needs work to do", "-n", "1", "-workers", "2"),
-		cmdtest.Refused("fib: -proportion 0: outside (0, 1]", "-proportion", "0"),
-		cmdtest.Refused("fib: -proportion 1.5: outside (0, 1]", "-proportion", "1.5"),
-		cmdtest.Refused("fib: -proportion NaN: outside (0, 1]", "-proportion", "NaN"),
 		cmdtest.Refused("fib: -cutoff 0: out of range; want at least 1", "-cutoff", "0"),
 		cmdtest.Refused("fib: -one does nothing in master mode, where the master moves -proportion of a queue", "-mode", "master", "-one"),
 		cmdtest.Refused("fib: -proportion does nothing with -one, which steals one task at a time", "-one", "-proportion", "0.3"),
-		cmdtest.Refused("fib: flag provided but not defined: -nosuchflag", "-nosuchflag"),
-		cmdtest.Refused(`fib: unexpected argument "extra": fib takes flags only`, "extra"),
 	})
 }
 

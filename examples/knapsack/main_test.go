@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
-	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/examples/internal/cmdtest"
 )
 
@@ -30,10 +28,9 @@ func TestRun(t *testing.T) {
 }
 
 // TestCommand builds the command and runs it as a user would: on generated
-// instances and on a file, and with each kind of bad flag or bad file.
+// instances and on a file, and with each kind of bad flag or bad file (those
+// of the flags all programs share come from cmdtest.Shared).
 func TestCommand(t *testing.T) {
-	t.Parallel() // go build runs in a process of its own, beside the other tests
-	bin := cmdtest.BuildBinary(t)
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.txt")
 	require.NoError(t, os.WriteFile(bad, []byte("2 10\n1 2\nthree 4\n"), 0o644))
@@ -44,7 +41,7 @@ func TestCommand(t *testing.T) {
 	refusedFile := func(want string, args ...string) cmdtest.Case {
 		return cmdtest.Case{Args: args, Code: 2, Want: []string{want}, NoUsage: true}
 	}
-	cmdtest.Run(t, bin, "knapsack", []cmdtest.Case{
+	cmdtest.Command(t, "knapsack", synopsis, []cmdtest.Case{
 		cmdtest.Verified("verified: branch and bound is optimal: value 8,934 equals the DP optimum, and its 21 items fit the capacity", "-n", "30", "-seed", "3"),
 		cmdtest.Verified("verified: branch and bound is optimal", "-n", "30", "-type", "weak", "-queue", "tf-ub", "-mode", "random", "-workers", "3"),
 		cmdtest.Verified("verified: branch and bound is optimal: value 227 equals the DP optimum, and its 6 items fit the capacity 156", "-file", "testdata/sample.txt"),
@@ -52,7 +49,6 @@ func TestCommand(t *testing.T) {
 		cmdtest.Verified("verified: the 49,958 items taken fit the capacity 25,096,812 and are worth 25,096,812; optimality not checked (-check=false)", "-n", "100000", "-type", "subset", "-check=false"),
 		cmdtest.Verified("and 49,928 more", "-n", "100000", "-type", "subset", "-check=false"),
 		cmdtest.Verified("verified: the 2 items taken fit the capacity 600,000,000 and are worth 12", "-file", huge, "-check=false"),
-		cmdtest.Help(synopsis),
 		cmdtest.Refused("knapsack: instance too large for the DP check: 100,000 items × 25,096,813 capacities exceed 1,073,741,824 cells; use fewer items or a smaller capacity, or -check=false to skip the check", "-n", "100000"),
 		cmdtest.Refused("knapsack: instance too large for the DP check", "-n", "100", "-capacity", "100000000"),
 		refusedFile("knapsack: instance too large for the DP check: 2 items × 600,000,001 capacities exceed 1,073,741,824 cells", "-file", huge),
@@ -67,13 +63,8 @@ func TestCommand(t *testing.T) {
 		cmdtest.Refused("knapsack: -type hard: unknown value; want uncorrelated, weak, strong or subset", "-type", "hard"),
 		cmdtest.Refused("knapsack: -range 0: out of range; want 1 to 500,000,000", "-range", "0"),
 		cmdtest.Refused("knapsack: -capacity -5: out of range; want at least 0", "-capacity", "-5"),
-		cmdtest.Refused("knapsack: -queue nope: unknown queue; known queues: "+strings.Join(catalog.Names(), ", "), "-queue", "nope"),
-		cmdtest.Refused("knapsack: -mode both: unknown value; want master or random", "-mode", "both"),
-		cmdtest.Refused("knapsack: -workers -1: out of range; want 0 to 1,024", "-workers", "-1"),
-		cmdtest.Refused("knapsack: -workers 100000: out of range; want 0 to 1,024", "-workers", "100000"),
 		cmdtest.Refused("knapsack: -proportion 2: outside (0, 1]", "-proportion", "2"),
 		cmdtest.Refused(`knapsack: invalid value "x" for flag -seed`, "-seed", "x"),
 		cmdtest.Refused(`knapsack: invalid boolean value "maybe" for -check`, "-check=maybe"),
-		cmdtest.Refused(`knapsack: unexpected argument "extra": knapsack takes flags only`, "extra"),
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -90,25 +89,20 @@ func TestSorterCounts(t *testing.T) {
 }
 
 // TestCommand builds the command and runs it as a user would: with each
-// kind of input and option, and with each kind of bad flag.
+// kind of input and option, and with each kind of bad flag (those of the
+// flags all programs share come from cmdtest.Shared).
 func TestCommand(t *testing.T) {
-	t.Parallel() // go build runs in a process of its own, beside the other tests
-	cmdtest.Run(t, cmdtest.BuildBinary(t), "quicksort", []cmdtest.Case{
+	cmdtest.Command(t, "quicksort", synopsis, []cmdtest.Case{
 		cmdtest.Verified("verified: the parallel result equals slices.Sort's, all 100,000 integers", "-n", "100000"),
 		cmdtest.Verified("verified: the parallel result equals slices.Sort's, all 50,000 integers", "-n", "50,000", "-input", "few", "-queue", "cl-ub", "-mode", "master", "-workers", "3"),
 		cmdtest.Verified("quicksort: 30,000 integers (sorted), cutoff 100", "-n", "30000", "-input", "sorted", "-cutoff", "100", "-workers", "2"),
 		cmdtest.Verified("(reversed)", "-n", "30000", "-input", "reversed", "-queue", "mutex", "-progress=false"),
 		cmdtest.Verified("verified: the parallel result equals slices.Sort's, all 0 integers", "-n", "0"),
 		cmdtest.Verified("all 1 integer", "-n", "1", "-seed", "9"),
-		cmdtest.Help(synopsis),
 		cmdtest.Refused("quicksort: -n 100000001: out of range; want 0 to 100,000,000", "-n", "100000001"),
 		cmdtest.Refused("quicksort: -n -1: out of range", "-n", "-1"),
 		cmdtest.Refused("quicksort: -input zigzag: unknown value; want random, few, sorted or reversed", "-input", "zigzag"),
 		cmdtest.Refused("quicksort: -cutoff 1: out of range; want at least 2", "-cutoff", "1"),
 		cmdtest.Refused("quicksort: -seed does nothing with -input sorted, which is not random", "-input", "sorted", "-seed", "3"),
-		cmdtest.Refused("quicksort: -queue nope: unknown queue; known queues: "+strings.Join(catalog.Names(), ", "), "-queue", "nope"),
-		cmdtest.Refused("quicksort: -mode both: unknown value; want master or random", "-mode", "both"),
-		cmdtest.Refused("quicksort: -workers 2000: out of range; want 0 to 1,024", "-workers", "2000"),
-		cmdtest.Refused(`quicksort: unexpected argument "extra": quicksort takes flags only`, "extra"),
 	})
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -30,26 +29,19 @@ func TestShare(t *testing.T) {
 }
 
 // TestCommand builds the command and runs it as a user would: with every
-// queue, and with each kind of bad flag.
+// queue, and with each kind of bad flag (those of the flags all programs
+// share come from cmdtest.Shared).
 func TestCommand(t *testing.T) {
-	t.Parallel() // go build runs in a process of its own, beside the other tests
-	bin := cmdtest.BuildBinary(t)
-	var cases []cmdtest.Case
-	for _, q := range catalog.Names() {
-		cases = append(cases, cmdtest.Verified("verified: all 20,000 items processed exactly once (sum 200,010,000)", "-n", "20000", "-queue", q))
-	}
+	cases := cmdtest.EveryQueue("verified: all 20,000 items processed exactly once (sum 200,010,000)", "-n", "20000")
 	cases = append(cases,
 		cmdtest.Verified("verified: all 1 item processed exactly once (sum 1)", "-n", "1"),
 		cmdtest.Verified("verified: all 0 items processed exactly once (sum 0)", "-n", "0"),
 		cmdtest.Verified("verified: all 2,000 items", "-n", "2,000"),
-		cmdtest.Help(synopsis),
-		cmdtest.Refused("quickstart: -queue nope: unknown queue; known queues: "+strings.Join(catalog.Names(), ", "), "-queue", "nope"),
 		cmdtest.Refused("quickstart: -n -1: out of range; want 0 to 1,000,000", "-n", "-1"),
 		cmdtest.Refused("quickstart: -n 1000001: out of range; want 0 to 1,000,000", "-n", "1000001"),
 		cmdtest.Refused("quickstart: -n many: not an integer", "-n", "many"),
 		cmdtest.Refused("quickstart: flag needs an argument: -n", "-n"),
 		cmdtest.Refused("quickstart: flag provided but not defined: -workers", "-workers", "2"),
-		cmdtest.Refused(`quickstart: unexpected argument "extra": quickstart takes flags only`, "extra"),
 	)
-	cmdtest.Run(t, bin, "quickstart", cases)
+	cmdtest.Command(t, "quickstart", synopsis, cases)
 }
