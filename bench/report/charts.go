@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // chart is a figure and the file it is saved as.
@@ -38,6 +39,7 @@ func (r *report) charts() []chart {
 				{label: "paper: lfqueue < 500 ns, flat", pts: []point{exact(1, paper.pushLFBound), exact(1024, paper.pushLFBound)}, line: true},
 				{label: "paper: Taskflow ≈ 5000 ns at 1024", pts: []point{exact(1024, paper.pushTaskflow1024)}},
 			},
+			notes: noteIf(timedNote(curveNames(cs), func(c contender) string { return c.push })),
 		}})
 	}
 	for _, n := range distinctInts(r.bench("Steal"), "n") {
@@ -51,6 +53,7 @@ func (r *report) charts() []chart {
 			series: r.seriesOf(cs),
 			procs:  procsFor(r.bench("Steal")),
 			group:  func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) + " %" },
+			notes:  noteIf(timedNote(curveNames(cs), func(c contender) string { return c.steal })),
 		}
 		if n == paper.stealItemsAssumed {
 			f.refs = []reference{
@@ -71,6 +74,8 @@ func (r *report) charts() []chart {
 				label: fmt.Sprintf("paper: %v–%v ns, all queues", paper.popLow, paper.popHigh),
 				pts:   []point{exact(0, (paper.popLow+paper.popHigh)/2)}, span: true,
 			}},
+			notes: []string{"What is timed: a loop of Pop over a queue filled outside the timer, divided by its length. " +
+				"The paper timed each call with a clock, which costs more than the pop itself; its figure does not compare with these."},
 		}
 		for i, q := range names {
 			f.series = append(f.series, series{name: q, style: r.queueStyle(q), pts: []point{{float64(i), stats[i]}}})
@@ -97,38 +102,10 @@ func (r *report) charts() []chart {
 					"Every exploration does that work and more, so no queue should take less, beyond the noise.")
 			}
 			out = append(out, chart{fmt.Sprintf("dag-time-%s-%s.png", work, mode), f})
-
-			sp := speedups(times)
-			if len(sp) == 0 {
-				continue
-			}
-			f = &figure{
-				title:  fmt.Sprintf("DAG exploration speedup over 1 worker, %s work, %s mode", work, mode),
-				xLabel: "workers", yLabel: "speedup over 1 worker",
-				series: r.seriesOf(sp), group: workers,
-				procs: procsFor(dag),
-				notes: []string{"Speedup: the queue's median time at 1 worker over its median time; whiskers span the ratios of the two runs' bounds."},
-			}
-			if f.bars() {
-				// At 1 worker the speedup is 1 by definition.
-				for i := range f.series {
-					f.series[i].pts = slices.DeleteFunc(slices.Clone(f.series[i].pts), func(p point) bool { return p.x == 1 })
-				}
-				f.series = slices.DeleteFunc(f.series, func(s series) bool { return len(s.pts) == 0 })
-				if len(f.series) == 0 {
-					continue // one worker only: no speedup to show
-				}
-			}
-			linear := reference{label: "linear speedup", line: true}
-			if work == "uniform" {
-				linear.label = "linear (paper: near-linear)"
-			}
-			for _, x := range f.xs() {
-				linear.pts = append(linear.pts, exact(x, x))
-			}
-			f.refs = append(f.refs, linear)
-			out = append(out, chart{fmt.Sprintf("dag-speedup-%s-%s.png", work, mode), f})
 		}
+	}
+	if f := r.speedupFigure(); f != nil {
+		out = append(out, chart{"dag-speedup.png", f})
 	}
 	if cs := r.masterCurves("capacity-steals/s", 1e-6); len(cs) > 0 {
 		out = append(out, chart{"master-capacity.png", &figure{
@@ -139,4 +116,100 @@ func (r *report) charts() []chart {
 		}})
 	}
 	return out
+}
+
+// curveNames returns the names of the curves.
+func curveNames(cs []curve) []string {
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.name
+	}
+	return names
+}
+
+// noteIf returns a list of the note, or none if it is empty.
+func noteIf(note string) []string {
+	if note == "" {
+		return nil
+	}
+	return []string{note}
+}
+
+// speedupFigure returns the one figure of the DAG speedups over one worker,
+// every work distribution and mode in it, or nil if no run has more than
+// one worker. When the runs have one worker count besides 1, as on a small
+// machine, it is a bar chart with a group for each work and mode; with more
+// worker counts, it has a panel of curves over the workers for each.
+func (r *report) speedupFigure() *figure {
+	dag := r.bench("DAG")
+	type combo struct {
+		label string
+		sp    []curve
+	}
+	var combos []combo
+	var ks []float64 // worker counts above 1
+	for _, work := range distinct(dag, "work") {
+		for _, mode := range distinct(dag, "mode") {
+			sp := speedups(r.dagCurves(work, mode))
+			for _, c := range sp {
+				for _, p := range c.pts {
+					if p.x > 1 && !slices.Contains(ks, p.x) {
+						ks = append(ks, p.x)
+					}
+				}
+			}
+			if len(sp) > 0 {
+				combos = append(combos, combo{fmt.Sprintf("%s work, %s mode", work, mode), sp})
+			}
+		}
+	}
+	if len(ks) == 0 {
+		return nil // one worker only: no speedup to show
+	}
+	f := &figure{
+		title:  "DAG exploration speedup over 1 worker",
+		xLabel: "workers", yLabel: "speedup over 1 worker",
+		procs: procsFor(dag),
+		notes: []string{
+			"Speedup: the queue's median time at 1 worker over its median time, in the same mode and work; whiskers span the ratios of the two runs' bounds.",
+			"The paper: " + paper.dagSpeedupRemark + ".",
+		},
+	}
+	if len(ks) == 1 {
+		// One group of bars per work and mode, at the one worker count.
+		k := ks[0]
+		f.title = fmt.Sprintf("DAG exploration speedup with %s over 1 worker", workers(k))
+		f.grouped = true
+		f.xLabel = ""
+		f.group = func(x float64) string { return strings.Replace(combos[int(x)].label, ", ", "\n", 1) }
+		bySeries := map[string]int{}
+		for i, cb := range combos {
+			for _, c := range cb.sp {
+				j, ok := bySeries[c.name]
+				if !ok {
+					j = len(f.series)
+					bySeries[c.name] = j
+					f.series = append(f.series, series{name: c.name, style: r.queueStyle(c.name)})
+				}
+				for _, p := range c.pts {
+					if p.x == k {
+						f.series[j].pts = append(f.series[j].pts, point{float64(i), p.Stat})
+					}
+				}
+			}
+		}
+		f.refs = []reference{{label: fmt.Sprintf("linear speedup (%s×)", num(k)), pts: []point{exact(0, k)}, span: true}}
+		return f
+	}
+	f.yLabel = "speedup" // beside a panel, the longer label would set its height
+	for _, cb := range combos {
+		panel := &figure{title: cb.label, xLabel: "workers", series: r.seriesOf(cb.sp), group: workers}
+		linear := reference{label: "linear speedup", line: true}
+		for _, x := range panel.xs() {
+			linear.pts = append(linear.pts, exact(x, x))
+		}
+		panel.refs = []reference{linear}
+		f.panels = append(f.panels, panel)
+	}
+	return f
 }

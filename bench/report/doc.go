@@ -39,7 +39,28 @@
 // figure is the median of the -count samples with its 95 % confidence
 // interval, printed "± 3%", or "± ∞" when there are fewer than 6 samples.
 // The plots draw the interval as whiskers when every point has one, and the
-// range of the samples otherwise, and say which in their caption.
+// range of the samples otherwise, and say which in their caption. An
+// interval of ± 100 % or more (it reaches zero or twice the median) is too
+// wide to mean anything: the plots leave its whisker out and mark the median
+// with a dagger (†), the tables mark the figure so, and the caption counts
+// them.
+//
+// # The plots
+//
+// Every queue of the benchmarks (a contender) has a colour and a marker of
+// its own in every plot, the forms of one queue in related colours (bq,
+// bq-list and bq-batch in blues); a queue name the report does not know
+// takes the next free style. Each plot's caption names the machine and says
+// what the figures are, and the push and steal plots say what each
+// contender's timed loop does: bq, lf and lf-skip steal by handing the
+// stolen blocks or nodes over, the others copy; bq-list and lf-list push a
+// List built outside the timer. An axis whose values span a factor of 20 or
+// more is logarithmic, so that no queue is drawn as a sliver; a reference
+// far above every measurement on a linear axis (the paper's 213 ns pop) is
+// written at the top of the plot and in the caption instead of setting the
+// scale. The DAG speedups over one worker make one chart: a group of bars
+// per work distribution and mode when the runs have one worker count besides
+// 1, a panel of curves for each with more.
 //
 // The raw output of a run starts with comment lines that go test does not
 // print:

@@ -43,26 +43,35 @@ var paper = struct {
 type report struct {
 	rows   []Row
 	config map[string]string
-	// queues lists every queue name in order of first appearance in the
-	// input; a queue's place gives it the same colour and marker in every
-	// plot.
-	queues []string
+	// others lists the queue names of the input that are not contenders,
+	// in order of first appearance; their places after the contenders give
+	// them the same colour and marker in every plot.
+	others []string
 }
 
 func newReport(set *Set) *report {
 	r := &report{rows: Summarize(set.Samples), config: set.Config}
-	r.queues = distinct(r.rows, "queue")
+	for _, q := range distinct(r.rows, "queue") {
+		if contenderIndex(q) < 0 {
+			r.others = append(r.others, q)
+		}
+	}
 	return r
 }
 
 func (r *report) bench(name string) []Row { return filter(r.rows, name) }
 
-// queueStyle returns the style index of a queue name.
+// queueStyle returns the style index of a queue name: a contender's place
+// in contenders, or for another queue the place after them that its first
+// appearance in the input gives it.
 func (r *report) queueStyle(name string) int {
-	if i := slices.Index(r.queues, name); i >= 0 {
+	if i := contenderIndex(name); i >= 0 {
 		return i
 	}
-	return len(r.queues)
+	if i := slices.Index(r.others, name); i >= 0 {
+		return len(contenders) + i
+	}
+	return len(contenders) + len(r.others)
 }
 
 // procsFor returns the GOMAXPROCS whose rows the report shows for a

@@ -4,6 +4,7 @@ go 1.25.0
 
 require (
 	github.com/schollz/progressbar/v3 v3.18.0
+	golang.org/x/image v0.39.0
 	golang.org/x/perf v0.0.0-20250813145418-2f7363a06fe1
 	gonum.org/v1/plot v0.16.0
 )
@@ -20,7 +21,6 @@ require (
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
-	golang.org/x/image v0.39.0 // indirect
 	golang.org/x/sys v0.35.0 // indirect
 	golang.org/x/term v0.28.0 // indirect
 	golang.org/x/text v0.36.0 // indirect

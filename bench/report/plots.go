@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -24,30 +25,27 @@ const (
 	figHeight = 6 * vg.Inch
 )
 
-// palette is Paul Tol's "muted" qualitative scheme, which stays
-// distinguishable with the common forms of colour blindness, ordered so that
-// neighbours differ in lightness. Queues take colours in order of first
-// appearance and start over after the last; their markers cycle with a
-// different period and their lines turn dashed on the second round, so that
-// no two queues look alike.
-var palette = []color.Color{
-	rgb(0x33, 0x22, 0x88), // indigo
-	rgb(0xDD, 0xCC, 0x77), // sand
-	rgb(0x11, 0x77, 0x33), // green
-	rgb(0xCC, 0x66, 0x77), // rose
-	rgb(0x88, 0xCC, 0xEE), // cyan
-	rgb(0x88, 0x22, 0x55), // wine
-	rgb(0x44, 0xAA, 0x99), // teal
-	rgb(0x99, 0x99, 0x33), // olive
-	rgb(0xAA, 0x44, 0x99), // purple
-}
-
-// shapes are the queues' markers: ten, one more than the colours, so that
-// the first ninety queues all differ in colour or marker.
-var shapes = []draw.GlyphDrawer{
-	draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}, draw.RingGlyph{}, draw.SquareGlyph{},
-	draw.TriangleGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}, filledDiamondGlyph{}, invertedTriangleGlyph{},
-}
+// palette holds the colours of the contenders, in their order, and shapes
+// their markers plus one more, so that the queues beyond the contenders,
+// which take styles in turn after them, differ in colour or marker from
+// every other for len(palette)·len(shapes) queues; their lines also turn
+// dashed, and their bars hatched, on each round of the palette.
+var (
+	palette = func() []color.Color {
+		cs := make([]color.Color, len(contenders))
+		for i, c := range contenders {
+			cs[i] = c.color
+		}
+		return cs
+	}()
+	shapes = func() []draw.GlyphDrawer {
+		gs := make([]draw.GlyphDrawer, len(contenders), len(contenders)+1)
+		for i, c := range contenders {
+			gs[i] = c.glyph
+		}
+		return append(gs, triangleGlyph{right: true})
+	}()
+)
 
 // queueDashes are the queues' line patterns and hatches their bars' fill
 // patterns, one per round of the palette.
@@ -148,12 +146,28 @@ func (filledDiamondGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.P
 	polygonGlyph(c, sty, pt, 4, math.Pi/2, true)
 }
 
-// invertedTriangleGlyph draws a filled triangle pointing down.
-type invertedTriangleGlyph struct{}
+// triangleGlyph draws a triangle pointing up, down or right, filled or as
+// an outline.
+type triangleGlyph struct{ down, right, filled bool }
 
 // DrawGlyph implements draw.GlyphDrawer.
-func (invertedTriangleGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
-	polygonGlyph(c, sty, pt, 3, -math.Pi/2, true)
+func (g triangleGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	rot := math.Pi / 2
+	switch {
+	case g.down:
+		rot = -math.Pi / 2
+	case g.right:
+		rot = 0
+	}
+	polygonGlyph(c, sty, pt, 3, rot, g.filled)
+}
+
+// pentagonGlyph draws a pentagon, filled or as an outline.
+type pentagonGlyph struct{ filled bool }
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (g pentagonGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	polygonGlyph(c, sty, pt, 5, math.Pi/2, g.filled)
 }
 
 // asteriskGlyph draws a six-armed asterisk.
@@ -225,7 +239,9 @@ func exact(x, y float64) point { return point{x, Stat{Median: y, Lo: y, Hi: y, M
 
 // figure is one plot: our measurements, one series per queue, and the
 // references, with a legend beside the data and a caption below it naming
-// the machine and what the bars mean.
+// the machine and what the bars mean. A figure with panels draws them
+// instead, side by side in rows of two on one y scale, with one legend and
+// one caption.
 type figure struct {
 	title, xLabel, yLabel string
 	series                []series
@@ -233,12 +249,19 @@ type figure struct {
 	// categories, if set, names the x positions 0, 1, ... of a bar chart
 	// with one bar per position (one queue each).
 	categories []string
+	// grouped makes the figure a bar chart however many x values it has:
+	// a group of bars, one per queue, at each x, named by group.
+	grouped bool
 	// group names the x value of a group of bars ("2 workers").
 	group func(x float64) string
 	// procs is the GOMAXPROCS of the results shown.
 	procs int
 	// notes are caption lines particular to the figure.
 	notes []string
+	// panels, if set, are the figure's plots, each titled with its own
+	// title; they take their y label from the figure and may leave their
+	// own empty.
+	panels []*figure
 }
 
 // xs returns the distinct x values of the series, sorted.
@@ -255,9 +278,9 @@ func (f *figure) xs() []float64 {
 	return xs
 }
 
-// bars reports whether the figure is a bar chart: categories, or too few x
-// values for a line to mean anything.
-func (f *figure) bars() bool { return f.categories != nil || len(f.xs()) <= 2 }
+// bars reports whether the figure is a bar chart: categories, groups, or
+// too few x values for a line to mean anything.
+func (f *figure) bars() bool { return f.categories != nil || f.grouped || len(f.xs()) <= 2 }
 
 // visibleRefs returns the references with only their points that fall on
 // the figure: at a group of bars, or within the measured x range; a
@@ -287,30 +310,55 @@ func (f *figure) visibleRefs() []reference {
 	return out
 }
 
-// useCI reports whether every point of the figure has a finite confidence
-// interval; the bars show it then, and the range of the samples otherwise.
-func (f *figure) useCI() bool {
-	for _, s := range f.series {
-		for _, p := range s.pts {
-			if !p.HasCI() {
-				return false
+// plots returns the figure's panels, or the figure itself if it has none.
+func (f *figure) plots() []*figure {
+	if len(f.panels) > 0 {
+		return f.panels
+	}
+	return []*figure{f}
+}
+
+// points calls fn for every point of the figure's series, in its panels
+// if it has any.
+func (f *figure) points(fn func(point)) {
+	for _, pf := range f.plots() {
+		for _, s := range pf.series {
+			for _, p := range s.pts {
+				fn(p)
 			}
 		}
 	}
-	return true
+}
+
+// useCI reports whether every point of the figure has a finite confidence
+// interval; the bars show it then, and the range of the samples otherwise.
+func (f *figure) useCI() bool {
+	ci := true
+	f.points(func(p point) { ci = ci && p.HasCI() })
+	return ci
 }
 
 // sampleCounts returns the fewest and most samples per point.
 func (f *figure) sampleCounts() (lo, hi int) {
 	lo = math.MaxInt
-	for _, s := range f.series {
-		for _, p := range s.pts {
-			if p.N > 0 { // not a value that holds by definition
-				lo, hi = min(lo, p.N), max(hi, p.N)
-			}
+	f.points(func(p point) {
+		if p.N > 0 { // not a value that holds by definition
+			lo, hi = min(lo, p.N), max(hi, p.N)
 		}
-	}
+	})
 	return lo, hi
+}
+
+// wideCounts returns how many points have an interval too wide to draw
+// (see tooWide), and how many points there are.
+func (f *figure) wideCounts(ci bool) (wide, all int) {
+	f.points(func(p point) {
+		all++
+		if tooWide(p.Stat, ci) {
+			wide++
+		}
+	})
+	return wide, all
 }
 
 // spread returns the bar around a point's median.
@@ -324,34 +372,96 @@ func spread(p Stat, ci bool) (lo, hi float64) {
 	return p.Min, p.Max
 }
 
-// yRange returns the extent of the values to show and whether the y axis
-// should be logarithmic: when they span a factor of 50 or more, so that a
-// queue 100 times faster than another is not drawn as zero.
-func (f *figure) yRange(ci bool) (lo, hi float64, log bool) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	add := func(p point) {
-		l, h := spread(p.Stat, ci)
-		for _, v := range []float64{p.Median, l, h} {
+// wideCI is the half-width, relative to the median, from which a
+// confidence interval is too wide to mean anything: benchstat's "± 100%",
+// an interval that reaches zero or twice the median, allows any figure
+// from nothing to double. The plots leave such whiskers out and mark the
+// median with wideMark, and the tables mark the figure.
+const wideCI = 1.0
+
+// wideMark marks a median whose interval is too wide to mean anything.
+const wideMark = "†"
+
+// tooWide reports whether s has a confidence interval, shown when ci is
+// set, at least wideCI of its median wide on either side.
+func tooWide(s Stat, ci bool) bool {
+	if !ci || s.N == 0 || !s.HasCI() || s.Median <= 0 {
+		return false
+	}
+	return s.Hi-s.Median >= wideCI*s.Median || s.Median-s.Lo >= wideCI*s.Median
+}
+
+// logRatio is the ratio of the largest to the smallest value shown from
+// which the y axis is logarithmic, so that a queue 20 times faster than
+// another is not drawn as a sliver.
+const logRatio = 20
+
+// offScaleRatio is how far above everything measured (on a linear axis) a
+// reference is left off the scale, so that it does not flatten the
+// measurements: it is written at the top of the plot and in the caption
+// instead.
+const offScaleRatio = 3
+
+// yScale is the y axis shared by a figure's panels.
+type yScale struct {
+	lo, hi float64 // the extent of the values shown
+	log    bool
+	// dataHi is the largest measured value, whiskers included, and
+	// dataLog whether the measurements alone call for a logarithmic axis.
+	dataHi  float64
+	dataLog bool
+}
+
+// offScale reports whether a reference lies so far above the measurements
+// on a linear axis that it is left off the scale.
+func (sc yScale) offScale(r reference) bool {
+	if sc.dataLog || sc.dataHi <= 0 {
+		return false
+	}
+	for _, p := range r.pts {
+		if p.Median <= offScaleRatio*sc.dataHi {
+			return false
+		}
+	}
+	return len(r.pts) > 0
+}
+
+// yScaleOf returns the y axis for the figure: the extent of the
+// measurements with their drawn whiskers and of the references on the
+// scale, logarithmic when they span logRatio or more.
+func (f *figure) yScaleOf(ci bool) yScale {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	add := func(vs ...float64) {
+		for _, v := range vs {
 			if v > 0 {
 				lo = min(lo, v)
 			}
 			hi = max(hi, v)
 		}
 	}
-	for _, s := range f.series {
-		for _, p := range s.pts {
-			add(p)
+	f.points(func(p point) {
+		add(p.Median)
+		if !tooWide(p.Stat, ci) {
+			add(spread(p.Stat, ci))
 		}
-	}
-	for _, r := range f.visibleRefs() {
-		for _, p := range r.pts {
-			add(p)
+	})
+	sc := yScale{dataHi: hi, dataLog: hi/lo >= logRatio}
+	for _, pf := range f.plots() {
+		for _, r := range pf.visibleRefs() {
+			if sc.offScale(r) {
+				continue
+			}
+			for _, p := range r.pts {
+				add(p.Median)
+				add(spread(p.Stat, ci))
+			}
 		}
 	}
 	if math.IsInf(lo, 1) {
 		lo, hi = 0, 1
 	}
-	return lo, hi, hi/lo >= 50
+	sc.lo, sc.hi, sc.log = lo, hi, hi/lo >= logRatio
+	return sc
 }
 
 // plotFunc is a plot.Plotter that draws with a function.
@@ -366,12 +476,95 @@ type thumbFunc func(c *draw.Canvas)
 // Thumbnail implements plot.Thumbnailer.
 func (f thumbFunc) Thumbnail(c *draw.Canvas) { f(c) }
 
+// legend is the legend of a figure, one entry per name.
+type legend struct {
+	plot.Legend
+	names []string
+}
+
+// add adds an entry unless one of that name is there (an earlier panel's).
+func (l *legend) add(name string, thumb func(c *draw.Canvas)) {
+	if slices.Contains(l.names, name) {
+		return
+	}
+	l.Add(name, thumbFunc(thumb))
+	l.names = append(l.names, name)
+}
+
 // render draws the figure as a PNG.
 func (f *figure) render(cfg map[string]string) ([]byte, error) {
 	ci := f.useCI()
+	sc := f.yScaleOf(ci)
+	lg := &legend{Legend: plot.NewLegend()}
+	lg.TextStyle.Font.Size = vg.Points(11)
+	lg.ThumbnailWidth = vg.Points(30)
+	lg.Top, lg.Left = true, true
+	var plots []*plot.Plot
+	var offScale []string
+	for i, pf := range f.plots() {
+		p, off := pf.build(ci, sc, lg)
+		if len(f.panels) == 0 {
+			p.Title.Text = f.title
+		} else {
+			// Panels in rows of two: the y label on the left, the x label
+			// at the bottom.
+			p.Title.TextStyle.Font.Size = vg.Points(12)
+			p.Y.Label.Text = ""
+			if i%panelCols == 0 {
+				p.Y.Label.Text = f.yLabel
+			}
+			if i+panelCols < len(f.panels) {
+				p.X.Label.Text = ""
+			}
+		}
+		plots = append(plots, p)
+		for _, r := range off {
+			if !slices.Contains(offScale, r) {
+				offScale = append(offScale, r)
+			}
+		}
+	}
+
+	// The caption.
+	lo, hi := f.sampleCounts()
+	counts := plural(hi, "sample", "samples")
+	if lo != hi {
+		counts = fmt.Sprintf("%d to %d samples", lo, hi)
+	}
+	what := "Points"
+	if f.plots()[0].bars() {
+		what = "Bars"
+	}
+	var lines []string
+	lines = append(lines, machine(cfg, f.procs))
+	if ci {
+		lines = append(lines, fmt.Sprintf("%s: medians of %s; whiskers: 95 %% confidence interval of the median (as benchstat).", what, counts))
+	} else {
+		lines = append(lines, fmt.Sprintf("%s: medians of %s; whiskers: smallest to largest sample (6 or more samples give a 95 %% confidence interval instead).", what, counts))
+	}
+	if sc.log && what == "Bars" {
+		lines = append(lines, "The y axis is logarithmic, so that every bar can be read: compare bars by their values, not their lengths.")
+	}
+	if wide, all := f.wideCounts(ci); wide > 0 {
+		lines = append(lines, fmt.Sprintf("%s: an interval of ± %.0f %% or more, too wide to mean anything (the median could be half or double): whisker left out; %d of %d %s.",
+			wideMark, 100*wideCI, wide, all, strings.ToLower(what)))
+	}
+	for _, r := range offScale {
+		lines = append(lines, fmt.Sprintf("Off the scale, above the plot: %s.", r))
+	}
+	lines = append(lines, f.notes...)
+	title := ""
+	if len(f.panels) > 0 {
+		title = f.title
+	}
+	return drawFigure(title, plots, lg, lines)
+}
+
+// build returns the figure's plot on the y scale sc, adding its entries to
+// the legend, and the labels of the references it left off the scale.
+func (f *figure) build(ci bool, sc yScale, lg *legend) (*plot.Plot, []string) {
 	bars := f.bars()
 	xs := f.xs()
-	ylo, yhi, logY := f.yRange(ci)
 
 	p := plot.New()
 	p.Title.Text = f.title
@@ -391,15 +584,15 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 
 	// The y axis.
 	base := 0.0 // where bars start
-	if logY {
+	if sc.log {
 		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, logTicks{}
-		p.Y.Min, p.Y.Max = ylo/1.3, yhi*1.3
+		p.Y.Min, p.Y.Max = sc.lo/1.3, sc.hi*1.3
 		base = p.Y.Min
 	} else {
 		p.Y.Tick.Marker = linearTicks{}
-		p.Y.Min, p.Y.Max = 0, yhi*1.08
-		if ylo < 0 {
-			p.Y.Min = ylo * 1.08
+		p.Y.Min, p.Y.Max = 0, sc.hi*1.08
+		if sc.lo < 0 {
+			p.Y.Min = sc.lo * 1.08
 		}
 	}
 
@@ -407,6 +600,7 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 	pos := func(x float64) float64 { return x } // x value to axis position
 	var halfGroup float64                       // half the width of a group
 	switch {
+	case len(xs) == 0:
 	case f.categories != nil:
 		p.X.Min, p.X.Max = -0.5, float64(len(f.categories))-0.5
 		p.X.Tick.Marker = labelTicks(f.categories)
@@ -438,12 +632,6 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 		}
 	}
 
-	legend := plot.NewLegend()
-	legend.TextStyle.Font.Size = vg.Points(11)
-	legend.ThumbnailWidth = vg.Points(30)
-	legend.Top, legend.Left = true, true
-	var names []string // the legend's entries
-
 	// Our measurements.
 	slot := 0 // a bar's place in its group
 	for _, s := range f.series {
@@ -469,13 +657,24 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 			drawFn = func(c draw.Canvas, p *plot.Plot) { drawLine(c, p, st, s.pts, ci, true) }
 		}
 		p.Add(drawFn)
-		legend.Add(s.name, thumbFunc(func(c *draw.Canvas) { thumbnail(c, st, bars) }))
-		names = append(names, s.name)
+		lg.add(s.name, func(c *draw.Canvas) { thumbnail(c, st, bars) })
 	}
 
-	// The references.
-	for i, r := range f.visibleRefs() {
-		st := refStyles[i%len(refStyles)]
+	// wideMark over each median whose interval is too wide to mean
+	// anything, in black on a white halo, over the lines of every series.
+	p.Add(plotFunc(func(c draw.Canvas, p *plot.Plot) { f.drawWideMarks(c, p, ci, pos, halfGroup, bars) }))
+
+	// The references: on the scale, drawn and in the legend; off it, written
+	// at the top of the plot.
+	var off []string
+	drawn := 0
+	for _, r := range f.visibleRefs() {
+		if sc.offScale(r) {
+			off = append(off, r.label)
+			continue
+		}
+		st := refStyles[drawn%len(refStyles)]
+		drawn++
 		p.Add(plotFunc(func(c draw.Canvas, p *plot.Plot) {
 			switch {
 			case r.span:
@@ -503,55 +702,111 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 		case !r.line:
 			thumb.dashes, thumb.width = nil, 0 // a marker only
 		}
-		legend.Add(r.label, thumbFunc(func(c *draw.Canvas) { thumbnail(c, thumb, false) }))
-		names = append(names, r.label)
+		lg.add(r.label, func(c *draw.Canvas) { thumbnail(c, thumb, false) })
 	}
-
-	// The caption.
-	lo, hi := f.sampleCounts()
-	counts := plural(hi, "sample", "samples")
-	if lo != hi {
-		counts = fmt.Sprintf("%d to %d samples", lo, hi)
+	if len(off) > 0 {
+		p.Add(plotFunc(func(c draw.Canvas, p *plot.Plot) {
+			sty := text.Style{Color: black, Font: font.From(plot.DefaultFont, vg.Points(11)), Handler: p.Title.TextStyle.Handler,
+				XAlign: draw.XRight, YAlign: draw.YTop}
+			y := c.Max.Y - vg.Points(2)
+			for _, l := range off {
+				c.FillText(sty, vg.Point{X: c.Max.X - vg.Points(4), Y: y}, "↑ "+l+" (off the scale)")
+				y -= sty.Height(l) * 1.2
+			}
+		}))
 	}
-	what := "Points"
-	if bars {
-		what = "Bars"
-	}
-	var lines []string
-	lines = append(lines, machine(cfg, f.procs))
-	if ci {
-		lines = append(lines, fmt.Sprintf("%s: medians of %s; whiskers: 95 %% confidence interval of the median (as benchstat).", what, counts))
-	} else {
-		lines = append(lines, fmt.Sprintf("%s: medians of %s; whiskers: smallest to largest sample (6 or more samples give a 95 %% confidence interval instead).", what, counts))
-	}
-	lines = append(lines, f.notes...)
-	return drawFigure(p, &legend, names, lines)
+	return p, off
 }
 
-// drawFigure lays out the plot, the legend (whose entries are named names)
-// to its right and the caption below both, and encodes the whole as a PNG.
-func drawFigure(p *plot.Plot, legend *plot.Legend, names, caption []string) ([]byte, error) {
+// drawWideMarks draws wideMark above every median of the figure whose
+// interval is too wide to mean anything; pos, halfGroup and bars place the
+// bars as build does.
+func (f *figure) drawWideMarks(c draw.Canvas, p *plot.Plot, ci bool, pos func(float64) float64, halfGroup float64, bars bool) {
+	trX, trY := p.Transforms(&c)
+	bold := plot.DefaultFont
+	bold.Weight = xfont.WeightBold
+	sty := text.Style{Font: font.From(bold, vg.Points(15)), Handler: p.Title.TextStyle.Handler, XAlign: draw.XLeft, YAlign: draw.YCenter}
+	for i, s := range f.series {
+		for _, q := range s.pts {
+			if !tooWide(q.Stat, ci) {
+				continue
+			}
+			x := trX(q.x)
+			switch {
+			case f.categories != nil:
+				x = trX(q.x)
+			case bars:
+				w := 2 * halfGroup / float64(len(f.series))
+				x0 := pos(q.x) - halfGroup + float64(i)*w
+				x = trX(x0 + w*0.45)
+			}
+			pt := vg.Point{X: x + vg.Points(4), Y: min(trY(q.Median), c.Max.Y) + vg.Points(7)}
+			if !c.Contains(pt) {
+				continue
+			}
+			sty.Color = color.White
+			for _, d := range []vg.Point{{X: -1, Y: 0}, {X: 1, Y: 0}, {X: 0, Y: -1}, {X: 0, Y: 1}} {
+				c.FillText(sty, pt.Add(d), wideMark)
+			}
+			sty.Color = black
+			c.FillText(sty, pt, wideMark)
+		}
+	}
+}
+
+// panelCols is the number of panels in a row of a figure.
+const panelCols = 2
+
+// drawFigure lays out the plots (in rows of two, under title, if there are
+// several), the legend to their right and the caption below all, and
+// encodes the whole as a PNG.
+func drawFigure(title string, plots []*plot.Plot, lg *legend, caption []string) ([]byte, error) {
 	img := vgimg.New(figWidth, figHeight)
 	dc := draw.New(img)
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
 
-	capStyle := text.Style{Color: black, Font: font.From(plot.DefaultFont, vg.Points(10)), Handler: p.Title.TextStyle.Handler}
+	handler := plots[0].Title.TextStyle.Handler
+	capStyle := text.Style{Color: black, Font: font.From(plot.DefaultFont, vg.Points(10)), Handler: handler}
 	lineH := capStyle.Height("Mg") * 1.25
 	pad := vg.Points(8)
 	caption = wrap(caption, capStyle, figWidth-2*pad)
 	capH := lineH*vg.Length(len(caption)) + vg.Points(10)
 
 	var legendW vg.Length
-	for _, e := range names {
-		legendW = max(legendW, legend.TextStyle.Width(e))
+	for _, e := range lg.names {
+		legendW = max(legendW, lg.TextStyle.Width(e))
 	}
-	legendW += legend.ThumbnailWidth + 3*pad
+	legendW += lg.ThumbnailWidth + 3*pad
 
-	p.Draw(draw.Crop(dc, 0, -legendW, capH, 0))
-	lc := draw.Crop(dc, figWidth-legendW+pad, -pad, capH, -pad)
-	legend.YOffs = -(p.Title.TextStyle.Height(p.Title.Text) + p.Title.Padding)
-	legend.Draw(lc)
+	var titleH vg.Length
+	if title != "" {
+		ts := text.Style{Color: black, Font: font.From(plot.DefaultFont, vg.Points(14)), Handler: handler, XAlign: draw.XCenter, YAlign: draw.YTop}
+		titleH = ts.Height(title) + pad
+		dc.FillText(ts, vg.Point{X: (figWidth - legendW) / 2, Y: figHeight - vg.Points(4)}, title)
+	}
+	area := draw.Crop(dc, 0, -legendW, capH, -titleH)
+	if len(plots) == 1 {
+		plots[0].Draw(area)
+	} else {
+		const cols = panelCols
+		rows := (len(plots) + cols - 1) / cols
+		grid := make([][]*plot.Plot, rows)
+		for i := range grid {
+			grid[i] = make([]*plot.Plot, cols)
+		}
+		for i, p := range plots {
+			grid[i/cols][i%cols] = p
+		}
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(14), PadY: vg.Points(10)}
+		canvases := plot.Align(grid, tiles, area)
+		for i, p := range plots {
+			p.Draw(canvases[i/cols][i%cols])
+		}
+	}
+	lc := draw.Crop(dc, figWidth-legendW+pad, -pad, capH, -pad-titleH)
+	lg.YOffs = -(plots[0].Title.TextStyle.Height(plots[0].Title.Text) + plots[0].Title.Padding)
+	lg.Draw(lc)
 
 	capStyle.YAlign = text.YTop
 	y := capH - vg.Points(4)
@@ -706,13 +961,18 @@ func drawLine(c draw.Canvas, p *plot.Plot, st style, pts []point, ci, join bool)
 	}
 }
 
-// drawWhisker draws the spread of a point at x.
+// drawWhisker draws the spread of a point at x, except for an interval too
+// wide to mean anything (see tooWide), which marks draws over everything
+// else instead.
 func drawWhisker(c draw.Canvas, p *plot.Plot, clr color.Color, x vg.Length, s Stat, ci bool) {
+	_, trY := p.Transforms(&c)
+	if tooWide(s, ci) {
+		return
+	}
 	lo, hi := spread(s, ci)
 	if !(hi > lo) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
 		return
 	}
-	_, trY := p.Transforms(&c)
 	lo, hi = max(lo, p.Y.Min), min(hi, p.Y.Max)
 	ls := draw.LineStyle{Color: clr, Width: vg.Points(1)}
 	y0, y1 := trY(lo), trY(hi)

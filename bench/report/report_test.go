@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -218,9 +219,24 @@ func TestTicks(t *testing.T) {
 	}
 }
 
-// TestStylesDistinct checks that queues, however many and whatever their
-// names, never share both colour and marker, nor look like a reference.
+// TestStylesDistinct checks that every contender has a colour and a marker
+// of its own, that queues beyond them, however many and whatever their
+// names, never share both colour and marker, and that no queue looks like a
+// reference.
 func TestStylesDistinct(t *testing.T) {
+	colors, glyphs := map[any]string{}, map[any]string{}
+	for i, c := range contenders {
+		if other, ok := colors[c.color]; ok {
+			t.Errorf("%s and %s share a colour", other, c.name)
+		}
+		if other, ok := glyphs[c.glyph]; ok {
+			t.Errorf("%s and %s share a marker", other, c.name)
+		}
+		colors[c.color], glyphs[c.glyph] = c.name, c.name
+		if st := queueStyle(i); st.color != c.color || st.glyph != c.glyph {
+			t.Errorf("%s: style %d is not its own", c.name, i)
+		}
+	}
 	type look struct {
 		c     any
 		shape any
@@ -240,9 +256,43 @@ func TestStylesDistinct(t *testing.T) {
 			}
 		}
 	}
-	r := &report{queues: []string{"lf", "lf-list"}}
-	if r.queueStyle("bq-batch") != 2 || r.queueStyle("lf-list") != 1 {
-		t.Error("an unknown queue does not get the next style")
+	r := newReport(&Set{Samples: []Sample{
+		{Name: "Pop/queue=zz", Bench: "Pop", Params: map[string]string{"queue": "zz"}, Metrics: map[string]float64{"ns/op": 1}},
+		{Name: "Pop/queue=bq", Bench: "Pop", Params: map[string]string{"queue": "bq"}, Metrics: map[string]float64{"ns/op": 1}},
+		{Name: "Pop/queue=aa", Bench: "Pop", Params: map[string]string{"queue": "aa"}, Metrics: map[string]float64{"ns/op": 1}},
+	}})
+	n := len(contenders)
+	if r.queueStyle("bq") != 0 || r.queueStyle("mutex") != contenderIndex("mutex") || r.queueStyle("zz") != n || r.queueStyle("aa") != n+1 || r.queueStyle("new") != n+2 {
+		t.Error("a contender does not keep its style, or another queue does not get the next one")
+	}
+}
+
+// TestContendersOfResults checks that every queue of the committed results
+// is a contender, with a caption for each micro-benchmark it appears in.
+func TestContendersOfResults(t *testing.T) {
+	for _, file := range []string{"results/bench.txt", "testdata/sample.txt"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, err := Parse(data, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := newReport(set)
+		if len(r.others) > 0 {
+			t.Errorf("%s: queues %v are not contenders", file, r.others)
+		}
+		for _, b := range []struct {
+			bench string
+			what  func(contender) string
+		}{{"Push", func(c contender) string { return c.push }}, {"Steal", func(c contender) string { return c.steal }}} {
+			for _, q := range distinct(r.bench(b.bench), "queue") {
+				if i := contenderIndex(q); i >= 0 && b.what(contenders[i]) == "" {
+					t.Errorf("%s: %s %s: no caption says what is timed", file, b.bench, q)
+				}
+			}
+		}
 	}
 }
 
@@ -285,7 +335,7 @@ func TestWriteAll(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"samples.csv", "summary.csv", "report.md", "push.png", "steal-n10000.png", "steal-n100000.png", "pop.png",
-		"dag-time-uniform-master.png", "dag-speedup-irregular-random.png", "master-capacity.png"} {
+		"dag-time-uniform-master.png", "dag-speedup.png", "master-capacity.png"} {
 		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
@@ -651,5 +701,122 @@ func TestChartsSmallInputs(t *testing.T) {
 		if r.markdown(".", nil) == "" {
 			t.Errorf("%s: no Markdown", name)
 		}
+	}
+}
+
+func TestTooWide(t *testing.T) {
+	for _, tc := range []struct {
+		s    Stat
+		ci   bool
+		want bool
+	}{
+		{Stat{N: 6, Median: 10, Lo: 5, Hi: 19.9}, true, false},
+		{Stat{N: 6, Median: 10, Lo: 5, Hi: 20}, true, true},                      // ± 100 %
+		{Stat{N: 6, Median: 10, Lo: 0, Hi: 11}, true, true},                      // reaches zero
+		{Stat{N: 6, Median: 1.44, Lo: 1, Hi: 29}, true, true},                    // ± 1917 %
+		{Stat{N: 6, Median: 10, Lo: 5, Hi: 20}, false, false},                    // a range of samples, not an interval
+		{Stat{N: 4, Median: 10, Lo: math.Inf(-1), Hi: math.Inf(1)}, true, false}, // none
+		{exact(1, 2).Stat, true, false},
+	} {
+		if got := tooWide(tc.s, tc.ci); got != tc.want {
+			t.Errorf("tooWide(%+v, %v) = %v, want %v", tc.s, tc.ci, got, tc.want)
+		}
+	}
+	if got := ci(Stat{N: 6, Median: 10, Lo: 5, Hi: 40}); got != "± 300% "+wideMark {
+		t.Errorf("ci: %q", got)
+	}
+	if got := ci(Stat{N: 6, Median: 10, Lo: 9, Hi: 11}); got != "± 10%" {
+		t.Errorf("ci: %q", got)
+	}
+}
+
+// committedChart returns the report of the committed results and its
+// chart saved as file.
+func committedChart(t *testing.T, file string) (*report, *figure) {
+	t.Helper()
+	data, err := os.ReadFile("results/bench.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := Parse(data, "results/bench.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newReport(set)
+	for _, c := range r.charts() {
+		if c.file == file {
+			return r, c.fig
+		}
+	}
+	t.Fatalf("no chart %s", file)
+	return nil, nil
+}
+
+// TestPopScale checks that the pop figure's scale is set by the pops, not
+// by the paper's figure, which it states off the scale.
+func TestPopScale(t *testing.T) {
+	_, f := committedChart(t, "pop.png")
+	sc := f.yScaleOf(f.useCI())
+	if sc.log || sc.hi > 40 {
+		t.Errorf("pop: y scale %+v; want a linear one up to the slowest pop", sc)
+	}
+	if len(f.refs) != 1 || !sc.offScale(f.refs[0]) {
+		t.Errorf("pop: the paper's figure is on the scale")
+	}
+}
+
+// TestOneSpeedupChart checks that the DAG speedups make one chart: a group
+// of bars per work and mode when the runs have one worker count besides 1,
+// a panel per work and mode with more.
+func TestOneSpeedupChart(t *testing.T) {
+	r, f := committedChart(t, "dag-speedup.png")
+	for _, c := range r.charts() {
+		if strings.HasPrefix(c.file, "dag-speedup") && c.file != "dag-speedup.png" {
+			t.Errorf("a second speedup chart: %s", c.file)
+		}
+	}
+	if !f.grouped || len(f.panels) > 0 || len(f.xs()) != 4 || len(f.series) != 10 {
+		t.Errorf("2 workers: grouped %v, %d panels, %d groups, %d queues; want 4 groups of 10 queues", f.grouped, len(f.panels), len(f.xs()), len(f.series))
+	}
+	if got := f.group(3); got != "irregular work\nrandom mode" {
+		t.Errorf("group 3: %q", got)
+	}
+
+	var in strings.Builder
+	for _, q := range []string{"bq", "lf"} {
+		for _, mode := range []string{"master", "random"} {
+			for _, work := range []string{"uniform", "irregular"} {
+				for _, w := range []int{1, 2, 4, 8} {
+					fmt.Fprintf(&in, "BenchmarkDAG/queue=%s/mode=%s/work=%s/workers=%d-8 1 %d ns/op\n", q, mode, work, w, 8000000/w)
+				}
+			}
+		}
+	}
+	set, err := Parse([]byte(in.String()), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f = newReport(set).speedupFigure()
+	if f == nil || len(f.panels) != 4 {
+		t.Fatalf("1 to 8 workers: %+v; want 4 panels", f)
+	}
+	for _, p := range f.panels {
+		if len(p.series) != 2 || len(p.xs()) != 4 || p.series[0].pts[3].Median != 8 {
+			t.Errorf("panel %s: %d queues, xs %v", p.title, len(p.series), p.xs())
+		}
+	}
+	if _, err := f.render(set.Config); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestTimedNote(t *testing.T) {
+	got := timedNote([]string{"tf-ub", "bq", "bq-list", "nosuch", "lf"}, func(c contender) string { return c.push })
+	want := "What is timed. tf-ub: " + pushLoop + ". bq, lf: " + pushCopy + ". bq-list: " + pushList + "."
+	if got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if got := timedNote([]string{"nosuch", "tf-bd"}, func(c contender) string { return c.steal }); got != "" {
+		t.Errorf("no descriptions: %q", got)
 	}
 }

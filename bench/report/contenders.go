@@ -1,0 +1,88 @@
+package main
+
+import (
+	"image/color"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// contender is a queue of the benchmarks as the report knows it: how every
+// plot draws it, and what the micro-benchmarks time of it.
+type contender struct {
+	name  string
+	color color.Color
+	glyph draw.GlyphDrawer
+	// push and steal say what BenchmarkPush and BenchmarkSteal time for
+	// the contender; contenders that say the same are named together in a
+	// caption. Empty where the contender is not in that benchmark.
+	push, steal string
+}
+
+// What the push and steal benchmarks time (package bench documents each
+// contender beside its code).
+const (
+	pushCopy    = "PushBatch, which copies the batch into the queue"
+	pushBulk    = "Taskflow v4's bulk push, which copies the batch in too"
+	pushLoop    = "a loop of single pushes, as the paper measured Taskflow"
+	pushList    = "PushList of a List built outside the timer, which links the List in without copying: building it is not timed, so these do not compare with the copies"
+	stealParcel = "StealParcel, a hand-off that passes the stolen blocks (bq) or nodes (lf, lf-skip) over as they are and copies no item"
+	stealCopy   = "StealBatch, which copies the stolen items into a slice"
+	stealLoop   = "a loop of single steals into a slice, as the paper measured Taskflow"
+)
+
+// contenders are the queues of package bench, each with a colour and a
+// marker of its own: the colours are told apart by hue or lightness, and
+// related contenders (the forms of one queue) take related colours and
+// markers (filled and open), so that a reader sees the families too. A queue
+// name not listed here takes the next style after them (see queueStyle).
+var contenders = []contender{
+	{"bq", rgb(0x43, 0x63, 0xD8), draw.CircleGlyph{}, pushCopy, stealParcel},                        // blue
+	{"bq-list", rgb(0x00, 0x00, 0x75), draw.RingGlyph{}, pushList, ""},                              // navy
+	{"bq-batch", rgb(0x2F, 0xB8, 0xD9), draw.BoxGlyph{}, "", stealCopy},                             // cyan
+	{"lf", rgb(0xE6, 0x19, 0x4B), draw.PyramidGlyph{}, pushCopy, stealParcel},                       // red
+	{"lf-list", rgb(0x80, 0x00, 0x00), draw.TriangleGlyph{}, pushList, ""},                          // maroon
+	{"lf-skip", rgb(0xF0, 0x32, 0xE6), triangleGlyph{down: true, filled: true}, "", stealParcel},    // magenta
+	{"lf-batch", rgb(0xF5, 0x82, 0x31), triangleGlyph{down: true}, "", stealCopy},                   // orange
+	{"tf-ub", rgb(0x3C, 0xB4, 0x4B), draw.SquareGlyph{}, pushLoop, stealLoop},                       // green
+	{"tf-bd", rgb(0x80, 0x80, 0x00), filledDiamondGlyph{}, pushLoop, ""},                            // olive
+	{"tf-ub-bulk", rgb(0x46, 0x99, 0x90), draw.CrossGlyph{}, pushBulk, ""},                          // teal
+	{"tf-bd-bulk", rgb(0xC9, 0x9A, 0x00), draw.PlusGlyph{}, pushBulk, ""},                           // mustard
+	{"cl-ub", rgb(0x91, 0x1E, 0xB4), pentagonGlyph{filled: true}, pushCopy, stealCopy},              // purple
+	{"cl-bd", rgb(0x9A, 0x63, 0x24), pentagonGlyph{}, pushCopy, ""},                                 // brown
+	{"mutex", rgb(0x70, 0x70, 0x70), triangleGlyph{right: true, filled: true}, pushCopy, stealCopy}, // grey
+}
+
+// contenderIndex returns the place of a contender in contenders, or -1.
+func contenderIndex(name string) int {
+	return slices.IndexFunc(contenders, func(c contender) bool { return c.name == name })
+}
+
+// timedNote returns the caption line that says what a benchmark times for
+// each of the queues names, grouping the queues that share a description,
+// in the order of their first appearance; what(c) is the description of a
+// contender. It returns "" if no queue has one.
+func timedNote(names []string, what func(contender) string) string {
+	var descs []string
+	groups := map[string][]string{}
+	for _, n := range names {
+		i := contenderIndex(n)
+		if i < 0 || what(contenders[i]) == "" {
+			continue
+		}
+		d := what(contenders[i])
+		if groups[d] == nil {
+			descs = append(descs, d)
+		}
+		groups[d] = append(groups[d], n)
+	}
+	if len(descs) == 0 {
+		return ""
+	}
+	parts := make([]string, len(descs))
+	for i, d := range descs {
+		parts[i] = strings.Join(groups[d], ", ") + ": " + d
+	}
+	return "What is timed. " + strings.Join(parts, ". ") + "."
+}
