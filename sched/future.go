@@ -38,9 +38,9 @@ type Future[R any] struct {
 // call (inline), and finish then leaves the latch alone: nobody else waits
 // for it (see Join).
 type forkBase struct {
-	l      latch  // first: see latch
-	gen    uint32 // see above: plain for the forking task, atomic for the others
-	inline bool   // set while the forking task's Join runs the task as a call
+	l      latch       // first: see latch
+	gen    uint32      // see above: plain for the forking task, atomic for the others
+	inline bool        // set while the forking task's Join runs the task as a call
 	parent *Task       // the forking task, which outlives this one (it joins it)
 	ranOn  *poolWorker // the worker that ran the task, written before l is done
 	job    runner      // the whole record as a task, to recognize its Job
