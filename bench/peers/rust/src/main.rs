@@ -1,0 +1,684 @@
+//! wsq-peers times crossbeam-deque and rayon doing what wsq's `./bench`
+//! times wsq doing, and prints the figures in Go's benchmark format, so that
+//! benchstat and `../run.sh` read them beside the Go figures.
+//!
+//! Every figure is a whole timed loop divided by its operation count; queues
+//! and inputs are prepared outside the timer, and every loop checks,
+//! outside the timer, that it did what its name says. The benchmarks, with
+//! the Go benchmark each one mirrors:
+//!
+//! - `BenchmarkPush/queue=cb/batch=B` (Go: `BenchmarkPush/queue=Q/batch=B`):
+//!   one op pushes B items with a loop of `Worker::push` (crossbeam has no
+//!   bulk push). Chunks of 1024 ops go into a fresh worker whose buffer was
+//!   grown to hold the chunk and touched outside the timer (filled, then
+//!   emptied by steals, which never shrink it), as the Go harness warms its
+//!   rings; so the timed loop never grows the buffer.
+//! - `BenchmarkPop/queue=cb` (Go: `BenchmarkPop/queue=Q`): one op is one
+//!   `Worker::pop` of a LIFO worker (the owner takes its newest item, as
+//!   wsq's Pop does), emptying a worker of 2^16 items filled outside the
+//!   timer by a loop of pushes. crossbeam's pop halves the buffer whenever
+//!   the queue falls to a quarter of it; that copying is part of its pop.
+//! - `BenchmarkSteal/queue=Q/n=N/p=P` (Go: the same name): one op takes the
+//!   StealCount(N, P) oldest items of a worker holding N items, its owner
+//!   idle; a timed loop steals once from each of up to 64 workers (at most
+//!   2^20 items in all), refilled to N outside the timer. Q is
+//!   - `cb-batch`: a loop of `Stealer::steal_batch` (at most 32 items a
+//!     call, and one compare-and-swap per item, since the victim is a LIFO
+//!     worker whose owner could be popping the same end) into the thief's
+//!     own LIFO worker, then single steals for the last fewer than 32;
+//!   - `cb-fifo-batch`: the same from and into FIFO workers, where
+//!     `steal_batch` copies up to 32 items and claims them with one
+//!     compare-and-swap (a FIFO worker's owner pops its oldest item, unlike
+//!     wsq's);
+//!   - `cb-single`: a loop of `Stealer::steal`, one item and one
+//!     compare-and-swap each, into a reused `Vec`.
+//! - `BenchmarkForkJoin/impl=rayon/work=W` (Go:
+//!   `BenchmarkForkJoin/impl=pool-Q/work=W`): one op computes fib(n) by
+//!   binary recursion on a rayon pool of `-cpu` threads, every call above
+//!   the cutoff forking fib(n-1) (`rayon::join`'s second closure, the one
+//!   pushed for thieves) and computing fib(n-2) itself; `fine` is fib(27)
+//!   with a task per call (cutoff 1), `coarse` fib(34) with cutoff 17.
+//!   `ns/task` divides by the calls that fork.
+//! - `BenchmarkFibSerial/n=27` (Go: `../fibserial.go`): the plain recursion,
+//!   the code speed under the fork-join figures.
+//!
+//! Flags, as `go test`'s: `-bench` (patterns separated by `|`, each
+//! matching a whole name, `*` standing for any run of characters; default
+//! `*`), `-benchtime` (`Nx` for exactly N ops, or a duration such as `1s`
+//! or `200ms`; default `1s`), `-count` (samples of each benchmark; default
+//! 1), `-cpu` (comma-separated thread counts; default the number of CPUs),
+//! `-list` (print the names and exit). As in Go, a name carries the suffix
+//! `-N` when it ran with N > 1 threads (`-cpu`); only the fork-join
+//! benchmarks use more than one thread.
+
+use crossbeam_deque::{Steal, Stealer, Worker};
+use std::process;
+use std::time::{Duration, Instant};
+
+fn main() {
+    let cfg = match Config::parse(std::env::args().skip(1)) {
+        Ok(cfg) => cfg,
+        Err(msg) => {
+            eprintln!("wsq-peers: {}", msg);
+            eprintln!("usage: wsq-peers [-bench PATTERNS] [-benchtime Nx|DURATION] [-count N] [-cpu N,...] [-list]");
+            process::exit(2);
+        }
+    };
+    let benches = benchmarks();
+    let selected: Vec<&Bench> = benches
+        .iter()
+        .filter(|b| cfg.patterns.iter().any(|p| glob(p, &b.name)))
+        .collect();
+    if selected.is_empty() {
+        eprintln!("wsq-peers: no benchmark matches -bench {}", cfg.bench_flag);
+        process::exit(2);
+    }
+    if cfg.list {
+        for b in selected {
+            println!("{}", b.name);
+        }
+        return;
+    }
+    println!("goos: {}", std::env::consts::OS);
+    println!("goarch: {}", goarch());
+    println!("pkg: wsq-peers (Rust: crossbeam-deque, rayon)");
+    if let Some(cpu) = cpu_model() {
+        println!("cpu: {}", cpu);
+    }
+    for b in selected {
+        for &cpu in &cfg.cpus {
+            let name = if cpu > 1 {
+                format!("{}-{}", b.name, cpu)
+            } else {
+                b.name.clone()
+            };
+            for _ in 0..cfg.count {
+                let (n, elapsed) = measure(b, cpu, &cfg.benchtime);
+                print_result(&name, n, elapsed, &b.metrics);
+            }
+        }
+    }
+}
+
+// ---- command line ----
+
+enum BenchTime {
+    Ops(u64),
+    Time(Duration),
+}
+
+struct Config {
+    patterns: Vec<String>,
+    bench_flag: String,
+    benchtime: BenchTime,
+    count: usize,
+    cpus: Vec<usize>,
+    list: bool,
+}
+
+impl Config {
+    fn parse(mut args: impl Iterator<Item = String>) -> Result<Config, String> {
+        let mut cfg = Config {
+            patterns: vec!["*".to_string()],
+            bench_flag: "*".to_string(),
+            benchtime: BenchTime::Time(Duration::from_secs(1)),
+            count: 1,
+            cpus: vec![std::thread::available_parallelism().map_or(1, |n| n.get())],
+            list: false,
+        };
+        while let Some(arg) = args.next() {
+            // Accept -flag value, --flag value and -flag=value, as Go's flag package does.
+            let trimmed = arg.trim_start_matches('-');
+            let (flag, inline) = match trimmed.find('=') {
+                Some(i) => (trimmed[..i].to_string(), Some(trimmed[i + 1..].to_string())),
+                None => (trimmed.to_string(), None),
+            };
+            if flag == "list" {
+                cfg.list = true;
+                continue;
+            }
+            let value = match inline.or_else(|| args.next()) {
+                Some(v) => v,
+                None => return Err(format!("flag -{} needs a value", flag)),
+            };
+            match flag.as_str() {
+                "bench" => {
+                    cfg.patterns = value.split('|').map(str::to_string).collect();
+                    cfg.bench_flag = value;
+                }
+                "benchtime" => cfg.benchtime = parse_benchtime(&value)?,
+                "count" => {
+                    cfg.count = value
+                        .parse()
+                        .ok()
+                        .filter(|&c: &usize| c > 0)
+                        .ok_or_else(|| format!("-count {}: want a positive integer", value))?
+                }
+                "cpu" => {
+                    cfg.cpus = value
+                        .split(',')
+                        .map(|s| s.trim().parse().ok().filter(|&c: &usize| c > 0))
+                        .collect::<Option<Vec<usize>>>()
+                        .ok_or_else(|| format!("-cpu {}: want positive integers separated by commas", value))?
+                }
+                _ => return Err(format!("unknown flag -{}", flag)),
+            }
+        }
+        Ok(cfg)
+    }
+}
+
+fn parse_benchtime(s: &str) -> Result<BenchTime, String> {
+    let bad = || format!("-benchtime {}: want Nx (N > 0) or a duration such as 1s, 500ms, 2.5s", s);
+    if let Some(n) = s.strip_suffix('x') {
+        return n.parse().ok().filter(|&n: &u64| n > 0).map(BenchTime::Ops).ok_or_else(bad);
+    }
+    let (num, unit) = match s.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => (&s[..i], &s[i..]),
+        None => return Err(bad()),
+    };
+    let v: f64 = num.parse().map_err(|_| bad())?;
+    let secs = match unit {
+        "ns" => v * 1e-9,
+        "us" | "µs" => v * 1e-6,
+        "ms" => v * 1e-3,
+        "s" => v,
+        "m" => v * 60.0,
+        _ => return Err(bad()),
+    };
+    if !(secs > 0.0 && secs.is_finite()) {
+        return Err(bad());
+    }
+    Ok(BenchTime::Time(Duration::from_secs_f64(secs)))
+}
+
+/// glob reports whether name matches pattern as a whole, where `*` matches
+/// any run of characters, possibly empty.
+fn glob(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    let (mut pi, mut ni) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ni < n.len() {
+        if pi < p.len() && p[pi] == '*' {
+            star = Some((pi, ni));
+            pi += 1;
+        } else if pi < p.len() && p[pi] == n[ni] {
+            pi += 1;
+            ni += 1;
+        } else if let Some((sp, sn)) = star {
+            pi = sp + 1;
+            ni = sn + 1;
+            star = Some((sp, sn + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+// ---- the harness: whole timed loops, as testing.B ----
+
+/// A benchmark: run(ops, cpu) performs ops operations and returns the time
+/// its timed parts took; metrics are extra figures per op, each the time per
+/// op divided by a count (items per batch, tasks per computation).
+struct Bench {
+    name: String,
+    run: Box<dyn Fn(u64, usize) -> Duration>,
+    metrics: Vec<(f64, &'static str)>,
+}
+
+/// measure runs b as Go's testing package runs a benchmark: once with one
+/// op (a warm-up whose time is dropped), then with the requested op count,
+/// or with growing op counts until the timed parts last the requested time.
+fn measure(b: &Bench, cpu: usize, bt: &BenchTime) -> (u64, Duration) {
+    let _ = (b.run)(1, cpu);
+    match *bt {
+        BenchTime::Ops(n) => (n, (b.run)(n, cpu)),
+        BenchTime::Time(target) => {
+            let mut n: u64 = 1;
+            let mut elapsed = (b.run)(n, cpu);
+            while elapsed < target && n < 1_000_000_000 {
+                // Aim 20 % past the target, growing at most 100× a step, as Go does.
+                let per_op = elapsed.as_nanos().max(1) as f64 / n as f64;
+                let goal = (target.as_nanos() as f64 * 1.2 / per_op) as u64;
+                n = goal.min(100 * n).max(n + 1);
+                elapsed = (b.run)(n, cpu);
+            }
+            (n, elapsed)
+        }
+    }
+}
+
+fn print_result(name: &str, n: u64, elapsed: Duration, metrics: &[(f64, &str)]) {
+    let per_op = elapsed.as_nanos() as f64 / n as f64;
+    let mut line = format!("{}\t{:>10}\t{:>12} ns/op", name, n, fmt_float(per_op));
+    for &(div, unit) in metrics {
+        line.push_str(&format!("\t{:>12} {}", fmt_float(per_op / div), unit));
+    }
+    println!("{}", line);
+}
+
+/// fmt_float prints v as Go's benchmark output does: more decimals for
+/// smaller values.
+fn fmt_float(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{:.0}", v)
+    } else if v >= 10.0 {
+        format!("{:.1}", v)
+    } else if v >= 1.0 {
+        format!("{:.2}", v)
+    } else {
+        format!("{:.3}", v)
+    }
+}
+
+/// timed runs f and adds the time it took to total.
+fn timed<R>(total: &mut Duration, f: impl FnOnce() -> R) -> R {
+    let start = Instant::now();
+    let r = f();
+    *total += start.elapsed();
+    r
+}
+
+/// opaque hides v from the optimizer (std::hint::black_box needs Rust 1.66;
+/// Debian 12 ships 1.63).
+#[inline(never)]
+fn opaque<T: Copy>(v: T) -> T {
+    // SAFETY: v is a valid, initialized value on the stack.
+    unsafe { std::ptr::read_volatile(&v) }
+}
+
+// ---- the benchmarks ----
+
+const BATCH_SIZES: [usize; 6] = [1, 4, 16, 64, 256, 1024];
+const STEAL_SIZES: [usize; 2] = [10_000, 100_000];
+const STEAL_SHARES: [usize; 7] = [10, 20, 30, 40, 50, 60, 90];
+/// A chunk of pushes is CHUNK_OPS batches into a fresh worker; a chunk of
+/// pops empties a worker of CHUNK_ITEMS items (the Go harness's chunkOps and
+/// chunkItems).
+const CHUNK_OPS: usize = 1 << 10;
+const CHUNK_ITEMS: usize = 1 << 16;
+/// The most items crossbeam's steal_batch takes in one call (MAX_BATCH in
+/// its source).
+const MAX_BATCH: usize = 32;
+
+fn benchmarks() -> Vec<Bench> {
+    let mut v = Vec::new();
+    for &batch in &BATCH_SIZES {
+        v.push(Bench {
+            name: format!("BenchmarkPush/queue=cb/batch={}", batch),
+            run: Box::new(move |ops, _| chunks(ops, CHUNK_OPS, |k| push_chunk(batch, k))),
+            metrics: vec![(batch as f64, "ns/item")],
+        });
+    }
+    v.push(Bench {
+        name: "BenchmarkPop/queue=cb".to_string(),
+        run: Box::new(|ops, _| chunks(ops, CHUNK_ITEMS, pop_chunk)),
+        metrics: vec![],
+    });
+    for &(queue, kind) in &[
+        ("cb-batch", StealKind::Batch(Flavor::Lifo)),
+        ("cb-fifo-batch", StealKind::Batch(Flavor::Fifo)),
+        ("cb-single", StealKind::Single),
+    ] {
+        for &n in &STEAL_SIZES {
+            for &pct in &STEAL_SHARES {
+                v.push(Bench {
+                    name: format!("BenchmarkSteal/queue={}/n={}/p={}", queue, n, pct),
+                    run: Box::new(move |ops, _| steal_bench(kind, n, pct, ops)),
+                    metrics: vec![],
+                });
+            }
+        }
+    }
+    for &(work, n, cutoff) in &[("fine", 27u32, 1u32), ("coarse", 34, 17)] {
+        v.push(Bench {
+            name: format!("BenchmarkForkJoin/impl=rayon/work={}", work),
+            run: Box::new(move |ops, cpu| fork_join(n, cutoff, ops, cpu)),
+            metrics: vec![(fib_forks(n, cutoff) as f64, "ns/task")],
+        });
+    }
+    v.push(Bench {
+        name: "BenchmarkFibSerial/n=27".to_string(),
+        run: Box::new(|ops, _| {
+            let want = fib_serial(27);
+            let mut total = Duration::ZERO;
+            timed(&mut total, || {
+                for _ in 0..ops {
+                    if fib_serial(opaque(27)) != want {
+                        panic!("wsq-peers: serial fib(27) changed its result");
+                    }
+                }
+            });
+            total
+        }),
+        metrics: vec![],
+    });
+    v
+}
+
+/// chunks runs ops operations in chunks of at most chunk, each prepared and
+/// checked by run outside its timed part, and returns the timed total.
+fn chunks(ops: u64, chunk: usize, mut run: impl FnMut(usize) -> Duration) -> Duration {
+    let mut total = Duration::ZERO;
+    let mut done = 0u64;
+    while done < ops {
+        let k = (ops - done).min(chunk as u64) as usize;
+        total += run(k);
+        done += k as u64;
+    }
+    total
+}
+
+/// push_chunk times ops pushes of batch items each into a fresh LIFO worker
+/// whose buffer already holds room for them all, touched.
+fn push_chunk(batch: usize, ops: usize) -> Duration {
+    let items = batch * ops;
+    let w = Worker::new_lifo();
+    // Grow the buffer to the chunk and touch it: fill it, then empty it by
+    // steals, which move the front and never shrink the buffer (a pop would).
+    for v in 0..items {
+        w.push(v);
+    }
+    drain_by_steals(&w.stealer(), items);
+    let vs: Vec<usize> = (0..batch).collect();
+    let mut total = Duration::ZERO;
+    timed(&mut total, || {
+        for _ in 0..ops {
+            for &v in &vs {
+                w.push(v);
+            }
+        }
+    });
+    if w.len() != items {
+        panic!("wsq-peers: push: {} items after the timed loop; want {}", w.len(), items);
+    }
+    total
+}
+
+/// drain_by_steals takes exactly n items from s, which has them.
+fn drain_by_steals(s: &Stealer<usize>, n: usize) -> Vec<usize> {
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        match s.steal() {
+            Steal::Success(v) => out.push(v),
+            Steal::Retry => {}
+            Steal::Empty => panic!("wsq-peers: a worker ran out after {} of {} items", out.len(), n),
+        }
+    }
+    out
+}
+
+/// pop_chunk times popping all of a LIFO worker filled with 0..items.
+fn pop_chunk(items: usize) -> Duration {
+    let w = Worker::new_lifo();
+    for v in 0..items {
+        w.push(v);
+    }
+    let mut total = Duration::ZERO;
+    let sum = timed(&mut total, || {
+        let mut sum = 0usize;
+        for _ in 0..items {
+            match w.pop() {
+                Some(v) => sum = sum.wrapping_add(v),
+                None => panic!("wsq-peers: pop found the worker empty"),
+            }
+        }
+        sum
+    });
+    if sum != items * (items - 1) / 2 || !w.is_empty() {
+        panic!("wsq-peers: pop: the items popped do not add up to those pushed");
+    }
+    total
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Flavor {
+    Lifo,
+    Fifo,
+}
+
+#[derive(Clone, Copy)]
+enum StealKind {
+    Batch(Flavor),
+    Single,
+}
+
+/// Victim is one queue of n items and what a thief steals into. It holds a
+/// rotation of 0..n-1, whose oldest item is oldest.
+struct Victim {
+    w: Worker<usize>,
+    s: Stealer<usize>,
+    dest: Worker<usize>,
+    dest_s: Stealer<usize>,
+    buf: Vec<usize>,
+    oldest: usize,
+    n: usize,
+}
+
+impl Victim {
+    fn new(flavor: Flavor, n: usize) -> Victim {
+        let make = || match flavor {
+            Flavor::Lifo => Worker::new_lifo(),
+            Flavor::Fifo => Worker::new_fifo(),
+        };
+        let (w, dest) = (make(), make());
+        for v in 0..n {
+            w.push(v);
+        }
+        let (s, dest_s) = (w.stealer(), dest.stealer());
+        Victim { w, s, dest, dest_s, buf: Vec::with_capacity(n), oldest: 0, n }
+    }
+
+    /// steal takes the k oldest items, into dest (Batch) or buf (Single).
+    fn steal(&mut self, kind: StealKind, k: usize) {
+        match kind {
+            StealKind::Single => {
+                self.buf.clear();
+                while self.buf.len() < k {
+                    match self.s.steal() {
+                        Steal::Success(v) => self.buf.push(v),
+                        Steal::Retry => {}
+                        Steal::Empty => panic!("wsq-peers: steal found the victim empty"),
+                    }
+                }
+            }
+            StealKind::Batch(_) => {
+                // Batches while a whole one is still wanted (the thief's
+                // length is two plain loads), then single steals, so that the
+                // loop takes exactly k items.
+                let mut taken = 0;
+                while k - taken >= MAX_BATCH {
+                    match self.s.steal_batch(&self.dest) {
+                        Steal::Success(()) => taken = self.dest.len(),
+                        Steal::Retry => {}
+                        Steal::Empty => panic!("wsq-peers: steal_batch found the victim empty"),
+                    }
+                }
+                while taken < k {
+                    match self.s.steal() {
+                        Steal::Success(v) => {
+                            self.dest.push(v);
+                            taken += 1;
+                        }
+                        Steal::Retry => {}
+                        Steal::Empty => panic!("wsq-peers: steal found the victim empty"),
+                    }
+                }
+            }
+        }
+    }
+
+    /// refill checks that the last steal took the k oldest items, oldest
+    /// first, and pushes them back at the new end, so that the victim holds
+    /// n items again.
+    fn refill(&mut self, kind: StealKind, k: usize) {
+        if let StealKind::Batch(_) = kind {
+            // Empty the thief's worker by steals, oldest first, which leave
+            // its buffer as large as the steals made it.
+            self.buf = drain_by_steals(&self.dest_s, k);
+            if !self.dest.is_empty() {
+                panic!("wsq-peers: steal_batch took more than {} items", k);
+            }
+        }
+        if self.buf.len() != k {
+            panic!("wsq-peers: a steal took {} items; want {}", self.buf.len(), k);
+        }
+        for (i, &v) in self.buf.iter().enumerate() {
+            let want = (self.oldest + i) % self.n;
+            if v != want {
+                panic!("wsq-peers: stolen item {} is {}; want {}", i, v, want);
+            }
+        }
+        self.oldest = (self.oldest + k) % self.n;
+        for &v in &self.buf {
+            self.w.push(v);
+        }
+        if self.w.len() != self.n {
+            panic!("wsq-peers: the refill did not restore the victim");
+        }
+    }
+}
+
+/// steal_count is wsq.StealCount: p % of n, rounded, at least 1.
+fn steal_count(n: usize, pct: usize) -> usize {
+    ((pct as f64 / 100.0 * n as f64).round() as usize).clamp(1, n)
+}
+
+/// steal_bench times ops steals of pct % from victims of n items: one steal
+/// from each of up to 64 victims (at most 2^20 items in all) per timed loop,
+/// the victims refilled outside the timer, after one untimed round.
+fn steal_bench(kind: StealKind, n: usize, pct: usize, ops: u64) -> Duration {
+    let flavor = match kind {
+        StealKind::Batch(f) => f,
+        StealKind::Single => Flavor::Lifo,
+    };
+    let r = ((1usize << 20) / n).clamp(1, 64);
+    let k = steal_count(n, pct);
+    let mut victims: Vec<Victim> = (0..r).map(|_| Victim::new(flavor, n)).collect();
+    for v in victims.iter_mut() {
+        v.steal(kind, k);
+        v.refill(kind, k);
+    }
+    let mut total = Duration::ZERO;
+    let mut done = 0u64;
+    while done < ops {
+        let m = (ops - done).min(r as u64) as usize;
+        timed(&mut total, || {
+            for v in victims[..m].iter_mut() {
+                v.steal(kind, k);
+            }
+        });
+        for v in victims[..m].iter_mut() {
+            v.refill(kind, k);
+        }
+        done += m as u64;
+    }
+    total
+}
+
+fn fib_serial(n: u32) -> u64 {
+    if n < 2 {
+        return n as u64;
+    }
+    fib_serial(n - 1) + fib_serial(n - 2)
+}
+
+/// fib_forks is how many calls of fib(n) fork: those above cutoff.
+fn fib_forks(n: u32, cutoff: u32) -> u64 {
+    if n <= cutoff {
+        return 0;
+    }
+    1 + fib_forks(n - 1, cutoff) + fib_forks(n - 2, cutoff)
+}
+
+/// fib_join forks fib(n-1) (join's second closure, which it pushes for
+/// thieves) and computes fib(n-2) itself (the first, run at once), as the
+/// Go benchmark's Fork and Join do.
+fn fib_join(n: u32, cutoff: u32) -> u64 {
+    if n <= cutoff {
+        return fib_serial(n);
+    }
+    let (y, x) = rayon::join(|| fib_join(n - 2, cutoff), || fib_join(n - 1, cutoff));
+    x + y
+}
+
+/// fork_join times ops computations of fib(n) on a rayon pool of threads
+/// threads, built outside the timer.
+fn fork_join(n: u32, cutoff: u32, ops: u64, threads: usize) -> Duration {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap_or_else(|e| panic!("wsq-peers: cannot build a rayon pool of {} threads: {}", threads, e));
+    let want = fib_serial(n);
+    let mut total = Duration::ZERO;
+    timed(&mut total, || {
+        for _ in 0..ops {
+            let got = pool.install(|| fib_join(opaque(n), cutoff));
+            if got != want {
+                panic!("wsq-peers: fib({}) = {}; want {}", n, got, want);
+            }
+        }
+    });
+    total
+}
+
+// ---- the header lines ----
+
+fn goarch() -> &'static str {
+    match std::env::consts::ARCH {
+        "x86_64" => "amd64",
+        "aarch64" => "arm64",
+        "x86" => "386",
+        other => other,
+    }
+}
+
+fn cpu_model() -> Option<String> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    info.lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split(':').nth(1))
+        .map(|s| s.trim().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glob_matches_whole_names() {
+        assert!(glob("*", "BenchmarkPop/queue=cb"));
+        assert!(glob("BenchmarkPop/queue=cb", "BenchmarkPop/queue=cb"));
+        assert!(glob("BenchmarkPush/*/batch=1", "BenchmarkPush/queue=cb/batch=1"));
+        assert!(!glob("BenchmarkPush/*/batch=1", "BenchmarkPush/queue=cb/batch=1024"));
+        assert!(glob("*/n=10000/*", "BenchmarkSteal/queue=cb-single/n=10000/p=60"));
+        assert!(!glob("BenchmarkPop", "BenchmarkPop/queue=cb"));
+    }
+
+    #[test]
+    fn steal_count_is_wsqs() {
+        assert_eq!(steal_count(100_000, 60), 60_000);
+        assert_eq!(steal_count(10_000, 10), 1_000);
+        assert_eq!(steal_count(1, 10), 1);
+    }
+
+    #[test]
+    fn every_benchmark_runs_and_checks_itself() {
+        // One op of each (the steals of 10^5 items included): each loop
+        // panics if it did not do what its name says.
+        for b in benchmarks() {
+            if b.name.contains("coarse") {
+                continue; // fib(34): seconds in a debug build
+            }
+            let _ = (b.run)(2, 2);
+        }
+    }
+
+    #[test]
+    fn fib_forks_counts_the_forking_calls() {
+        assert_eq!(fib_forks(2, 1), 1);
+        assert_eq!(fib_forks(27, 1), 317_810);
+        assert_eq!(fib_join(20, 1), fib_serial(20));
+    }
+}
