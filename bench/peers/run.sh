@@ -1,0 +1,257 @@
+#!/usr/bin/env bash
+# Runs wsq's benchmarks of ./bench next to their Rust peers (crossbeam-deque
+# and rayon, bench/peers/rust) in interleaved rounds and prints a table of
+# ratios, Go / Rust, per operation. See bench/peers/README.md.
+#
+#   bench/peers/run.sh [-rounds N] [-out DIR] [-cpus "1 2"] [-steals "N:P ..."] [-only "ROW ..."] [-quick]
+#
+#   -rounds N     interleaved rounds (default 6): in each, every row runs
+#                 its Go benchmarks once and its Rust benchmarks once, in
+#                 alternating order; the table quotes medians over rounds
+#   -out DIR      where the raw output, the records and the table go
+#                 (default: a new directory under ${TMPDIR:-/tmp})
+#   -cpus LIST    worker counts of the fork-join rows (default "1 2")
+#   -steals LIST  steal rows as n:percent (default "10000:60 100000:10 100000:60 100000:90")
+#   -only LIST    run only these rows (push1 push1024 pop steal-N-P
+#                 fj-fine-C fj-coarse-C fib-serial; default all)
+#   -quick        one round with few operations: checks that everything
+#                 builds and runs, measures nothing worth quoting
+#
+# Needs Go, cargo and Debian's crate sources of crossbeam-deque and rayon
+# (/usr/share/cargo/registry); installs the last two with apt-get when they
+# are missing and apt-get can. Not part of go test or CI.
+set -euo pipefail
+
+die() { echo "bench/peers: $*" >&2; exit 1; }
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+
+rounds=6 out= cpus="1 2" steals="10000:60 100000:10 100000:60 100000:90" only= quick=
+while [ $# -gt 0 ]; do
+  case $1 in
+    -rounds) [ $# -ge 2 ] || die "-rounds needs a value"; rounds=$2; shift 2 ;;
+    -out) [ $# -ge 2 ] || die "-out needs a value"; out=$2; shift 2 ;;
+    -cpus) [ $# -ge 2 ] || die "-cpus needs a value"; cpus=$2; shift 2 ;;
+    -steals) [ $# -ge 2 ] || die "-steals needs a value"; steals=$2; shift 2 ;;
+    -only) [ $# -ge 2 ] || die "-only needs a value"; only=$2; shift 2 ;;
+    -quick) quick=1; rounds=1; shift ;;
+    -h|-help|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument $1 (see -h)" ;;
+  esac
+done
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "-rounds $rounds: want a positive integer"
+for c in $cpus; do [[ $c =~ ^[1-9][0-9]*$ ]] || die "-cpus: $c is not a positive integer"; done
+for s in $steals; do
+  [[ $s =~ ^([1-9][0-9]*):([1-9][0-9]?|100)$ ]] || die "-steals: $s is not n:percent"
+done
+
+# ---- what it needs ----
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi; }
+apt_install() {
+  command -v apt-get >/dev/null || return 1
+  echo "bench/peers: installing $* with apt-get" >&2
+  (as_root apt-get update -qq && as_root apt-get install -y -qq "$@") >/dev/null 2>&1
+}
+
+command -v go >/dev/null || die "go not found: install Go (see go.mod for the version)"
+if ! command -v cargo >/dev/null; then
+  apt_install cargo || true
+  command -v cargo >/dev/null ||
+    die "cargo not found, and apt-get could not install it: install Rust (Debian: apt-get install cargo; elsewhere rustup) and rerun"
+fi
+registry=/usr/share/cargo/registry
+have_crates() { compgen -G "$registry/crossbeam-deque-0.8.*" >/dev/null && compgen -G "$registry/rayon-1.*" >/dev/null; }
+if ! have_crates; then
+  apt_install librust-crossbeam-deque-dev librust-rayon-dev || true
+  have_crates || die "Debian's crate sources of crossbeam-deque 0.8 and rayon 1 are not in $registry, and apt-get could not install them (apt-get install librust-crossbeam-deque-dev librust-rayon-dev). Without Debian's packages, delete bench/peers/rust/.cargo/config.toml so that cargo fetches the crates from crates.io, and rerun"
+fi
+
+if [ -z "$out" ]; then out=$(mktemp -d "${TMPDIR:-/tmp}/wsq-peers.XXXXXX"); fi
+mkdir -p "$out/raw"
+out=$(cd "$out" && pwd)
+echo "bench/peers: output in $out" >&2
+
+echo "bench/peers: building the Rust harness (cargo build --release)" >&2
+(cd bench/peers/rust && cargo build --release --quiet) || die "cargo build failed (see above)"
+rust=$root/bench/peers/rust/target/release/wsq-peers
+echo "bench/peers: building the Go benchmarks (go test -c ./bench) and fibserial" >&2
+go test -c -o "$out/bench.test" ./bench || die "go test -c ./bench failed"
+go build -o "$out/fibserial" bench/peers/fibserial.go || die "go build bench/peers/fibserial.go failed"
+
+# ---- the rows ----
+# A row: id, operation, metric, Go command, Rust arguments, pairs (Go
+# contender:Rust contender, the contender being the value of queue= or
+# impl= in a benchmark's name, or "serial"). Each runs in its own process,
+# so that one row's garbage and caches do not reach the next.
+
+declare -a ids ops metrics gobins goargs rustargs pairs
+# gorow ID OP METRIC "$(gobench ...)" RUSTARGS PAIRS
+gorow() { local bin args; { read -r bin; read -r args; } <<< "$4"; row "$1" "$2" "$3" "$bin" "$args" "$5" "$6"; }
+row() { ids+=("$1"); ops+=("$2"); metrics+=("$3"); gobins+=("$4"); goargs+=("$5"); rustargs+=("$6"); pairs+=("$7"); }
+# ops of each side: the counts below, or few with -quick.
+n() { if [ -n "$quick" ]; then echo "${2:-$1}"; else echo "$1"; fi; }
+gobench() { # regex benchtime [cpu]: the binary and the arguments of a row
+  printf '%s\n' "$out/bench.test" "-test.run ^\$ -test.bench $1 -test.benchtime $2${3:+ -test.cpu $3}"
+}
+
+gorow push1 "push 1 item" ns/op \
+  "$(gobench '^BenchmarkPush$/^queue=(bq|cl-ub)$/^batch=1$' "$(n 1000000x 2048x)")" \
+  "-bench BenchmarkPush/queue=cb/batch=1 -benchtime $(n 1000000x 2048x)" "bq:cb cl-ub:cb"
+gorow push1024 "push 1024 items" ns/op \
+  "$(gobench '^BenchmarkPush$/^queue=(bq|cl-ub)$/^batch=1024$' "$(n 20000x 1024x)")" \
+  "-bench BenchmarkPush/queue=cb/batch=1024 -benchtime $(n 20000x 1024x)" "bq:cb cl-ub:cb"
+gorow pop "pop" ns/op \
+  "$(gobench '^BenchmarkPop$/^queue=(bq|cl-ub)$' "$(n 4000000x 65536x)")" \
+  "-bench BenchmarkPop/queue=cb -benchtime $(n 4000000x 65536x)" "bq:cb cl-ub:cb"
+for s in $steals; do
+  sn=${s%:*} sp=${s#*:}
+  if [ "$sn" -ge 50000 ]; then gon=$(n 500x 4x) rn=$(n 200x 4x); else gon=$(n 4000x 64x) rn=$(n 1000x 64x); fi
+  gorow "steal-$sn-$sp" "steal $sp % of $sn items" ns/op \
+    "$(gobench "^BenchmarkSteal\$/^queue=(bq|bq-batch|cl-ub|tf-ub)\$/^n=$sn\$/^p=$sp\$" "$gon")" \
+    "-bench BenchmarkSteal/queue=*/n=$sn/p=$sp -benchtime $rn" \
+    "bq:cb-batch bq-batch:cb-batch cl-ub:cb-fifo-batch tf-ub:cb-single"
+done
+workers() { if [ "$1" = 1 ]; then echo "1 worker"; else echo "$1 workers"; fi; }
+for c in $cpus; do
+  gorow "fj-fine-$c" "fork-join fib(27), a task per call, $(workers "$c")" ns/task \
+    "$(gobench '^BenchmarkForkJoin$/^impl=pool-bq$/^work=fine$' "$(n 10x 1x)" "$c")" \
+    "-bench BenchmarkForkJoin/impl=rayon/work=fine -cpu $c -benchtime $(n 10x 1x)" "pool-bq:rayon"
+  gorow "fj-coarse-$c" "fork-join fib(34), cutoff 17, $(workers "$c")" ns/op \
+    "$(gobench '^BenchmarkForkJoin$/^impl=pool-bq$/^work=coarse$' "$(n 10x 1x)" "$c")" \
+    "-bench BenchmarkForkJoin/impl=rayon/work=coarse -cpu $c -benchtime $(n 10x 1x)" "pool-bq:rayon"
+done
+row fib-serial "serial fib(27), no tasks" ns/op \
+  "$out/fibserial" "-test.benchtime $(n 20x 1x)" \
+  "-bench BenchmarkFibSerial/n=27 -benchtime $(n 20x 1x)" "serial:serial"
+
+if [ -n "$only" ]; then
+  for o in $only; do
+    found=
+    for id in "${ids[@]}"; do [ "$id" = "$o" ] && found=1; done
+    [ -n "$found" ] || die "-only: no row $o (rows: ${ids[*]})"
+  done
+fi
+selected() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
+
+# ---- the rounds ----
+
+records=$out/records.txt
+: > "$records"
+: > "$out/go.txt"
+: > "$out/rust.txt"
+# record ROW ROUND SIDE FILE: every benchmark line of FILE, as
+# "row round side contender value" for the row's metric.
+record() {
+  awk -v row="$1" -v round="$2" -v side="$3" -v metric="$4" '
+    /^Benchmark/ {
+      name = $1; sub(/-[0-9]+$/, "", name)
+      c = "serial"
+      if (match(name, /(queue|impl)=[^\/]+/)) { c = substr(name, RSTART, RLENGTH); sub(/^[a-z]+=/, "", c) }
+      for (i = 4; i <= NF; i++) if ($i == metric) { print row, round, side, c, $(i-1); next }
+      print "bench/peers: no " metric " in: " $0 > "/dev/stderr"; exit 1
+    }' "$5" >> "$records"
+}
+run_side() { # side index round
+  local f=$out/raw/${ids[$2]}.$3.$1.txt rc=0
+  # The arguments are split at spaces (none of them holds one) and not
+  # globbed (the Rust patterns hold *).
+  set -f
+  if [ "$1" = go ]; then
+    # shellcheck disable=SC2086
+    "${gobins[$2]}" ${goargs[$2]} > "$f" 2>&1 || rc=$?
+  else
+    # shellcheck disable=SC2086
+    "$rust" ${rustargs[$2]} > "$f" 2>&1 || rc=$?
+  fi
+  set +f
+  [ "$rc" = 0 ] || { cat "$f" >&2; die "the $1 benchmarks of row ${ids[$2]} failed"; }
+  grep '^Benchmark' "$f" >> "$out/$1.txt" || true
+  record "${ids[$2]}" "$3" "$1" "${metrics[$2]}" "$f"
+}
+
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo "cpu: $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null)"
+  echo "cores: $(nproc)"
+  echo "go: $(go version)"
+  echo "rust: $(rustc --version 2>/dev/null)"
+  echo "crates: $(cd bench/peers/rust && awk '/^name = "(crossbeam-deque|rayon|rayon-core)"/ {n=$3} /^version/ && n {print n, $3; n=""}' Cargo.lock | tr -d '"' | paste -sd, -)"
+  echo "rounds: $rounds"
+  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+} > "$out/machine.txt"
+
+start=$(date +%s)
+for ((r = 1; r <= rounds; r++)); do
+  for i in "${!ids[@]}"; do
+    selected "${ids[$i]}" || continue
+    printf 'bench/peers: round %d/%d, %s\n' "$r" "$rounds" "${ids[$i]}" >&2
+    if (( (r + i) % 2 == 0 )); then run_side go "$i" "$r"; run_side rust "$i" "$r"
+    else run_side rust "$i" "$r"; run_side go "$i" "$r"; fi
+  done
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" >> "$out/machine.txt"
+echo "minutes: $(( ($(date +%s) - start + 59) / 60 ))" >> "$out/machine.txt"
+
+# ---- the table ----
+# Per row and pair: the median over rounds of each side's figure (with the
+# smallest and largest), and the median of the ratios Go / Rust of the same
+# round (with the smallest and largest).
+
+for i in "${!ids[@]}"; do
+  selected "${ids[$i]}" || continue
+  printf '%s\t%s\t%s\t%s\n' "${ids[$i]}" "${ops[$i]}" "${metrics[$i]}" "${pairs[$i]}"
+done > "$out/rows.txt"
+
+awk -F'\t' -v rounds="$rounds" '
+  function median(s,   a, k, m) {
+    k = split(s, a, " "); m = 0
+    asort_num(a, k)
+    return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+  }
+  function asort_num(a, k,   i, j, t) {
+    for (i = 2; i <= k; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]; a[j + 1] = t }
+  }
+  function lo(s,   a, k) { k = split(s, a, " "); asort_num(a, k); return a[1] }
+  function hi(s,   a, k) { k = split(s, a, " "); asort_num(a, k); return a[k] }
+  # fig prints a median and its range in one unit, chosen by the median.
+  function fig(m, l, h, unit,   d, u) {
+    d = 1; u = "ns"
+    if (unit == "ns/task") u = "ns/task"
+    else if (m >= 1e6) { d = 1e6; u = "ms" }
+    else if (m >= 1e3) { d = 1e3; u = "µs" }
+    return sprintf("%.3g %s (%.3g–%.3g)", m / d, u, l / d, h / d)
+  }
+  FILENAME == ARGV[1] { split($0, f, " "); val[f[1], f[2], f[3], f[4]] = f[5]; next }
+  {
+    id = $1; op = $2; unit = $3; np = split($4, ps, " ")
+    for (j = 1; j <= np; j++) {
+      split(ps[j], gr, ":"); g = gr[1]; rs = gr[2]
+      gs = ""; rss = ""; qs = ""; missing = 0
+      for (r = 1; r <= rounds; r++) {
+        gk = id SUBSEP r SUBSEP "go" SUBSEP g; rk = id SUBSEP r SUBSEP "rust" SUBSEP rs
+        if (!(gk in val) || !(rk in val)) { missing++; continue }
+        gs = gs " " val[gk]; rss = rss " " val[rk]; qs = qs " " val[gk] / val[rk]
+      }
+      if (qs == "") { printf "| %s | %s | – | %s | – | no result (has ./bench renamed it?) | |\n", op, g, rs; bad = 1; continue }
+      printf "| %s | %s | %s | %s | %s | **%.3g** | %.3g–%.3g |\n", op, g,
+        fig(median(gs), lo(gs), hi(gs), unit), rs, fig(median(rss), lo(rss), hi(rss), unit),
+        median(qs), lo(qs), hi(qs)
+      if (missing) printf "bench/peers: %s %s:%s: %d round(s) without a result\n", id, g, rs, missing > "/dev/stderr"
+    }
+  }
+  BEGIN {
+    print "| operation | Go | Go: median (min–max) | Rust | Rust: median (min–max) | Go / Rust | ratio min–max |"
+    print "|---|---|---:|---|---:|---:|---:|"
+  }
+  END { exit bad }
+' "$records" "$out/rows.txt" > "$out/table.md" ||
+  { cat "$out/table.md"; die "some pairs had no result: compare the Go names with go test -list . ./bench"; }
+
+echo
+cat "$out/machine.txt"
+echo
+cat "$out/table.md"
+echo
+echo "Raw output (benchstat reads it): $out/go.txt $out/rust.txt; per row and round: $out/raw/" >&2
