@@ -18,11 +18,14 @@
 #                 builds and runs, measures nothing worth quoting
 #
 # Needs Go, cargo and Debian's crate sources of crossbeam-deque and rayon
-# (/usr/share/cargo/registry); installs the last two with apt-get when they
-# are missing and apt-get can. Not part of go test or CI.
+# (/usr/share/cargo/registry); installs cargo and the crates with apt-get
+# when they are missing and apt-get can, and otherwise stops with a message
+# saying what to install. Exit status 2 for a wrong command line. Not part
+# of go test or CI.
 set -euo pipefail
 
 die() { echo "bench/peers: $*" >&2; exit 1; }
+usage() { echo "bench/peers: $* (see -h)" >&2; exit 2; }
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -30,20 +33,20 @@ cd "$root"
 rounds=6 out= cpus="1 2" steals="10000:60 100000:10 100000:60 100000:90" only= quick=
 while [ $# -gt 0 ]; do
   case $1 in
-    -rounds) [ $# -ge 2 ] || die "-rounds needs a value"; rounds=$2; shift 2 ;;
-    -out) [ $# -ge 2 ] || die "-out needs a value"; out=$2; shift 2 ;;
-    -cpus) [ $# -ge 2 ] || die "-cpus needs a value"; cpus=$2; shift 2 ;;
-    -steals) [ $# -ge 2 ] || die "-steals needs a value"; steals=$2; shift 2 ;;
-    -only) [ $# -ge 2 ] || die "-only needs a value"; only=$2; shift 2 ;;
+    -rounds) [ $# -ge 2 ] || usage "-rounds needs a value"; rounds=$2; shift 2 ;;
+    -out) [ $# -ge 2 ] || usage "-out needs a value"; out=$2; shift 2 ;;
+    -cpus) [ $# -ge 2 ] || usage "-cpus needs a value"; cpus=$2; shift 2 ;;
+    -steals) [ $# -ge 2 ] || usage "-steals needs a value"; steals=$2; shift 2 ;;
+    -only) [ $# -ge 2 ] || usage "-only needs a value"; only=$2; shift 2 ;;
     -quick) quick=1; rounds=1; shift ;;
     -h|-help|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) die "unknown argument $1 (see -h)" ;;
+    *) usage "unknown argument $1" ;;
   esac
 done
-[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "-rounds $rounds: want a positive integer"
-for c in $cpus; do [[ $c =~ ^[1-9][0-9]*$ ]] || die "-cpus: $c is not a positive integer"; done
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || usage "-rounds $rounds: want a positive integer"
+for c in $cpus; do [[ $c =~ ^[1-9][0-9]*$ ]] || usage "-cpus: $c is not a positive integer"; done
 for s in $steals; do
-  [[ $s =~ ^([1-9][0-9]*):([1-9][0-9]?|100)$ ]] || die "-steals: $s is not n:percent"
+  [[ $s =~ ^([1-9][0-9]*):([1-9][0-9]?|100)$ ]] || usage "-steals: $s is not n:percent"
 done
 
 # ---- what it needs ----
@@ -104,7 +107,7 @@ gorow push1024 "push 1024 items" ns/op \
   "-bench BenchmarkPush/queue=cb/batch=1024 -benchtime $(n 20000x 1024x)" "bq:cb cl-ub:cb"
 gorow pop "pop" ns/op \
   "$(gobench '^BenchmarkPop$/^queue=(bq|cl-ub)$' "$(n 4000000x 65536x)")" \
-  "-bench BenchmarkPop/queue=cb -benchtime $(n 4000000x 65536x)" "bq:cb cl-ub:cb"
+  "-bench BenchmarkPop/* -benchtime $(n 4000000x 65536x)" "bq:cb bq:cb-steady cl-ub:cb cl-ub:cb-steady"
 for s in $steals; do
   sn=${s%:*} sp=${s#*:}
   if [ "$sn" -ge 50000 ]; then gon=$(n 500x 4x) rn=$(n 200x 4x); else gon=$(n 4000x 64x) rn=$(n 1000x 64x); fi
@@ -130,7 +133,7 @@ if [ -n "$only" ]; then
   for o in $only; do
     found=
     for id in "${ids[@]}"; do [ "$id" = "$o" ] && found=1; done
-    [ -n "$found" ] || die "-only: no row $o (rows: ${ids[*]})"
+    [ -n "$found" ] || usage "-only: no row $o (rows: ${ids[*]})"
   done
 fi
 selected() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }

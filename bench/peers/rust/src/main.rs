@@ -17,7 +17,12 @@
 //!   `Worker::pop` of a LIFO worker (the owner takes its newest item, as
 //!   wsq's Pop does), emptying a worker of 2^16 items filled outside the
 //!   timer by a loop of pushes. crossbeam's pop halves the buffer whenever
-//!   the queue falls to a quarter of it; that copying is part of its pop.
+//!   the queue falls below a quarter of it (allocating the new buffer and
+//!   copying the items into it); that is part of its pop.
+//! - `BenchmarkPop/queue=cb-steady`: the same pop, in chunks of 3/4 of a
+//!   worker of 2^16 items, refilled outside the timer, so that the queue
+//!   never falls below a quarter of its buffer and the buffer never shrinks:
+//!   crossbeam's pop at a steady size, the protocol's own cost.
 //! - `BenchmarkSteal/queue=Q/n=N/p=P` (Go: the same name): one op takes the
 //!   StealCount(N, P) oldest items of a worker holding N items, its owner
 //!   idle; a timed loop steals once from each of up to 64 workers (at most
@@ -316,6 +321,11 @@ fn benchmarks() -> Vec<Bench> {
         run: Box::new(|ops, _| chunks(ops, CHUNK_ITEMS, pop_chunk)),
         metrics: vec![],
     });
+    v.push(Bench {
+        name: "BenchmarkPop/queue=cb-steady".to_string(),
+        run: Box::new(pop_steady),
+        metrics: vec![],
+    });
     for &(queue, kind) in &[
         ("cb-batch", StealKind::Batch(Flavor::Lifo)),
         ("cb-fifo-batch", StealKind::Batch(Flavor::Fifo)),
@@ -430,6 +440,39 @@ fn pop_chunk(items: usize) -> Duration {
         panic!("wsq-peers: pop: the items popped do not add up to those pushed");
     }
     total
+}
+
+/// pop_steady times ops pops from a LIFO worker of CHUNK_ITEMS items, in
+/// chunks that take at most 3/4 of them, the popped items pushed back
+/// outside the timer: the worker never falls below a quarter of its buffer,
+/// so its pop never shrinks the buffer.
+fn pop_steady(ops: u64, _cpu: usize) -> Duration {
+    let w = Worker::new_lifo();
+    for v in 0..CHUNK_ITEMS {
+        w.push(v);
+    }
+    chunks(ops, CHUNK_ITEMS / 4 * 3, |k| {
+        let mut total = Duration::ZERO;
+        let sum = timed(&mut total, || {
+            let mut sum = 0usize;
+            for _ in 0..k {
+                match w.pop() {
+                    Some(v) => sum = sum.wrapping_add(v),
+                    None => panic!("wsq-peers: pop found the worker empty"),
+                }
+            }
+            sum
+        });
+        // The k newest items, CHUNK_ITEMS-k .. CHUNK_ITEMS-1.
+        let lo = CHUNK_ITEMS - k;
+        if sum != (lo + CHUNK_ITEMS - 1) * k / 2 || w.len() != lo {
+            panic!("wsq-peers: pop: the items popped are not the {} newest", k);
+        }
+        for v in lo..CHUNK_ITEMS {
+            w.push(v);
+        }
+        total
+    })
 }
 
 #[derive(Clone, Copy, PartialEq)]
