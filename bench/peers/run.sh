@@ -178,6 +178,7 @@ run_side() { # side index round
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "cpu: $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null)"
   echo "cores: $(nproc)"
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "go: $(go version)"
   echo "rust: $(rustc --version 2>/dev/null)"
   echo "crates: $(cd bench/peers/rust && awk '/^name = "(crossbeam-deque|rayon|rayon-core)"/ {n=$3} /^version/ && n {print n, $3; n=""}' Cargo.lock | tr -d '"' | paste -sd, -)"
