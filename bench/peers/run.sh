@@ -80,8 +80,10 @@ echo "bench/peers: building the Rust harness (cargo build --release)" >&2
 (cd bench/peers/rust && cargo build --release --quiet) || die "cargo build failed (see above)"
 rust=$root/bench/peers/rust/target/release/wsq-peers
 echo "bench/peers: building the Go benchmarks (go test -c ./bench) and fibserial" >&2
-go test -c -o "$out/bench.test" ./bench || die "go test -c ./bench failed"
-go build -o "$out/fibserial" bench/peers/fibserial.go || die "go build bench/peers/fibserial.go failed"
+bin=$(mktemp -d "${TMPDIR:-/tmp}/wsq-peers-bin.XXXXXX")
+trap 'rm -rf "$bin"' EXIT
+go test -c -o "$bin/bench.test" ./bench || die "go test -c ./bench failed"
+go build -o "$bin/fibserial" bench/peers/fibserial.go || die "go build bench/peers/fibserial.go failed"
 
 # ---- the rows ----
 # A row: id, operation, metric, Go command, Rust arguments, pairs (Go
@@ -96,7 +98,7 @@ row() { ids+=("$1"); ops+=("$2"); metrics+=("$3"); gobins+=("$4"); goargs+=("$5"
 # ops of each side: the counts below, or few with -quick.
 n() { if [ -n "$quick" ]; then echo "${2:-$1}"; else echo "$1"; fi; }
 gobench() { # regex benchtime [cpu]: the binary and the arguments of a row
-  printf '%s\n' "$out/bench.test" "-test.run ^\$ -test.bench $1 -test.benchtime $2${3:+ -test.cpu $3}"
+  printf '%s\n' "$bin/bench.test" "-test.run ^\$ -test.bench $1 -test.benchtime $2${3:+ -test.cpu $3}"
 }
 
 gorow push1 "push 1 item" ns/op \
@@ -126,7 +128,7 @@ for c in $cpus; do
     "-bench BenchmarkForkJoin/impl=rayon/work=coarse -cpu $c -benchtime $(n 10x 1x)" "pool-bq:rayon"
 done
 row fib-serial "serial fib(27), no tasks" ns/op \
-  "$out/fibserial" "-test.benchtime $(n 20x 1x)" \
+  "$bin/fibserial" "-test.benchtime $(n 20x 1x)" \
   "-bench BenchmarkFibSerial/n=27 -benchtime $(n 20x 1x)" "serial:serial"
 
 if [ -n "$only" ]; then
