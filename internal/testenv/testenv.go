@@ -1,5 +1,12 @@
 // Package testenv holds what the module's tests need to know about the
-// machine they run on.
+// machine they run on, and the one knob that sets how large they run.
+//
+// Every test that moves many items, records many histories or runs many
+// rounds takes its sizes from Size: quick by default, full when the
+// environment variable WSQ_FULL (EnvFull) asks for them, short under
+// -short. The quick sizes keep every check and every kind of scenario and
+// bring `go test -race ./...` down to a minute or two on a 2-core machine;
+// the full sizes are what CI runs.
 package testenv
 
 import (

@@ -1,8 +1,12 @@
 package testenv
 
 import (
+	"fmt"
 	"os/exec"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestNotEmulatedNatively: built for the machine it runs on, the test
@@ -18,5 +22,36 @@ func TestNotEmulatedNatively(t *testing.T) {
 	}
 	if emulated(goTool) {
 		t.Fatal("emulated reports true after GoTool did not skip")
+	}
+}
+
+func TestParseFull(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "0": false, "false": false, "1": true, "true": true, "T": true} {
+		got, err := parseFull(v)
+		require.NoError(t, err, "%s=%q", EnvFull, v)
+		assert.Equal(t, want, got, "%s=%q", EnvFull, v)
+	}
+	for _, v := range []string{"yes", "2", " 1"} {
+		_, err := parseFull(v)
+		assert.EqualError(t, err, fmt.Sprintf("testenv: WSQ_FULL=%q: want 1 (full sizes) or 0 (quick sizes)", v))
+	}
+}
+
+// TestPick: -short wins, then WSQ_FULL; the sizes must grow in order.
+func TestPick(t *testing.T) {
+	assert.Equal(t, 3, pick(false, false, 1, 3, 9), "quick")
+	assert.Equal(t, 9, pick(false, true, 1, 3, 9), "full")
+	assert.Equal(t, 1, pick(true, false, 1, 3, 9), "short")
+	assert.Equal(t, 1, pick(true, true, 1, 3, 9), "short wins over full")
+	assert.Equal(t, 0.5, pick(false, false, 0.1, 0.5, 0.5), "any ordered type")
+	assert.PanicsWithValue(t, "testenv: Size(3, 2, 9): want short <= quick <= full", func() { pick(false, false, 3, 2, 9) })
+	assert.PanicsWithValue(t, "testenv: Size(1, 10, 9): want short <= quick <= full", func() { pick(false, false, 1, 10, 9) })
+}
+
+// TestSize: Size agrees with pick for this run's flags and environment.
+func TestSize(t *testing.T) {
+	assert.Equal(t, pick(testing.Short(), Full(), 1, 3, 9), Size(1, 3, 9))
+	if testing.Short() {
+		assert.False(t, Full(), "-short wins over WSQ_FULL")
 	}
 }
