@@ -8,6 +8,7 @@ import (
 
 	"github.com/worksteal/wsq/blockq"
 	"github.com/worksteal/wsq/internal/queuetest"
+	"github.com/worksteal/wsq/internal/testenv"
 )
 
 // TestRetentionLists runs the conformance suite's steady patterns with the
@@ -16,10 +17,7 @@ import (
 // pops them. A parcel shares its blocks with the queue it came from, so
 // this is where a block could stay reachable after its items are gone.
 func TestRetentionLists(t *testing.T) {
-	items := 15_000
-	if testing.Short() {
-		items = 5_000
-	}
+	items := testenv.Size(5_000, 3_000, 15_000)
 	for _, bs := range []int{2, 16, 0} { // 0: blocks sized to the queue
 		for _, kind := range []string{"PushList+StealBatch", "PushBatch+StealParcel", "PushList+handoff"} {
 			for _, pat := range queuetest.Patterns() {

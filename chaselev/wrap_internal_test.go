@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/testenv"
 )
 
 // These tests stall a thief between its loads of head and tail and its
@@ -17,14 +18,15 @@ import (
 // and the deque must stay sound.
 
 // lap advances head and tail of the empty deque q by n positions. When
-// drive is set it moves n items through the deque by batch pushes and batch
-// steals (about 0.3 s for 2^32 items, 20 s under the race detector);
-// otherwise, and under testing.Short (the 32-bit emulated run), it moves
-// the positions directly, which gives the same state.
+// drive is set and the tests run at full size (testenv.Full, WSQ_FULL=1)
+// it moves n items through the deque by batch pushes and batch steals
+// (about 0.3 s for 2^32 items, 20 s under the race detector); otherwise,
+// at quick size and under testing.Short (the 32-bit emulated run), it
+// moves the positions directly, which gives the same state.
 func lap(t *testing.T, q *Deque[byte], n uint64, drive bool) {
 	t.Helper()
 	require.Zero(t, q.Len())
-	if !drive || testing.Short() {
+	if !drive || !testenv.Full() {
 		q.bottom += n
 		q.tail.Store(q.bottom)
 		p := uint32(q.bottom)
@@ -50,6 +52,8 @@ func lap(t *testing.T, q *Deque[byte], n uint64, drive bool) {
 // owner pops the item, and 2^32-1 more items pass, which brings head back to
 // the value the thief loaded. The thief's CAS succeeds, but the deque is
 // empty: it must take nothing, and the next item pushed must not be lost.
+// At full size (WSQ_FULL=1) the first case moves the 2^32-1 items through
+// the deque; elsewhere lap moves the positions directly.
 func TestStalledStealAcrossLap(t *testing.T) {
 	for _, afterLap := range []int{0, 1, 3} {
 		q := NewUnbounded[byte](1 << 16)

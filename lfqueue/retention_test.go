@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/worksteal/wsq/internal/queuetest"
+	"github.com/worksteal/wsq/internal/testenv"
 	"github.com/worksteal/wsq/lfqueue"
 )
 
@@ -20,10 +21,7 @@ import (
 // and StealBatch. Before the stolen nodes' links were cleared, a queue that
 // never held more than three items kept every node ever pushed reachable.
 func TestRetentionLists(t *testing.T) {
-	items := 15_000
-	if testing.Short() {
-		items = 5_000
-	}
+	items := testenv.Size(5_000, 3_000, 15_000)
 	pushList := func(q *lfqueue.Queue[queuetest.Wide]) func([]queuetest.Wide) {
 		return func(vs []queuetest.Wide) {
 			var l lfqueue.List[queuetest.Wide]

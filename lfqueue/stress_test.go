@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/testenv"
 	"github.com/worksteal/wsq/lfqueue"
 )
 
@@ -18,10 +19,7 @@ import (
 // reservations of the last items meet, and checks the list invariants and
 // the accounting each time all goroutines have stopped.
 func TestInvariantsAfterRaces(t *testing.T) {
-	rounds := 3000
-	if testing.Short() {
-		rounds = 300
-	}
+	rounds := testenv.Size(300, 300, 3000)
 	for _, opts := range [][]lfqueue.Option{nil, {lfqueue.WithSkipCount()}} {
 		q := lfqueue.New[int](opts...)
 		rng := rand.New(rand.NewPCG(7, 7))

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/testenv"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -62,7 +63,7 @@ func fibValue(n int) int {
 func fibForks(n int) int64 { return int64(fibValue(n+1)) - 1 }
 
 func TestPoolFib(t *testing.T) {
-	n := size(18, 14)
+	n := testenv.Size(14, 14, 18)
 	for kind, newQueue := range poolKinds() {
 		for _, mode := range sched.Modes() {
 			for _, workers := range []int{1, 2, 4} {

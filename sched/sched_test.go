@@ -18,6 +18,7 @@ import (
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/blockq"
 	"github.com/worksteal/wsq/catalog"
+	"github.com/worksteal/wsq/internal/testenv"
 	"github.com/worksteal/wsq/mutexq"
 	"github.com/worksteal/wsq/sched"
 )
@@ -130,15 +131,8 @@ func treeHandler(n int, t *tally) sched.Handler[int] {
 	}
 }
 
-func size(normal, short int) int {
-	if testing.Short() {
-		return short
-	}
-	return normal
-}
-
 func TestExactlyOnce(t *testing.T) {
-	n := size(30_000, 3_000)
+	n := testenv.Size(3_000, 3_000, 30_000)
 	for kind, newQueue := range kinds() {
 		for _, cfg := range configs(newQueue) {
 			t.Run("queue="+kind+"/"+name(cfg), func(t *testing.T) {
@@ -167,8 +161,8 @@ func TestExactlyOnce(t *testing.T) {
 // TestShapes runs the corner cases: no work, one item, a deep chain, one
 // wide batch, and many roots.
 func TestShapes(t *testing.T) {
-	depth := size(20_000, 2_000)
-	width := size(50_000, 5_000)
+	depth := testenv.Size(2_000, 2_000, 20_000)
+	width := testenv.Size(5_000, 5_000, 50_000)
 	type shape struct {
 		n     int
 		roots []int
@@ -362,7 +356,7 @@ func TestModeNames(t *testing.T) {
 // mode: each queue has at most one thief at a time, and owner operations never
 // overlap.
 func TestMasterIsTheOnlyThief(t *testing.T) {
-	n := size(30_000, 3_000)
+	n := testenv.Size(3_000, 3_000, 30_000)
 	var mu sync.Mutex
 	var queues []*watchQueue
 	cfg := sched.Config[int]{Mode: sched.Master, Workers: 4, NewQueue: func() wsq.Queue[int] {

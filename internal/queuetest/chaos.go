@@ -9,6 +9,7 @@ import (
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/chaos"
+	"github.com/worksteal/wsq/internal/testenv"
 )
 
 // ChaosProcs is the GOMAXPROCS of the chaos check: at least 8, and twice the
@@ -28,16 +29,13 @@ const chaosThieves = 8
 // without atomic operations of its own (mutexq) is preempted between its
 // operations too. Under GOMAXPROCS ChaosProcs it runs the exactly-once run
 // with 1 owner and chaosThieves thieves (as many items as the ExactlyOnce
-// check), then records 1,000 short histories (200 under testing.Short) as
-// the Linearizable check does and checks each with porcupine, and logs the
+// check), then records 1,000 short histories at full size (200 at quick
+// size and under testing.Short) as the Linearizable check does and checks each with porcupine, and logs the
 // seed and what chaos did.
 func testChaos(t testing.TB, cfg Config) {
 	procs := ChaosProcs()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-	items, histories := cfg.items(), 1000
-	if testing.Short() {
-		histories = 200
-	}
+	items, histories := cfg.items(), testenv.Size(200, 200, 1000)
 	c := cfg
 	c.Thieves = chaosThieves
 	c.New = func() wsq.Queue[int] { return &chaotic[int]{cfg.New()} }

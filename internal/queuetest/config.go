@@ -5,6 +5,7 @@ import (
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/chaos"
+	"github.com/worksteal/wsq/internal/testenv"
 )
 
 // Config describes the implementation under test. New, NewWide and NewPtr
@@ -34,8 +35,9 @@ type Config struct {
 	// 0 means 4.
 	Thieves int
 
-	// Items is the number of items the exactly-once test moves; 0 means
-	// 2,000,000. Under testing.Short it is divided by 10.
+	// Items is the number of items the exactly-once test moves at full
+	// size (testenv.Full); 0 means 2,000,000. At quick size it moves a
+	// fortieth of that, under testing.Short a tenth.
 	Items int
 }
 
@@ -54,10 +56,7 @@ func (c Config) items() int {
 	if n <= 0 {
 		n = 2_000_000
 	}
-	if testing.Short() {
-		n /= 10
-	}
-	return n
+	return testenv.Size(n/10, n/40, n)
 }
 
 func (c Config) validate(t testing.TB) {

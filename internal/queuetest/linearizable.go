@@ -16,6 +16,7 @@ import (
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/model"
+	"github.com/worksteal/wsq/internal/testenv"
 )
 
 type opKind int
@@ -157,10 +158,7 @@ func linearizabilityModel(c wsq.Contract) porcupine.Model {
 // testLinearizable records many short concurrent histories of one owner and
 // two thieves and checks each with porcupine.
 func testLinearizable(t testing.TB, cfg Config) {
-	histories := 400
-	if testing.Short() {
-		histories = 80
-	}
+	histories := testenv.Size(80, 100, 400)
 	model := linearizabilityModel(cfg.contract())
 	for h := 0; h < histories; h++ {
 		ops := recordHistory(cfg, uint64(h))

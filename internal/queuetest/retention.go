@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/testenv"
 )
 
 // Pattern is a steady workload that never holds more than a few batches: a
@@ -114,10 +115,7 @@ const MaxRetainedPerItem = 8
 // testRetention runs every Pattern on the queue and checks that its memory
 // follows what it holds, not what it ever held.
 func testRetention(t testing.TB, cfg Config) {
-	items := 40_000
-	if testing.Short() {
-		items = 10_000
-	}
+	items := testenv.Size(10_000, 4_000, 40_000)
 	for _, pat := range Patterns() {
 		q := cfg.NewWide()
 		got := RetainedPerItem(q, pat, items, nil, nil)

@@ -12,6 +12,7 @@ import (
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/model"
+	"github.com/worksteal/wsq/internal/testenv"
 )
 
 // drain empties q with Steal and returns its items oldest first.
@@ -208,10 +209,7 @@ func testBounded(t testing.TB, cfg Config) {
 }
 
 func testRandomSequential(t testing.TB, cfg Config) {
-	rounds := 300
-	if testing.Short() {
-		rounds = 60
-	}
+	rounds := testenv.Size(60, 30, 300)
 	for seed := 0; seed < rounds; seed++ {
 		rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
 		data := make([]byte, 50+rng.IntN(2000))

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/worksteal/wsq/internal/testenv"
 )
 
 // testLenBounds runs the owner pushing and popping, a thief stealing and a
@@ -16,10 +18,7 @@ import (
 func testLenBounds(t testing.TB, cfg Config) {
 	// Enough operations for the reader to be preempted between its loads
 	// many times: that is when a stale end meets a fresh one.
-	ops := 1_000_000
-	if testing.Short() {
-		ops = 200_000
-	}
+	ops := testenv.Size(200_000, 50_000, 1_000_000)
 	q := cfg.New()
 	capacity := q.Contract().Capacity
 	var pushed atomic.Int64 // items whose push has begun
@@ -85,10 +84,7 @@ func testAtomicPushBatch(t testing.TB, cfg Config) {
 	if c := q.Contract().Capacity; c > 0 {
 		size = c
 	}
-	rounds := 60
-	if testing.Short() {
-		rounds = 10
-	}
+	rounds := testenv.Size(10, 4, 60)
 	batch := Seq(0, size)
 	// phase is odd while the owner is inside PushBatch of round phase/2:
 	// the queue was empty before it and holds the batch after it.

@@ -6,29 +6,32 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/worksteal/wsq/internal/testenv"
 )
 
 // EnvSoak is the environment variable that turns the soak check into a
-// full soak: "1" moves FullSoakItems items, any larger number that many.
+// long soak: "1" moves FullSoakItems items, any larger number that many.
+// It is a finer knob than testenv.EnvFull (WSQ_FULL), which sizes every
+// test, the soak included; where it is set, it wins over WSQ_FULL and
+// -short for the soak.
 const EnvSoak = "WSQ_SOAK"
 
-// FullSoakItems is the number of items a full soak moves through each
-// queue.
+// FullSoakItems is the number of items a long soak (EnvSoak=1) moves
+// through each queue.
 const FullSoakItems = 10_000_000
 
 // soakThieves is the number of thieves of a soak.
 const soakThieves = 8
 
 // soakItems returns the number of items the soak check moves, and whether
-// the soak is a full one: EnvSoak's, or a short soak of 100,000 items
-// (20,000 under testing.Short) that CI runs.
+// the soak is a long one: EnvSoak's, or else a short soak of 100,000 items
+// at full size (which CI runs), 20,000 at quick size and under
+// testing.Short.
 func soakItems() (int, bool, error) {
 	v := os.Getenv(EnvSoak)
 	if v == "" {
-		if testing.Short() {
-			return 20_000, false, nil
-		}
-		return 100_000, false, nil
+		return testenv.Size(20_000, 20_000, 100_000), false, nil
 	}
 	n, err := strconv.Atoi(v)
 	switch {
@@ -46,7 +49,7 @@ func soakItems() (int, bool, error) {
 // by count, checksum and a bitmap, as the exactly-once check is. It moves
 // as many items as soakItems says and logs the figures.
 func testSoak(t testing.TB, cfg Config) {
-	n, full, err := soakItems()
+	n, long, err := soakItems()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +58,8 @@ func testSoak(t testing.TB, cfg Config) {
 	began := time.Now()
 	exactlyOnce(t, c, c.New, intCodec, natives[int]{cfg.PushNative, cfg.StealNative}, n)
 	kind := "short soak"
-	if full {
-		kind = "full soak"
+	if long {
+		kind = "long soak"
 	}
 	thieves := "concurrent"
 	switch k := cfg.contract(); {

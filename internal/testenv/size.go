@@ -23,9 +23,12 @@ import (
 // values. CI sets it.
 //
 // The -short flag wins over it: under testing.Short the tests run at their
-// short sizes, smaller still, whatever EnvFull says. -short is what a run
-// on a slow target asks for (the 32-bit run under an emulator), and it
-// must stay small even in an environment that sets EnvFull for every run.
+// short sizes whatever EnvFull says. -short keeps the meaning it had before
+// the quick sizes existed: it sizes the runs CI makes on slow targets
+// without the race detector (the 32-bit run under an emulator, the chaos
+// run), and their sizes must not change with the default. A short size is
+// never above the full one; it may be above the quick one, which is sized
+// for -race on two cores, where every operation costs several times more.
 const EnvFull = "WSQ_FULL"
 
 // envFull reads EnvFull once.
@@ -56,16 +59,16 @@ func Full() bool {
 }
 
 // Size returns the size a test runs at: short under testing.Short, full
-// when Full reports true, and quick otherwise. It panics unless short <=
-// quick <= full, the order the sizes are meant to grow in.
+// when Full reports true, and quick otherwise. It panics unless quick <=
+// full and short <= full.
 func Size[T cmp.Ordered](short, quick, full T) T {
 	return pick(testing.Short(), Full(), short, quick, full)
 }
 
 // pick is Size for the given -short and Full.
 func pick[T cmp.Ordered](isShort, isFull bool, short, quick, full T) T {
-	if short > quick || quick > full {
-		panic(fmt.Sprintf("testenv: Size(%v, %v, %v): want short <= quick <= full", short, quick, full))
+	if quick > full || short > full {
+		panic(fmt.Sprintf("testenv: Size(%v, %v, %v): want quick <= full and short <= full", short, quick, full))
 	}
 	switch {
 	case isShort:

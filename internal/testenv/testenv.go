@@ -6,7 +6,7 @@
 // environment variable WSQ_FULL (EnvFull) asks for them, short under
 // -short. The quick sizes keep every check and every kind of scenario and
 // bring `go test -race ./...` down to a minute or two on a 2-core machine;
-// the full sizes are what CI runs.
+// the full sizes are what CI runs under the race detector.
 package testenv
 
 import (

@@ -37,15 +37,17 @@ func TestParseFull(t *testing.T) {
 	}
 }
 
-// TestPick: -short wins, then WSQ_FULL; the sizes must grow in order.
+// TestPick: -short wins, then WSQ_FULL; neither the quick nor the short
+// size may exceed the full one.
 func TestPick(t *testing.T) {
 	assert.Equal(t, 3, pick(false, false, 1, 3, 9), "quick")
 	assert.Equal(t, 9, pick(false, true, 1, 3, 9), "full")
 	assert.Equal(t, 1, pick(true, false, 1, 3, 9), "short")
 	assert.Equal(t, 1, pick(true, true, 1, 3, 9), "short wins over full")
 	assert.Equal(t, 0.5, pick(false, false, 0.1, 0.5, 0.5), "any ordered type")
-	assert.PanicsWithValue(t, "testenv: Size(3, 2, 9): want short <= quick <= full", func() { pick(false, false, 3, 2, 9) })
-	assert.PanicsWithValue(t, "testenv: Size(1, 10, 9): want short <= quick <= full", func() { pick(false, false, 1, 10, 9) })
+	assert.Equal(t, 5, pick(true, false, 5, 3, 9), "a short size may exceed the quick one")
+	assert.PanicsWithValue(t, "testenv: Size(1, 10, 9): want quick <= full and short <= full", func() { pick(false, false, 1, 10, 9) })
+	assert.PanicsWithValue(t, "testenv: Size(10, 1, 9): want quick <= full and short <= full", func() { pick(true, false, 10, 1, 9) })
 }
 
 // TestSize: Size agrees with pick for this run's flags and environment.
