@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/testenv"
 	"github.com/worksteal/wsq/mutexq"
 	"github.com/worksteal/wsq/sched"
 )
@@ -146,6 +147,7 @@ func TestHandlerGoexit(t *testing.T) {
 // leaves every item accounted for: handled (and counted in Stats.Processed
 // only then), failed, or still in a queue; none lost, none counted twice.
 func TestFailureAccounting(t *testing.T) {
+	parents := testenv.Size(20_000, 2_000, 20_000) // items below this spawn three children
 	for _, goexit := range []bool{false, true} {
 		for kind, newQueue := range kinds() {
 			for _, mode := range sched.Modes() {
@@ -163,7 +165,7 @@ func TestFailureAccounting(t *testing.T) {
 								}
 								panic(errBoom)
 							}
-							if v < 20_000 {
+							if v < parents {
 								w.Spawn(3*v+1, 3*v+2, 3*v+3)
 								spawned.Add(3)
 							}
