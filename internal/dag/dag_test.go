@@ -14,6 +14,7 @@ import (
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/internal/dag"
+	"github.com/worksteal/wsq/internal/testenv"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -129,10 +130,7 @@ func TestWorkNames(t *testing.T) {
 }
 
 func TestExploreExactlyOnce(t *testing.T) {
-	nodes := int64(20_000)
-	if testing.Short() {
-		nodes = 2_000
-	}
+	nodes := testenv.Size[int64](2_000, 5_000, 20_000)
 	for _, name := range catalog.Names() {
 		newQueue := func() wsq.Queue[dag.Node] {
 			q, err := catalog.New[dag.Node](name)
