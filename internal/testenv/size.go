@@ -15,20 +15,19 @@ import (
 //	WSQ_FULL=1 go test -race ./...
 //
 // Unset (or false), the tests run at their quick sizes: every check and
-// every kind of scenario, with fewer items, histories, rounds and
-// schedules, so that the command finishes in a minute or two. Set to a true
+// every kind of scenario, with fewer items, histories and rounds, so that
+// the command finishes in a minute or two. Set to a true
 // value (as strconv.ParseBool reads it: 1, t, true), they move millions of
 // items, soak longer, record more histories, and run the tests that need a
 // size of their own, such as driving a 32-bit counter once round all 2^32
 // values. CI sets it.
 //
 // The -short flag wins over it: under testing.Short the tests run at their
-// short sizes whatever EnvFull says. -short keeps the meaning it had before
-// the quick sizes existed: it sizes the runs CI makes on slow targets
-// without the race detector (the 32-bit run under an emulator, the chaos
-// run), and their sizes must not change with the default. A short size is
-// never above the full one; it may be above the quick one, which is sized
-// for -race on two cores, where every operation costs several times more.
+// short sizes whatever EnvFull says. The short sizes are those of the runs
+// CI makes on slow targets without the race detector (the 32-bit run under
+// an emulator, the chaos run). A short size is never above the full one,
+// but it may be above the quick one, which is sized for -race on two
+// cores, where every operation costs several times more.
 const EnvFull = "WSQ_FULL"
 
 // envFull reads EnvFull once.
