@@ -13,6 +13,7 @@ import (
 
 	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/examples/internal/cmdtest"
+	"github.com/worksteal/wsq/internal/testenv"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -47,10 +48,7 @@ func TestPartition(t *testing.T) {
 // and one or several workers, and counts the integers of the serially
 // sorted parts.
 func TestSortParallel(t *testing.T) {
-	n := 50_000
-	if testing.Short() {
-		n = 10_000
-	}
+	n := testenv.Size(10_000, 10_000, 50_000)
 	for _, kind := range inputs {
 		for _, q := range catalog.Names() {
 			for _, mode := range sched.Modes() {
