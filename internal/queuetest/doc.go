@@ -9,9 +9,9 @@
 //     bounded queue, and long random operation sequences;
 //   - exactly-once delivery under concurrency: one owner mixing Push,
 //     PushBatch, any native batch push and Pop against several thieves mixing
-//     Steal, StealBatch and any native steal, millions of items, checked by
-//     count, checksum and a bitmap, with int items and with four-word structs
-//     whose self-check exposes torn reads;
+//     Steal, StealBatch and any native steal, millions of items at full
+//     size, checked by count, checksum and a bitmap, with int items and with
+//     four-word structs whose self-check exposes torn reads;
 //   - linearizability of many short concurrent histories, checked with
 //     porcupine (a result of Unknown fails the test);
 //   - that removed items are not kept reachable;
@@ -20,7 +20,7 @@
 //     WSQ_SOAK=1, by count, checksum and bitmap;
 //   - in the chaos build (build tag wsqchaos, see internal/chaos) a chaos
 //     check: the exactly-once run with 8 thieves and 1,000 linearizability
-//     histories under GOMAXPROCS 8 or more, with seeded yields, sleeps and
+//     histories (at full size) under GOMAXPROCS 8 or more, with seeded yields, sleeps and
 //     stalls at every atomic operation of the queue and around each of its
 //     operations, logging the seed and the counts.
 //
