@@ -21,6 +21,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/worksteal/wsq/internal/testenv"
 )
 
 // A Patch replaces the one occurrence of Old in File, a file of the package
@@ -109,12 +111,14 @@ type Result struct {
 
 // Run runs the test binary bin in the current directory with the test
 // flags args (such as "-test.run", "^TestX$") and the environment
-// variables env added. It fails the test if the binary cannot be run or
-// ends otherwise than by exiting.
+// variables WSQ_FULL=1 (testenv.EnvFull) and env added: the tests a mutant
+// must fail run at their full sizes, whatever sizes the calling test runs
+// at. It fails the test if the binary cannot be run or ends otherwise than
+// by exiting.
 func Run(t testing.TB, bin string, env []string, args ...string) Result {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), testenv.EnvFull+"=1"), env...)
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
