@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/testenv"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -40,7 +41,7 @@ func TestForkFunc(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
 			p := newPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
-			xs := make([]int, size(50_000, 5_000))
+			xs := make([]int, testenv.Size(5_000, 5_000, 50_000))
 			for i := range xs {
 				xs[i] = rand.IntN(1000)
 			}
