@@ -1,0 +1,54 @@
+package bench
+
+import (
+	"github.com/worksteal/wsq/internal/atomicx"
+	"github.com/worksteal/wsq/internal/pad"
+)
+
+// floorSlots is the size of the ring op=plain writes: a power of two, small
+// enough to stay in the L1 cache, as a busy owner's newest slots are.
+const floorSlots = 1 << 10
+
+// floorWord is a word alone on its cache line.
+type floorWord struct {
+	_ pad.Line
+	v atomicx.Uint64
+	_ pad.Line
+}
+
+var floorSink uint64
+
+// The timed loops of BenchmarkFloor, each a function of its own (never
+// inlined) so that TestFloorLoopsStore can find it in the compiler's
+// listing of this file, which it compiles without the tests.
+
+//go:noinline
+func floorPlain(slots []uint64, n int) {
+	slots = slots[:floorSlots]
+	for i := range n {
+		slots[i&(floorSlots-1)] = uint64(i)
+	}
+}
+
+//go:noinline
+func floorStore(x *atomicx.Uint64, n int) {
+	for i := range uint64(n) {
+		x.Store(i)
+	}
+}
+
+//go:noinline
+func floorCAS(x *atomicx.Uint64, n int) {
+	for i := range uint64(n) {
+		if !x.CompareAndSwap(i, i+1) {
+			panic("bench: an uncontended compare-and-swap failed")
+		}
+	}
+}
+
+//go:noinline
+func floorRelease(x *atomicx.Uint64, n int) {
+	for i := range uint64(n) {
+		x.StoreRelease(i)
+	}
+}

@@ -1,0 +1,139 @@
+package bench
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/worksteal/wsq/internal/testenv"
+)
+
+// BenchmarkFloor measures the machine's floor: what the instructions an
+// owner's operation is made of cost on this machine, alone, in a loop. Every
+// owner-path figure of the module reads as a multiple of these, on any
+// machine (BENCHMARKS.md shows them so):
+//
+//	op=plain    a plain store into a slot of a ring (a push's slot write)
+//	op=store    a sync/atomic store (an XCHG on amd64)
+//	op=cas      an uncontended compare-and-swap that succeeds (LOCK CMPXCHG)
+//	op=release  a release store of internal/atomicx (a call of an assembly
+//	            MOV on amd64, an STLR on arm64)
+//
+// Each op stores the loop counter, so no store repeats the last one, into
+// a word or a slot that no other goroutine touches; the results are read
+// after the loop, so the compiler keeps every store (TestFloorLoopsStore
+// checks the machine code of the loops on amd64).
+//
+//	go test -run '^$' -bench Floor -count 6 ./bench
+func BenchmarkFloor(b *testing.B) {
+	b.Run("op=plain", func(b *testing.B) {
+		b.ReportAllocs()
+		slots := make([]uint64, floorSlots)
+		floorPlain(slots, b.N)
+		floorSink = slots[b.N%floorSlots]
+	})
+	b.Run("op=store", func(b *testing.B) {
+		b.ReportAllocs()
+		w := new(floorWord)
+		floorStore(&w.v, b.N)
+		floorSink = w.v.Load()
+	})
+	b.Run("op=cas", func(b *testing.B) {
+		b.ReportAllocs()
+		w := new(floorWord)
+		floorCAS(&w.v, b.N)
+		floorSink = w.v.Load()
+	})
+	b.Run("op=release", func(b *testing.B) {
+		b.ReportAllocs()
+		w := new(floorWord)
+		floorRelease(&w.v, b.N)
+		floorSink = w.v.Load()
+	})
+}
+
+// TestFloorLoopsStore compiles package bench without its tests for amd64
+// with the compiler's listing (go build -gcflags=-S) and checks that each
+// loop of BenchmarkFloor performs the instruction it is named after, once
+// per iteration: the compiler did not drop or hoist the plain store, and
+// the others are the instructions BenchmarkFloor's comment names.
+func TestFloorLoopsStore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the compiler")
+	}
+	goTool := testenv.GoTool(t)
+	cmd := exec.Command(goTool, "build", "-gcflags=-S", ".")
+	cmd.Env = append(os.Environ(), "GOARCH=amd64", "CGO_ENABLED=0")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "GOARCH=amd64 go build -gcflags=-S: %s", out)
+	for _, c := range []struct {
+		fn   string
+		want *regexp.Regexp
+	}{
+		{"floorPlain", regexp.MustCompile(`\tMOVQ\t\w+, \(\w+\)\(\w+\*8\)`)}, // slots[i&mask] = i
+		{"floorStore", regexp.MustCompile(`\tXCHGQ\t`)},
+		{"floorCAS", regexp.MustCompile(`\tLOCK\n.*\tCMPXCHGQ\t`)},
+		{"floorRelease", regexp.MustCompile(`\tCALL\tgithub\.com/worksteal/wsq/internal/atomicx\.storeRelease64\(SB\)`)},
+	} {
+		body := listingOf(string(out), "bench."+c.fn+" STEXT")
+		require.NotEmpty(t, body, "no listing of %s", c.fn)
+		loop := loopOf(body)
+		assert.Regexp(t, c.want, loop, "%s: the loop lacks its instruction:\n%s", c.fn, loop)
+	}
+}
+
+// listingOf returns the instructions of the function whose listing header
+// contains header: the indented lines that follow it.
+func listingOf(listing, header string) string {
+	var b strings.Builder
+	in := false
+	for _, l := range strings.Split(listing, "\n") {
+		switch {
+		case strings.Contains(l, header) && !strings.HasPrefix(l, "\t"):
+			in = true
+		case in && strings.HasPrefix(l, "\t"):
+			b.WriteString(l)
+			b.WriteByte('\n')
+		case in:
+			return b.String()
+		}
+	}
+	return b.String()
+}
+
+// loopOf returns the instructions of body from the target of its last
+// backward jump to that jump: the loop.
+func loopOf(body string) string {
+	lines := strings.Split(body, "\n")
+	jump := regexp.MustCompile(`\tJ[A-Z]+\t(\d+)$`)
+	offset := regexp.MustCompile(`^\t0x[0-9a-f]+ (\d+) `)
+	for i := len(lines) - 1; i >= 0; i-- {
+		m := jump.FindStringSubmatch(lines[i])
+		o := offset.FindStringSubmatch(lines[i])
+		if m == nil || o == nil || len(m[1]) == 0 {
+			continue
+		}
+		if target, at := atoi(m[1]), atoi(o[1]); target < at {
+			for j := range i {
+				if p := offset.FindStringSubmatch(lines[j]); p != nil && atoi(p[1]) >= target {
+					return strings.Join(lines[j:i+1], "\n")
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func atoi(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		panic(err)
+	}
+	return n
+}
