@@ -14,9 +14,10 @@ import (
 )
 
 // notInlined matches a call, in the machine code of a queue, to a helper the
-// compiler must inline: an atomic operation of internal/atomicx or of
-// sync/atomic's types, or the index packing of lfqueue and chaselev.
-var notInlined = regexp.MustCompile(`CALL (github\.com/worksteal/wsq/internal/atomicx\.|sync/atomic\.\(\*|github\.com/worksteal/wsq/lfqueue\.(ctl[A-Z]\w*|mutated)\(|github\.com/worksteal/wsq/chaselev\.(pack|unpack|claimEnd)\()`)
+// compiler must inline: an atomic operation of internal/atomicx (a method;
+// the assembly functions its release stores call on amd64 cannot inline) or
+// of sync/atomic's types, or the index packing of lfqueue and chaselev.
+var notInlined = regexp.MustCompile(`CALL (github\.com/worksteal/wsq/internal/atomicx\.\(\*|sync/atomic\.\(\*|github\.com/worksteal/wsq/lfqueue\.(ctl[A-Z]\w*|mutated)\(|github\.com/worksteal/wsq/chaselev\.(pack|unpack|claimEnd)\()`)
 
 // TestQueuesInlined builds testdata/onlycatalog, a program that reaches the
 // queues only through catalog, disassembles it and checks that the queues'
