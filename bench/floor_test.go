@@ -1,8 +1,6 @@
 package bench
 
 import (
-	"os"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -67,11 +65,7 @@ func TestFloorLoopsStore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the compiler")
 	}
-	goTool := testenv.GoTool(t)
-	cmd := exec.Command(goTool, "build", "-gcflags=-S", ".")
-	cmd.Env = append(os.Environ(), "GOARCH=amd64", "CGO_ENABLED=0")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "GOARCH=amd64 go build -gcflags=-S: %s", out)
+	funcs := testenv.Listing(t, "amd64", ".")
 	for _, c := range []struct {
 		fn   string
 		want *regexp.Regexp
@@ -81,30 +75,11 @@ func TestFloorLoopsStore(t *testing.T) {
 		{"floorCAS", regexp.MustCompile(`\tLOCK\n.*\tCMPXCHGQ\t`)},
 		{"floorRelease", regexp.MustCompile(`\tCALL\tgithub\.com/worksteal/wsq/internal/atomicx\.storeRelease64\(SB\)`)},
 	} {
-		body := listingOf(string(out), "bench."+c.fn+" STEXT")
+		body := funcs["github.com/worksteal/wsq/bench."+c.fn]
 		require.NotEmpty(t, body, "no listing of %s", c.fn)
 		loop := loopOf(body)
 		assert.Regexp(t, c.want, loop, "%s: the loop lacks its instruction:\n%s", c.fn, loop)
 	}
-}
-
-// listingOf returns the instructions of the function whose listing header
-// contains header: the indented lines that follow it.
-func listingOf(listing, header string) string {
-	var b strings.Builder
-	in := false
-	for _, l := range strings.Split(listing, "\n") {
-		switch {
-		case strings.Contains(l, header) && !strings.HasPrefix(l, "\t"):
-			in = true
-		case in && strings.HasPrefix(l, "\t"):
-			b.WriteString(l)
-			b.WriteByte('\n')
-		case in:
-			return b.String()
-		}
-	}
-	return b.String()
 }
 
 // loopOf returns the instructions of body from the target of its last

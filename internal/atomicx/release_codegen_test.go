@@ -3,9 +3,6 @@
 package atomicx_test
 
 import (
-	"os"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,7 +20,7 @@ func TestStoreReleaseInstructions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the compiler")
 	}
-	goTool := testenv.GoTool(t)
+	listings := map[string]map[string]string{}
 	for _, c := range []struct {
 		goarch, method string
 		want, not      []string
@@ -33,11 +30,10 @@ func TestStoreReleaseInstructions(t *testing.T) {
 		{"arm64", "(*Uint64).StoreRelease", []string{"\tSTLR\t"}, []string{"CALL"}},
 		{"arm64", "(*Uint32).StoreRelease", []string{"\tSTLRW\t"}, []string{"CALL"}},
 	} {
-		cmd := exec.Command(goTool, "build", "-gcflags=-S", ".")
-		cmd.Env = append(os.Environ(), "GOARCH="+c.goarch, "CGO_ENABLED=0")
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "GOARCH=%s go build -gcflags=-S: %s", c.goarch, out)
-		body := textOf(string(out), "atomicx."+c.method+" STEXT")
+		if listings[c.goarch] == nil {
+			listings[c.goarch] = testenv.Listing(t, c.goarch, ".")
+		}
+		body := listings[c.goarch]["github.com/worksteal/wsq/internal/atomicx."+c.method]
 		require.NotEmpty(t, body, "%s: no listing of %s", c.goarch, c.method)
 		for _, w := range c.want {
 			assert.Contains(t, body, w, "%s: %s", c.goarch, c.method)
@@ -46,23 +42,4 @@ func TestStoreReleaseInstructions(t *testing.T) {
 			assert.NotContains(t, body, n, "%s: %s", c.goarch, c.method)
 		}
 	}
-}
-
-// textOf returns the instructions of the function whose listing header
-// contains header: the indented lines that follow it.
-func textOf(listing, header string) string {
-	var b strings.Builder
-	in := false
-	for _, l := range strings.Split(listing, "\n") {
-		switch {
-		case strings.Contains(l, header) && !strings.HasPrefix(l, "\t"):
-			in = true
-		case in && strings.HasPrefix(l, "\t"):
-			b.WriteString(l)
-			b.WriteByte('\n')
-		case in:
-			return b.String()
-		}
-	}
-	return b.String()
 }

@@ -3,6 +3,7 @@ package testenv
 import (
 	"fmt"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,5 +56,23 @@ func TestSize(t *testing.T) {
 	assert.Equal(t, pick(testing.Short(), Full(), 1, 3, 9), Size(1, 3, 9))
 	if testing.Short() {
 		assert.False(t, Full(), "-short wins over WSQ_FULL")
+	}
+}
+
+// TestListing: the listing of this package holds GoTool's instructions,
+// and only instruction lines.
+func TestListing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the compiler")
+	}
+	funcs := Listing(t, "amd64", ".")
+	body := funcs["github.com/worksteal/wsq/internal/testenv.GoTool"]
+	if !strings.Contains(body, "\tCALL\t") {
+		t.Fatalf("no call in GoTool's listing:\n%s", body)
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(body, "\n"), "\n") {
+		if !strings.HasPrefix(l, "\t0x") || !strings.Contains(l, ")\t") {
+			t.Errorf("not an instruction line: %q", l)
+		}
 	}
 }
