@@ -40,7 +40,13 @@ const (
 //
 // Items are stored by value and never torn. In the terms of the Go memory
 // model, the Push or PushBatch that adds an item x synchronizes before the
-// Pop or steal that returns x, and no item is returned twice.
+// Pop or steal that returns x, and no item is returned twice. Push and
+// PushBatch publish with a release store, which is not ordered before the
+// owner's later loads: an owner that pushes and then loads a variable that
+// another goroutine stores before it looks into the deque (a flag that says
+// it is about to sleep, say) may miss that store while the other goroutine
+// misses the items. Such a handshake needs a sequentially consistent atomic
+// operation of the owner's between the push and the load.
 //
 // Use NewBounded or NewUnbounded to create a Deque; the zero value is not
 // usable. A Deque must not be copied after first use.
@@ -48,70 +54,74 @@ type Deque[T any] struct {
 	_ pad.Line
 
 	// head is the thieves' word: the release frontier s in the high 32 bits
-	// and the claim frontier claim in the low 32 bits. Positions count items
-	// ever added; item i lives in slot i&mask of the current ring.
+	// and the claim frontier claim in the low 32 bits. Positions count the
+	// items ever added, mod 2^32, and are compared by their int32
+	// differences; item i lives in slot i&mask of the current ring. The
+	// items in the deque are claimEnd(s, claim)..tail-1; slots below s are
+	// free, for the owner to clear and reuse.
 	//
-	// Invariants (mod 2^32, as int32 differences):
-	//   - claimEnd(s, claim) <= tail whenever the owner is not inside Pop
-	//     (s <= claim in the idle and claimed states below; claim is s-1 or
-	//     s-2 in the pending and cancelled ones), except for a one-item
-	//     claim made from a tail of another lap of the positions, which
-	//     its thief turns into an announcement before it reads anything
-	//     (stealOne, confirm);
-	//   - the items in the deque are those at positions claim..tail-1;
-	//   - positions s..claim-1 are claimed by the one thief at work, which is
-	//     copying them out; no other goroutine reads or writes those slots
-	//     until the thief stores head = (claim, claim), releasing them;
-	//   - slots below s are free: the owner may clear and reuse them.
-	// States: idle (s == claim); claimed (claim-s in 1..MaxCapacity); pending
-	// (claim-s == pendingLen): a thief has announced a batch steal at s and
-	// has not yet said how many items it takes; and cancelled (claim-s ==
-	// cancelledLen): the owner cancelled that announcement, and the
-	// announcing thief has yet to notice. In the last two the items are still
-	// s..tail-1 and no claim is in progress.
+	// State      claim-s         meaning
+	// idle       0               no thief at work
+	// claimed    1..MaxCapacity  one thief copies s..claim-1 out; no one else touches them
+	// pending    pendingLen      a thief announced a batch steal at s, not yet counted
+	// cancelled  cancelledLen    the owner cancelled it; its thief has yet to see that
 	//
-	// Who writes it: a thief that finds it idle, with a CAS (to claim one
-	// item, or to announce); the thief that announced, with a CAS (to commit
-	// its count, withdraw, or clear the cancelled state back to idle, which
-	// only it may do, so that no other thief's announcement at the same s can
-	// be mistaken for its own); the thief holding a claim, with an atomic
-	// store (to release it, or to turn it into an announcement, since nobody
-	// else may change head then); the owner, with a CAS, only to take the
-	// last item from an idle head, to cancel a pending announcement, or to
-	// move a cancelled announcement past the last item when it takes that
-	// item (so that head never returns to the idle value it had, at a
-	// position whose item is gone, which a stalled one-item steal could
-	// have loaded: see popSlow).
+	// Transition                     by (a CAS, unless marked store)      in
+	// idle -> claimed (s, s+1)       a thief claims one item              stealOne
+	// idle -> pending                a thief announces a batch steal      announce
+	// idle -> idle at s+1            the owner takes the last item        popOnly, popSlow
+	// pending -> claimed (s, s+k)    its thief commits its count          commit
+	// pending -> idle                its thief counted no item            count
+	// pending -> cancelled           the owner pops into the count        popSlow
+	// cancelled -> cancelled at s+1  the owner takes the last item        popSlow
+	// cancelled -> idle              its thief, and only it               uncancel
+	// claimed -> idle at claim       its thief releases (store)           stealOne, take, confirm
+	// claimed (s, s+1) -> pending    its thief, from another lap (store)  confirm
 	//
-	// Positions are 32-bit and wrap, so a CAS on head alone cannot tell a
-	// head from one that went round all 2^32 positions. Every CAS that
-	// could meet such a head is guarded: a thief's announcement is
-	// harmless (its count loads tail afresh), an announced head stays
-	// announced until its thief clears it (so its commit, which expects the
-	// pending value no one else creates meanwhile, cannot succeed after a
-	// cancellation), the owner's CASes follow its own loads closely
-	// (positions move only through its pushes), and a one-item claim is
-	// checked against the 64-bit tail (stealOne).
+	// Invariants: claimEnd(s, claim) <= tail whenever the owner is not inside
+	// Pop, except for a one-item claim made from a tail of another lap, which
+	// its thief turns into an announcement before it reads anything. A
+	// pending head is made only from idle by an announcement, and stays
+	// pending or cancelled until its thief clears it, so head never shows a
+	// stalled announcer its pending value again after a cancellation, however
+	// far the positions move; the owner moves a cancelled head past the last
+	// item rather than take it in place, so head never returns to an idle
+	// value whose item is gone (which a stalled one-item steal may hold). The
+	// other CASes that could meet a head that went round all 2^32 positions
+	// are harmless (an announcement loads tail afresh), follow their own
+	// loads closely (the owner's: positions move only through its pushes), or
+	// are checked against the 64-bit tail (stealOne).
 	//
 	// Linearization points: Push and PushBatch at their tail store; Pop at
-	// its tail store when it takes its item without a CAS (or at its
-	// following load of head, if a batch steal that had counted the item
-	// commits in between without claiming it), at its CAS on
-	// head when it takes the last item or cancels an announcement, and at
-	// its load of head when it finds nothing; Steal, TrySteal and a
-	// one-item StealBatch or TryStealBatch at the CAS that claims (or, for
-	// a claim that confirm settles, at its commit); a batch StealBatch or
-	// TryStealBatch at its commit CAS; a steal that finds no item at its
-	// load of tail (the one after its announcement, for a batch steal); a
-	// Contended TrySteal or TryStealBatch nowhere (it changes nothing).
+	// its tail store when it takes its item without a CAS (or at its next
+	// load of head, if a batch steal that counted the item commits in
+	// between without claiming it), at its CAS when it takes the last item
+	// or cancels an announcement, at its load of head when it finds nothing;
+	// a one-item steal at its claiming CAS (for a claim that confirm
+	// settles, at the commit); a batch steal at its commit; a steal that
+	// finds nothing at its load of tail (after the announcement, for a batch
+	// steal); a Contended TrySteal or TryStealBatch nowhere.
 	head atomicx.Uint64
 
 	_ pad.Line
 
-	// tail is one past the newest item. Only the owner writes it, with an
-	// atomic store that publishes the slots written before it (Push,
-	// PushBatch) or announces the slot it is about to take (Pop); thieves
-	// load it after head. It equals bottom except inside Pop.
+	// tail is one past the newest item. Only the owner writes it: with a
+	// release store that publishes the slots written before it (Push,
+	// PushBatch) or gives back a slot it did not take (Pop), and with a
+	// sequentially consistent store that announces the slot it is about to
+	// take (Pop, before it loads head: the store-load handshake with the
+	// thieves, who change head and then load tail). Thieves load it after
+	// head. It equals bottom except inside Pop.
+	//
+	// A release store needs no more than release order. What a thief reads
+	// of the slots below a tail it loads, the store that published that tail
+	// made visible; a thief that loads tail before a push's store is visible
+	// counts the deque without the new items, as if it ran before the push;
+	// and no owner operation relies on the store being visible before its
+	// own later loads of head: Pop's first load proves the deque empty, for
+	// which a stale head suffices, as head only moves forward, or feeds the
+	// CAS of popOnly, which checks it; room's computes free slots, for which
+	// a stale head suffices too; and Pop's fence comes before its second.
 	//
 	// Unlike the positions in head, tail is a 64-bit count that never
 	// wraps (its low 32 bits are the position). A single-item steal
@@ -262,8 +272,9 @@ func (q *Deque[T]) Len() int {
 }
 
 // Push adds v as the newest item. It reports false, and leaves the deque
-// unchanged, only when a bounded deque is full. One atomic store publishes
-// the item. Push must only be called by the owner; it does not block.
+// unchanged, only when a bounded deque is full. A release store publishes
+// the item, with no locked instruction on amd64. Push must only be called
+// by the owner; it does not block.
 func (q *Deque[T]) Push(v T) bool {
 	b := q.bottom
 	if uint32(b)-q.seen >= q.limit { // full, unless thieves took items since
@@ -274,12 +285,12 @@ func (q *Deque[T]) Push(v T) bool {
 	r := q.r
 	r.slots[uint32(b)&r.mask] = v
 	q.bottom = b + 1
-	q.tail.Store(b + 1) // publishes the slot write to thieves that load tail
+	q.tail.StoreRelease(b + 1) // publishes the slot write to thieves that load tail
 	return true
 }
 
 // PushBatch adds the items of vs as if by Push(vs[0]), Push(vs[1]), and so
-// on, but writes all the slots first and publishes them with one atomic
+// on, but writes all the slots first and publishes them with one release
 // store, so a thief sees none or all of them. It returns how many items it
 // took: len(vs), unless a bounded deque fills up, in which case it takes the
 // longest prefix that fits. An unbounded deque grows at most once per call.
@@ -302,7 +313,7 @@ func (q *Deque[T]) PushBatch(vs []T) int {
 	copy(r.slots, vs[c:n])
 	b += uint64(n)
 	q.bottom = b
-	q.tail.Store(b) // one publication for the whole batch
+	q.tail.StoreRelease(b) // one publication for the whole batch
 	return n
 }
 
@@ -393,22 +404,36 @@ func clearRange[T any](r *ring[T], from, to uint32) {
 // a thief that is copying them out. It must only be called by the owner; it
 // does not block.
 //
-// Pop is the Chase-Lev pop of Lê et al.: announce the slot by lowering tail,
-// then load head; a thief that claims after that store sees the lower tail.
-// Only the last item is raced for with a CAS, and a pending batch steal is
-// settled with one. Popping from an empty deque needs no atomic store.
+// Pop is the Chase-Lev pop of Lê et al.: announce the slot by lowering tail
+// with a sequentially consistent store, then load head; a thief that claims
+// after that store sees the lower tail. That store is Pop's one locked
+// instruction (an XCHG on amd64), and it cannot be a release store (see
+// "Why Pop keeps its fence" in the package documentation). When the deque
+// holds one item and no thief is at work, Pop takes it as a thief would,
+// with a CAS on head, and leaves tail alone: one locked instruction again.
+// A pending batch steal is settled with a CAS, and a Pop that finds the
+// deque empty before it starts needs no locked instruction.
 func (q *Deque[T]) Pop() (T, bool) {
 	var zero T
 	b := q.bottom
-	// head only moves forward, so once the oldest item's position has
-	// reached bottom there is nothing to take, whatever the thieves do next.
-	if s, claim := unpack(q.head.Load()); int32(uint32(b)-claimEnd(s, claim)) <= 0 {
+	h := q.head.Load()
+	s, claim := unpack(h)
+	switch d := int32(uint32(b) - claimEnd(s, claim)); {
+	case d <= 0:
+		// head only moves forward, so once the oldest item's position has
+		// reached bottom there is nothing to take, whatever the thieves do
+		// next.
 		q.observe(s)
 		return zero, false
+	case d == 1 && s == claim:
+		if v, ok := q.popOnly(h, s); ok {
+			return v, true
+		}
+		// A thief changed head since our load: settle it as below.
 	}
 	b--
-	q.tail.Store(b) // from here a thief that loads tail will not claim b
-	h := q.head.Load()
+	q.tail.Store(b) // the fence: from here a thief that loads tail will not claim b
+	h = q.head.Load()
 	if s, claim := unpack(h); claim-s <= MaxCapacity {
 		if d := int32(uint32(b) - claim); d > 0 || (d == 0 && s != claim) {
 			// The common case, inline: b is above every claim. When d == 0
@@ -484,8 +509,32 @@ func (q *Deque[T]) popSlow(b uint64, h uint64) (T, bool) {
 		q.observe(s)
 		break
 	}
-	q.tail.Store(b + 1)
+	// Give tail back. A release store suffices: head is past b, so a thief
+	// that still loads the lower tail finds the deque empty, as it is.
+	q.tail.StoreRelease(b + 1)
 	return zero, false
+}
+
+// popOnly takes the deque's one item, at p, given head h = (p, p) as
+// loaded, with no store to tail: it moves head past the item with a CAS, as
+// a one-item steal claims it, and reports false, having changed nothing, if
+// a thief changed head first. A CAS from an idle head is how the owner takes
+// the last item in any case (popSlow); taking it before lowering tail saves
+// the fence and the store that gives tail back. The CAS is safe against a
+// thief that loaded the tail with the item and h before it: that thief's
+// CAS from h, a one-item claim or an announcement, now fails (head never
+// returns to h short of 2^32 positions, against which stealOne checks its
+// claims), and a thief that loads head afterwards finds the deque empty,
+// tail being p+1. It takes effect at the CAS.
+func (q *Deque[T]) popOnly(h uint64, p uint32) (T, bool) {
+	if !q.head.CompareAndSwap(h, pack(p+1, p+1)) {
+		var zero T
+		return zero, false
+	}
+	r := q.r
+	v := r.slots[p&r.mask]
+	q.observe(p + 1) // clears p too
+	return v, true
 }
 
 // popTake returns the item at b, taken without moving head.
@@ -501,9 +550,10 @@ func (q *Deque[T]) popTake(b uint64, s uint32) (T, bool) {
 }
 
 // popLast returns the item at b, taken by moving head past it; head is now
-// (b+1, b+1), so tail goes back to b+1.
+// (b+1, b+1), so tail goes back to b+1, with a release store: a thief that
+// still loads the lower tail finds the deque empty, as it is.
 func (q *Deque[T]) popLast(b uint64) (T, bool) {
-	q.tail.Store(b + 1)
+	q.tail.StoreRelease(b + 1)
 	r := q.r
 	v := r.slots[uint32(b)&r.mask]
 	q.bottom = b + 1

@@ -6,8 +6,8 @@
 // (Push and Pop at the newest end, last in first out) and other goroutines
 // occasionally take the oldest work (Steal, StealBatch, or their one-attempt
 // forms TrySteal and TryStealBatch). A Deque is the
-// classic choice of work-stealing schedulers: the owner's operations cost
-// one atomic store each in the common case, and meet the thieves only on the
+// classic choice of work-stealing schedulers: the owner's push costs no
+// locked instruction and its pop one, and they meet the thieves only on the
 // last item or when a thief's batch steal is in progress (see Costs). Choose
 // NewBounded for a fixed ring that refuses pushes when full (as the Go
 // runtime's run queue does) and NewUnbounded for a ring that doubles when
@@ -21,8 +21,11 @@
 // the algorithm Taskflow implements. Go's sync/atomic operations are all
 // sequentially consistent, so the fences of the C11 version disappear into
 // the atomic operations themselves, and on amd64 an atomic store is an XCHG:
-// it costs as much as a CAS. The package is built to spend as few of them as
-// it can; see Costs below.
+// it costs as much as a CAS. Where the C11 version publishes with a release
+// store (Push and PushBatch, and the stores that give tail back), this one
+// does too, with the module's release store (a plain MOV on amd64, an STLR
+// on arm64); the one store that must order itself before a later load, Pop's
+// lowering of tail, stays a sequentially consistent store. See Costs below.
 //
 // Three things differ from the textbook deque, all forced by Go.
 //
@@ -87,20 +90,41 @@
 //
 // # Costs
 //
-// Atomic read-modify-write operations (each an XCHG or LOCK CMPXCHG on
-// amd64; plain atomic loads are ordinary MOVs and not counted):
+// Locked instructions (an XCHG or a LOCK CMPXCHG on amd64; atomic loads and
+// release stores are ordinary MOVs there and not counted):
 //
-//	Push                    1 (the tail store)
-//	PushBatch               1 per batch
-//	Pop                     1 (the tail store); 0 when it finds the deque
-//	                        empty before it starts; 2 more for the last
-//	                        item (CAS, tail store), 1 more to cancel an
-//	                        announced batch steal or to give back the tail
-//	                        when a thief's claim covers the item
+//	Push                    0 (a release store of tail)
+//	PushBatch               0 per batch
+//	Pop                     1 (the tail store before the load of head);
+//	                        1 for the deque's one item with no thief at
+//	                        work (a CAS on head, no tail store); 0 when it
+//	                        finds the deque empty before it starts; 1 more
+//	                        (a CAS) when thieves take all but the item
+//	                        while it pops, or to cancel an announced batch
+//	                        steal
 //	Steal, TrySteal         2 (claim CAS, release store), and a second
 //	                        load of tail after the claim
 //	StealBatch of 1 item    2, as Steal (TryStealBatch alike)
 //	StealBatch of k >= 2    3 per batch (announce, commit, release)
+//
+// TestOwnerLockedInstructions checks the owner's rows against the machine
+// code the compiler makes for amd64.
+//
+// Why Pop keeps its fence. A pop that takes an item without a CAS races
+// the thieves with a handshake: the owner stores tail and then loads head,
+// a thief changes head (its claim, or a batch steal's announcement) and then
+// loads tail. With store-then-load order on both sides, one of them sees the
+// other; a release store gives no such order (on amd64 the load of head may
+// be served while the store of tail waits in the store buffer), and both
+// would take the item. No cheaper knowledge of the owner's proves an item
+// out of the thieves' reach: a batch steal of proportion 1 counts every item
+// its tail load shows, the newest included, however many there are, and
+// the owner cannot tell which tail a thief loaded. (TestPopFence runs the
+// race on the processor; TestMutantFoundByHardware shows that it finds the
+// pop with a release store.) What the owner can save is the rest: the store
+// that gives tail back after the last item, which is a release store, and,
+// when a load of head shows the deque's one item and no thief at work, the
+// fence itself, since a CAS on head takes that item as a thief would.
 //
 // Taskflow's C++ steal costs one CAS; the release store is what claim-then-
 // read costs here, about as much as the CAS again, and a Pop pays a little

@@ -3,6 +3,8 @@
 package chaselev
 
 import (
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,6 +40,31 @@ var (
 			"\t\t\treturn q.popTake(b, s)\n"),
 	}}
 
+	// The owner takes the deque's one item by storing head past it, not by
+	// a CAS: as if a load of head that shows no thief at work proved that no
+	// thief can reach the item. A thief that loaded head and tail just before
+	// claims the same item with its CAS.
+	mutPopOnlyStores = mutant.Mutant{Name: "pop takes the one item with a store to head", Patches: []mutant.Patch{
+		patch("\tif !q.head.CompareAndSwap(h, pack(p+1, p+1)) {\n", "\tif q.head.Store(pack(p+1, p+1)); false {\n"),
+	}}
+
+	// The owner takes the one item with popOnly's CAS whatever head's
+	// state: with a thief's claim below the item, the CAS replaces the claim
+	// (its slots are not released yet) and the thief's release then moves
+	// head back.
+	mutPopOnlyUnderClaim = mutant.Mutant{Name: "pop takes the one item under a claim", Patches: []mutant.Patch{
+		patch("\tcase d == 1 && s == claim:\n", "\tcase d == 1:\n"),
+	}}
+
+	// Pop lowers tail with a release store in place of its fence. The
+	// thief changes head and then loads tail, the owner stores tail and then
+	// loads head; without store-load order on the owner's side both may miss
+	// the other's write and take the same item. The explorer cannot find
+	// this one: every execution it runs is sequentially consistent.
+	mutPopReleaseFence = mutant.Mutant{Name: "pop lowers tail with a release store", Patches: []mutant.Patch{
+		patch("\tq.tail.Store(b) // the fence", "\tq.tail.StoreRelease(b) // the fence"),
+	}}
+
 	// The variants that ignore the wrap-around of the 32-bit positions.
 
 	// A one-item steal trusts its claim without comparing the 64-bit tail
@@ -58,7 +85,7 @@ var (
 	// Pop compares positions as unsigned numbers rather than by their
 	// int32 difference.
 	mutUnsignedPositions = mutant.Mutant{Name: "pop compares positions, not their difference", Patches: []mutant.Patch{
-		patch("int32(uint32(b)-claimEnd(s, claim)) <= 0 {\n", "uint32(b) <= claimEnd(s, claim) {\n"),
+		patch("\tcase d <= 0:\n", "\tcase uint32(b) <= claimEnd(s, claim):\n"),
 	}}
 )
 
@@ -79,10 +106,11 @@ func TestMutantsIgnoringWrap(t *testing.T) {
 }
 
 // TestMutantsFoundByExplorer: the one-CAS claim is found by the scenario in
-// which the owner pops into the range a batch steal counts, and the owner
-// that takes the announced last item without moving head by the scenarios
-// of TestInterleaveStealAcrossCancel (on the bounded deque with a refill, as
-// a history that is not linearizable).
+// which the owner pops into the range a batch steal counts, the owner that
+// takes the announced last item without moving head by the scenarios of
+// TestInterleaveStealAcrossCancel (on the bounded deque with a refill, as a
+// history that is not linearizable), and the two ways of taking the one
+// item wrong by the one-item and push-pop scenarios.
 func TestMutantsFoundByExplorer(t *testing.T) {
 	for _, c := range []struct {
 		m       mutant.Mutant
@@ -91,6 +119,8 @@ func TestMutantsFoundByExplorer(t *testing.T) {
 		{mutOneCASClaim, "^TestInterleaveUnbounded$/^pop-into-claim$/^StealBatch$"},
 		{mutTakeAnnouncedLast, "^TestInterleaveStealAcrossCancel$/^unbounded$/^steal-across-cancel$"},
 		{mutTakeAnnouncedLast, "^TestInterleaveStealAcrossCancel$/^bounded-wrap$/^steal-across-cancel-refill$"},
+		{mutPopOnlyStores, "^TestInterleaveUnbounded$/^one-item$/^Steal$"},
+		{mutPopOnlyUnderClaim, "^TestInterleaveUnbounded$/^push-pop$/^Steal$"},
 	} {
 		bin := mutant.Build(t, c.m, "wsqcheck")
 		r := mutant.Run(t, bin, nil, "-test.run", c.pattern)
@@ -114,3 +144,31 @@ func TestMutantFoundByChaos(t *testing.T) {
 	r, seed := mutant.FindByChaos(t, bin, "^TestUnbounded$/^Chaos$")
 	t.Logf("found with seed %d: %s", seed, mutant.FailureLine(r.Output))
 }
+
+// TestMutantFoundByHardware builds the Pop whose fence is a release store
+// into a normal build and runs TestPopFence on it, up to hardwareRuns times
+// (stopping at the first failure), until the processor reorders the owner's
+// load of head before its store to tail in the window a thief needs. Only on
+// amd64 is the release store weaker than a fence (a plain MOV: x86-TSO lets
+// a later load pass a store); elsewhere, and under the race detector, it is
+// sync/atomic's Store (on arm64 an STLR, which no LDAR passes), and the
+// variant is no bug. The race needs the owner and a thief on two processors
+// at once.
+func TestMutantFoundByHardware(t *testing.T) {
+	if runtime.GOARCH != "amd64" {
+		t.Skipf("the release store is a fence on %s", runtime.GOARCH)
+	}
+	if runtime.NumCPU() < 2 {
+		t.Skip("the race needs two processors running at once")
+	}
+	bin := mutant.Build(t, mutPopReleaseFence)
+	r := mutant.Run(t, bin, nil, "-test.run", "^TestPopFence$", "-test.count", strconv.Itoa(hardwareRuns), "-test.failfast")
+	if r.Passed {
+		t.Fatalf("%q: %d runs of TestPopFence found no item received twice:\n%s", mutPopReleaseFence.Name, hardwareRuns, r.Output)
+	}
+	t.Logf("%s: %s", mutPopReleaseFence.Name, mutant.FailureLine(r.Output))
+}
+
+// hardwareRuns bounds TestMutantFoundByHardware: each run of TestPopFence
+// races 200,000 pops against the thieves.
+const hardwareRuns = 200

@@ -22,7 +22,7 @@ type PushStyle int
 
 const (
 	// PerItem pushes a batch one item at a time, each item published with
-	// its own atomic store, as the paper's Taskflow baseline did (it predates
+	// its own release store, as the paper's Taskflow baseline did (it predates
 	// bulk_push). It is the default.
 	PerItem PushStyle = iota
 	// Bulk pushes a batch as Taskflow v4's bulk_push (unbounded) and
@@ -72,7 +72,9 @@ func WithPushStyle(s PushStyle) Option { return func(o *options) { o.style = s }
 //
 // Items are stored by value and never torn. In the terms of the Go memory
 // model, the push that adds an item x synchronizes before the Pop or steal
-// that returns x, and no item is returned twice.
+// that returns x, and no item is returned twice. A push publishes with a
+// release store, as Taskflow's does, which is not ordered before the
+// owner's later loads (see package chaselev's Deque).
 //
 // Use NewUnbounded or NewBounded to create a Deque; the zero value is not
 // usable. A Deque must not be copied after first use.
@@ -147,7 +149,7 @@ func (q *Deque[T]) Cap() int { return q.d.Cap() }
 // call it.
 func (q *Deque[T]) Len() int { return q.d.Len() }
 
-// Push adds v as the newest item, with one atomic store: Taskflow's push
+// Push adds v as the newest item, with one release store: Taskflow's push
 // (unbounded, which doubles the capacity when full) or try_push (bounded,
 // which reports false when full and leaves the deque unchanged). It must
 // only be called by the owner; it does not block.
@@ -181,7 +183,7 @@ func (q *Deque[T]) PushPerItem(vs []T) int {
 
 // PushBulk pushes the items of vs as Taskflow v4's bulk_push (unbounded)
 // and try_bulk_push (bounded) do: it writes the slots and publishes them
-// with one atomic store, so a thief sees none or all of them, and returns
+// with one release store, so a thief sees none or all of them, and returns
 // how many it took (the longest prefix that fits, for a bounded deque). An
 // unbounded deque that cannot hold the batch first grows to the next power
 // of two of at least C+N. It must only be called by the owner; it does not

@@ -23,7 +23,7 @@
 //     push returns how many it took (try_bulk_push).
 //   - Both of Taskflow's ways to push a batch, chosen at construction with
 //     WithPushStyle: PerItem, one Push per item, each published with its
-//     own atomic store, as the paper measured (its baseline predates
+//     own release store, as the paper measured (its baseline predates
 //     bulk_push); and Bulk, v4's bulk_push: the slot stores, then one
 //     publication. PushPerItem and PushBulk are also methods, whatever the
 //     style.
@@ -49,9 +49,17 @@
 // keeps a ring of twice its capacity, so that the slot of an item a thief is
 // still copying out never makes a push fail; it still holds at most its
 // capacity of items. An empty Pop returns without an atomic store, where
-// Taskflow's stores bottom twice. Stolen items are
-// cleared from their slots by the owner's next Pop, popped ones at once, so
-// the deque does not keep removed items reachable. Go's atomic stores are
-// sequentially consistent (an XCHG on amd64) where Taskflow's release stores
-// are plain moves, which is what a per-item Push costs beyond C++.
+// Taskflow's stores bottom twice, and Pop takes the last item with one CAS
+// and no store to the tail, where Taskflow's fences, CASes and stores bottom
+// back. Stolen items are cleared from their slots by the owner's next Pop,
+// popped ones at once, so the deque does not keep removed items reachable.
+//
+// The memory orders are Taskflow's. A push writes its slots with plain
+// stores and publishes them with a release store of the tail (a plain MOV on
+// amd64, an STLR on arm64), as Taskflow's relaxed slot stores, release fence
+// and store of bottom do; Pop's store of the tail before its load of the
+// head is sequentially consistent (an XCHG on amd64), as Taskflow's seq_cst
+// fence makes it. Go's own atomic stores are all sequentially consistent;
+// the release store is the module's (internal/atomicx), and where the race
+// detector runs, or off amd64 and arm64, it is sync/atomic's Store.
 package tfdeque
