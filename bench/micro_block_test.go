@@ -18,9 +18,9 @@ import (
 //	       bq-batch  StealBatch: copies the stolen items into a slice
 //	pop    bq
 //
-// As the rings are created with room for the whole chunk and warmed, the
-// bq push contender reserves room for the chunk (Reserve links empty blocks
-// behind the back) and warms it by pushing and popping the chunk, outside
+// As the rings are created with room for the whole window and warmed, the
+// bq push contender reserves room for the window (Reserve links empty blocks
+// behind the back) and warms it by pushing and popping the window, outside
 // the timer; BenchmarkPushFresh shows what pushing into a fresh queue costs,
 // with its blocks allocated inside the timed loop (32 to 4096 slots each,
 // growing with the queue).
@@ -31,7 +31,7 @@ func init() {
 			warmBlocks(q, items)
 			return q
 		}, bqPushes),
-		pushContender{"bq-list", func(batch, ops int) func() {
+		pushContender{name: "bq-list", maxOps: listWindowOps, prepare: func(batch, ops int) func() {
 			q := blockq.New[int]()
 			lists := make([]blockq.List[int], ops)
 			for i := range lists {
@@ -123,7 +123,7 @@ func BenchmarkPushFresh(b *testing.B) {
 	for _, batch := range batchSizes {
 		b.Run(fmt.Sprintf("queue=bq/batch=%d", batch), func(b *testing.B) {
 			fresh := pushContenderOf("bq", func(int) *blockq.Queue[int] { return blockq.New[int]() }, bqPushes)
-			timeChunks(b, chunkOps, func(ops int) func() { return fresh.prepare(batch, ops) })
+			timeWindows(b, pushWindow(fresh, batch), func(ops int) func() { return fresh.prepare(batch, ops) })
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(batch), "ns/item")
 		})
 	}

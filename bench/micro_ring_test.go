@@ -19,21 +19,21 @@ import (
 //	pop    tf-ub, tf-bd, cl-ub, cl-bd
 //
 // Every timed push and pop loop calls the concrete type, as the other
-// contenders do (a call through a generic helper's dictionary costs about
-// 1 ns, a tenth of a pop); the steals, which cost hundreds of nanoseconds or
+// contenders do (see pushContenderOf for what one loop for both types would
+// cost); the steals, which cost hundreds of nanoseconds or
 // more, go through the wsq.Queue interface in sliceSteal. Every loop checks
 // that it did what its name says: each push took its whole batch
 // into a queue of the expected capacity and push style without growing it,
 // each pop found an item, each steal took the oldest items in order.
 //
-// What is timed. Unbounded queues are created with room for the whole chunk
+// What is timed. Unbounded queues are created with room for the whole window
 // (as a long-running queue would have grown to), so the timed loop measures
 // pushes, not the copying of a growing ring. Every ring a push contender
 // writes is touched once outside the timer (filled and emptied, as a
 // long-running queue's memory would have been), so the timed loop does not
 // pay the page faults of freshly allocated memory. Bounded queues hold 256 items
-// (Taskflow's default), fewer than a chunk of the harness: their prepare
-// step creates as many fresh queues as the chunk needs, outside the timer,
+// (Taskflow's default), fewer than a window of the harness: their prepare
+// step creates as many fresh queues as the window needs, outside the timer,
 // and the timed loop fills them one after another, so that every timed push
 // goes into a queue with room for it and nothing is drained inside the
 // timer. A batch larger than the capacity (1024) cannot go into one bounded
@@ -174,13 +174,13 @@ func clPops(name string, queues []*chaselev.Deque[int]) {
 }
 
 // boundedPushContenderOf is the push contender name on bounded queues that
-// newQ makes: for a chunk, outside the timer, the plan of how its batches
+// newQ makes: for a window, outside the timer, the plan of how its batches
 // go into queues and as many warmed queues as the plan fills; the timed
 // loop is pushes, the queue type's own loop that follows the plan and
 // panics when a queue refuses items it has room for (the loop calls the
 // concrete PushBatch, as in pushContenderOf).
 func boundedPushContenderOf[Q ring](name string, newQ func() Q, pushes func(name string, plan boundedPlan, queues []Q)) pushContender {
-	return pushContender{name, func(batch, ops int) func() {
+	return pushContender{name: name, prepare: func(batch, ops int) func() {
 		plan := newBoundedPlan(batch, ops)
 		queues := make([]Q, len(plan.fill))
 		for i := range queues {
@@ -224,7 +224,7 @@ func warm(q ring) {
 }
 
 // roomFor returns the capacity an unbounded contender starts with: Taskflow's
-// default, or the next power of two that holds a whole chunk.
+// default, or the next power of two that holds a whole window.
 func roomFor(items int) int {
 	c := tfdeque.DefaultUnboundedCapacity
 	for c < items {
@@ -244,7 +244,7 @@ func pushCheck(name string, q ring, want int) func() {
 	}
 }
 
-// boundedPlan says how a chunk of ops batches of batch items goes into
+// boundedPlan says how a window of ops batches of batch items goes into
 // bounded queues: each batch, cut into pieces no larger than the capacity,
 // and fill[i] pieces into the i-th queue, in order.
 type boundedPlan struct {
