@@ -308,9 +308,18 @@ func (q *Deque[T]) PushBatch(vs []T) int {
 		}
 	}
 	r := q.r
-	i := int(uint32(b) & r.mask)
-	c := copy(r.slots[i:], vs[:n])
-	copy(r.slots, vs[c:n])
+	if n <= smallBatch {
+		// Slot by slot: cheaper for a few items than copy, a call of
+		// memmove (two where the batch wraps around the ring).
+		for j, v := range vs[:n] {
+			r.slots[(uint32(b)+uint32(j))&r.mask] = v
+		}
+	} else {
+		i := int(uint32(b) & r.mask)
+		if c := copy(r.slots[i:], vs[:n]); c < n {
+			copy(r.slots, vs[c:n]) // the batch wraps around the end of the ring
+		}
+	}
 	b += uint64(n)
 	q.bottom = b
 	q.tail.StoreRelease(b) // one publication for the whole batch
@@ -841,6 +850,10 @@ func (q *Deque[T]) take(dst []T, s, k uint32) []T {
 	q.head.Store(pack(s+k, s+k)) // release; nobody else writes head during a claim
 	return dst
 }
+
+// smallBatch is the largest batch PushBatch writes slot by slot rather than
+// with copy.
+const smallBatch = 4
 
 // ceilPow2 returns the smallest power of two >= n, for 1 <= n <= MaxCapacity.
 func ceilPow2(n int) int { return 1 << bits.Len(uint(n-1)) }
