@@ -26,34 +26,31 @@ import (
 // Each op stores the loop counter, so no store repeats the last one, into
 // a word or a slot that no other goroutine touches; the results are read
 // after the loop, so the compiler keeps every store (TestFloorLoopsStore
-// checks the machine code of the loops on amd64).
+// checks the machine code of the loops on amd64). The loops run in windows
+// of windowItems operations, as the owner-path benchmarks do, so that their
+// best-ns/op compares with theirs.
 //
 //	go test -run '^$' -bench Floor -count 6 ./bench
 func BenchmarkFloor(b *testing.B) {
-	b.Run("op=plain", func(b *testing.B) {
-		b.ReportAllocs()
-		slots := make([]uint64, floorSlots)
-		floorPlain(slots, b.N)
-		floorSink = slots[b.N%floorSlots]
-	})
-	b.Run("op=store", func(b *testing.B) {
-		b.ReportAllocs()
-		w := new(floorWord)
-		floorStore(&w.v, b.N)
-		floorSink = w.v.Load()
-	})
-	b.Run("op=cas", func(b *testing.B) {
-		b.ReportAllocs()
-		w := new(floorWord)
-		floorCAS(&w.v, b.N)
-		floorSink = w.v.Load()
-	})
-	b.Run("op=release", func(b *testing.B) {
-		b.ReportAllocs()
-		w := new(floorWord)
-		floorRelease(&w.v, b.N)
-		floorSink = w.v.Load()
-	})
+	slots := make([]uint64, floorSlots)
+	w := new(floorWord)
+	for _, c := range []struct {
+		op   string
+		loop func(n int)
+	}{
+		{"plain", func(n int) { floorPlain(slots, n) }},
+		{"store", func(n int) { floorStore(&w.v, n) }},
+		{"cas", func(n int) { floorCAS(&w.v, n) }},
+		{"release", func(n int) { floorRelease(&w.v, n) }},
+	} {
+		b.Run("op="+c.op, func(b *testing.B) {
+			timeWindows(b, windowItems, func(ops int) func() {
+				w.v.Store(0) // where floorCAS's first compare-and-swap expects it
+				return func() { c.loop(ops) }
+			})
+			floorSink = slots[b.N%floorSlots] + w.v.Load()
+		})
+	}
 }
 
 // TestFloorLoopsStore compiles package bench without its tests for amd64
