@@ -304,8 +304,11 @@ var (
 // and leaves the caches cold, and ends by reading the clock, and the shorter
 // the window, the larger and the more variable the share of both in its
 // time. With about a million items a window of the cheapest operation (a
-// push of one item into a ring) lasts milliseconds, and the spread of
-// repeated runs stays within a few percent (BENCHMARKS.md shows it).
+// push of one item into a ring) lasts milliseconds. On a machine shared with
+// other jobs the mean over the windows (ns/op) still varies by tens of
+// percent between runs; the best window (best-ns/op, see timeWindows) stays
+// within a few percent for the rings, blockq and the pops (BENCHMARKS.md
+// shows both spreads).
 // listWindowOps bounds the windows of pre-built lists, which hold one List
 // per batch (a List of one item takes a block of slots of its own).
 const (
