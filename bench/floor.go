@@ -16,8 +16,6 @@ type floorWord struct {
 	_ pad.Line
 }
 
-var floorSink uint64
-
 // The timed loops of BenchmarkFloor, each a function of its own (never
 // inlined) so that TestFloorLoopsStore can find it in the compiler's
 // listing of this file, which it compiles without the tests.

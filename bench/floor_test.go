@@ -12,6 +12,9 @@ import (
 	"github.com/worksteal/wsq/internal/testenv"
 )
 
+// floorSink keeps BenchmarkFloor's results alive.
+var floorSink uint64
+
 // BenchmarkFloor measures the machine's floor: what the instructions an
 // owner's operation is made of cost on this machine, alone, in a loop. Every
 // owner-path figure of the module reads as a multiple of these, on any
