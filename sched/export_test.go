@@ -33,3 +33,13 @@ func RunCounting[T any](ctx context.Context, cfg Config[T], roots []T, h Handler
 	_, err = s.run(ctx, roots)
 	return err
 }
+
+// Goroutines returns the number of the pool's goroutines, how many of them
+// are parked spares, how many have lent their worker (Task.Block) and the
+// most spares the pool keeps, so that a test can see the pool return to
+// its workers' goroutines after a blocking burst.
+func (p *Pool) Goroutines() (all, spares, blocked, maxSpares int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.ids), len(p.spares), int(p.blocked.Load()), p.maxSpares
+}

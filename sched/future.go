@@ -190,10 +190,10 @@ func (f Future[R]) Join(t *Task) R {
 		if j, ok := pw.w.next(); ok {
 			if j.x == rec.job {
 				rec.inline = true
-				pw.run(j)
+				pw.runTask(j)
 				rec.inline = false
 			} else {
-				pw.run(j)
+				pw.runTask(j)
 				pw.join(&rec.l)
 			}
 		} else {

@@ -198,8 +198,9 @@ func (m *master[T]) awaitWork(ctx context.Context) bool {
 	}
 }
 
-// await queues w for the master, unless it is queued already,
-// and waits for a delivery.
+// await queues w for the master, unless it is queued already, and waits
+// for a delivery, until w.stopLooking(l) may hold (the worker then takes
+// the delivery later: see Worker.asked).
 func (m *master[T]) await(ctx context.Context, w *Worker[T], l *latch) bool {
 	var joined <-chan struct{}
 	if l != nil {
@@ -213,7 +214,7 @@ func (m *master[T]) await(ctx context.Context, w *Worker[T], l *latch) bool {
 			w.idleSince = time.Now()
 			m.idle <- w // never blocks; see master.idle
 		}
-		if l != nil && l.done() {
+		if w.stopLooking(l) {
 			w.wants.Store(false)
 			return false
 		}
@@ -226,6 +227,9 @@ func (m *master[T]) await(ctx context.Context, w *Worker[T], l *latch) bool {
 			w.accept(d)
 			return true
 		case <-joined:
+			w.wants.Store(false)
+			return false
+		case <-w.reclaim:
 			w.wants.Store(false)
 			return false
 		case <-w.s.done:

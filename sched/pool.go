@@ -39,9 +39,11 @@ const (
 // goroutine, except that Close must not be called by a task.
 type Pool struct {
 	s       *scheduler[Job]
-	workers []*poolWorker // indexed by Worker.ID
+	slots   []slot // indexed by Worker.ID
 	started time.Time
 
+	// The goroutines of the pool and the blocking calls: see block.go.
+	goroutines
 	closeOnce sync.Once
 	stats     Stats
 }
@@ -95,24 +97,56 @@ type Task struct {
 	_      pad.Line // the frames of different workers must not share a cache line
 }
 
-// poolWorker is the Pool's part of one worker: the stack of tasks running
-// on it (each a helping wait's guest above the task that waits).
+// poolWorker is one goroutine of a Pool (in the Go runtime's terms, an M
+// to the worker's P): the stack of tasks running on it, each a helping
+// wait's guest above the task that waits, and what it keeps to reuse. It
+// runs one worker's loop at a time. A worker usually keeps its goroutine
+// for the life of the pool; while a task blocks in Task.Block, its
+// goroutine lends the worker to another one, and takes it back before the
+// task goes on (see block.go). Only the goroutine itself touches these
+// fields, except where said.
 type poolWorker struct {
-	p        *Pool
+	p *Pool
+	// w is the worker the goroutine runs, and while its task is in
+	// Task.Block, the worker it lent and will take back. Nil while the
+	// goroutine is a parked spare. Written by the goroutine that hands the
+	// goroutine a worker, before it does.
 	w        *Worker[Job]
 	frames   []*Task // frames[:depth] are running, innermost last
 	depth    int
-	top      *Task // frames[depth-1], or nil at depth zero: the only Task its goroutine may use
+	top      *Task // frames[depth-1], or nil at depth zero and in Task.Block's function: the only Task its goroutine may use
+	blocking bool  // in Task.Block's function, for the message of misuse
 	stealing int   // helping waits on the stack that take work from elsewhere
 	free     []any // finished fork records to reuse (see forkBase)
+	gid      uint64
+	// resume (capacity one) receives a token when another goroutine
+	// hands this one a worker: a parked spare, or a goroutine waiting to
+	// take its worker back after Task.Block.
+	resume chan struct{}
+	_      pad.Line
+}
+
+// slot is the Pool's part of one worker: the goroutine running it and
+// those waiting to take it back.
+type slot struct {
+	// cur is the goroutine running the worker. It is written by the
+	// goroutine that hands the worker over, before it does (a channel send
+	// or a go statement), and read by cur.
+	cur *poolWorker
 	// busy is set while the worker runs a task (at any depth), for
 	// Pool.Do's check that it is not called by a task (see calledByTask).
-	// Written by the worker, read by any goroutine that calls Do. The
-	// stores are sequentially consistent, not release stores: when every
-	// worker calls Do at once, each stores its flag and then loads the
-	// others', so the last of them sees them all set.
+	// Written by the goroutine running the worker (or handing it over),
+	// read by any goroutine that calls Do. The stores are sequentially
+	// consistent, not release stores: when every worker calls Do at once,
+	// each stores its flag and then loads the others', so the last of
+	// them sees them all set.
 	busy atomic.Bool
-	_    pad.Line
+	// waiting holds the goroutines whose Task.Block call returned and that
+	// wait to take the worker back, oldest first; Worker.wanted counts
+	// them.
+	mu      sync.Mutex
+	waiting []*poolWorker
+	_       pad.Line
 }
 
 // NewPool starts a Pool of workers, as cfg describes, and returns it:
@@ -138,20 +172,22 @@ func NewPool(cfg ...PoolConfig) (*Pool, error) {
 		return nil, err
 	}
 	p.s = s
-	p.workers = make([]*poolWorker, len(s.workers))
+	p.slots = make([]slot, len(s.workers))
+	p.ids = map[uint64]bool{}
+	p.maxSpares = len(s.workers)
 	for i, w := range s.workers {
-		p.workers[i] = &poolWorker{p: p, w: w}
+		w.reclaim = make(chan struct{}, 1)
+		p.slots[i].cur = p.newGoroutine(w)
 	}
 	s.pending.Store(1) // the Pool's own count, until Close
-	s.respawn = p.respawn
-	s.identify = true
+	s.body = func(w *Worker[Job]) { p.slots[w.id].cur.run() }
 	p.started = time.Now()
 	s.start(context.Background())
 	return p, nil
 }
 
 // Workers returns the number of workers: Task.WorkerID is below it.
-func (p *Pool) Workers() int { return len(p.workers) }
+func (p *Pool) Workers() int { return len(p.slots) }
 
 // Do runs f as a task of the pool with context ctx, and waits for it and
 // every task it started: it is NewGroup, Go and Wait of a group of one. It
@@ -182,12 +218,18 @@ func (p *Pool) Do(ctx context.Context, f func(*Task) error) error {
 // worker idle, Do is called by a goroutine outside the pool, or by a task
 // that blocks its worker but does not stop the pool.
 func (p *Pool) calledByTask() bool {
-	for _, pw := range p.workers {
-		if !pw.busy.Load() {
+	for i := range p.slots {
+		if !p.slots[i].busy.Load() {
 			return false
 		}
 	}
-	return p.s.onWorker()
+	id := goroutineID()
+	for _, w := range p.s.workers {
+		if w.gid.Load() == id {
+			return true
+		}
+	}
+	return false
 }
 
 // Close waits for every task to finish, stops the workers, and returns the
@@ -197,7 +239,7 @@ func (p *Pool) calledByTask() bool {
 // more. Close panics if a task calls it: it would wait for itself. Later
 // calls return the same Stats.
 func (p *Pool) Close() Stats {
-	if p.s.onWorker() {
+	if p.onPool() {
 		panic("sched: Pool.Close called by a task, which would wait for itself")
 	}
 	p.closeOnce.Do(func() {
@@ -208,6 +250,9 @@ func (p *Pool) Close() Stats {
 		p.s.wg.Wait()
 		p.s.cancel()
 		p.stats = p.s.stats(time.Since(p.started))
+		p.stats.Blocks = p.blocks.Load()
+		p.stats.Uncompensated = p.uncompensated.Load()
+		p.stats.PeakBlocked = int(p.peak.Load())
 		for _, w := range p.s.workers {
 			w.shed() // the goroutines are gone: nothing uses the buffers
 		}
@@ -218,23 +263,14 @@ func (p *Pool) Close() Stats {
 // errClosed is the panic of a task started from outside a closed Pool.
 const errClosed = "sched: a task started from outside a closed Pool"
 
-// handle is the Pool's Handler: it runs one task.
+// handle is the Pool's Handler: it runs one task, on the goroutine that
+// runs w (which has w back when exec returns, if the task blocked).
 func (p *Pool) handle(_ context.Context, j Job, w *Worker[Job]) error {
-	pw := p.workers[w.id]
-	pw.busy.Store(true)
-	pw.exec(j)
-	pw.busy.Store(false)
+	sl := &p.slots[w.id]
+	sl.busy.Store(true)
+	sl.cur.exec(j)
+	sl.busy.Store(false)
 	return nil
-}
-
-// respawn resets a worker whose goroutine ended by runtime.Goexit, before a
-// new goroutine takes its place. The frames of the tasks that ended with it
-// are dropped rather than reused: tasks they forked may still run, and read
-// their context.
-func (p *Pool) respawn(w *Worker[Job]) {
-	pw := p.workers[w.id]
-	pw.frames, pw.depth, pw.top, pw.stealing = nil, 0, nil, 0
-	pw.busy.Store(false)
 }
 
 // exec runs the task of j on this worker: it calls the task's function,
@@ -265,7 +301,7 @@ func (pw *poolWorker) leave(t *Task, x runner, ok *bool) {
 		// without it: running them here could end in a Goexit of their
 		// own, which would cut this call short. They may still start,
 		// and read the frame's context: the frame is left as it is, and
-		// respawn drops it.
+		// dropped with the goroutine (see poolWorker.run).
 		pw.w.credit++
 		pw.depth--
 	case len(t.forks) > 0 || len(t.groups) > 0:
@@ -360,6 +396,9 @@ func misuse(t *Task, op string) {
 	if t == nil {
 		panic("sched: " + op + " with a nil Task: only a task, with its own Task, may call it; outside the pool, use Pool.Do or a Group made by Pool.NewGroup")
 	}
+	if t.pw.blocking {
+		panic("sched: " + op + " in the function of a Task.Block: its goroutine runs no task while it blocks; use the Task before or after the call")
+	}
 	panic("sched: " + op + " with a Task used outside its own function: a *Task is valid only in its task's function, during the call, and not in the tasks it starts (each gets its own)")
 }
 
@@ -369,9 +408,9 @@ func (pw *poolWorker) spawn(j Job) {
 	pw.w.pushOne(j)
 }
 
-// run runs the task of j, taken from the worker's own items, and counts it
-// as handled.
-func (pw *poolWorker) run(j Job) {
+// runTask runs the task of j, taken from the worker's own items, and counts
+// it as handled.
+func (pw *poolWorker) runTask(j Job) {
 	pw.exec(j)
 	pw.w.credit++
 	pw.w.stats.Processed++
@@ -380,19 +419,25 @@ func (pw *poolWorker) run(j Job) {
 // join runs tasks on this worker until l is done: the worker's own tasks
 // first, then, unless maxStealingJoins waits on its stack already do, tasks
 // from elsewhere, as an idle worker would find them. It sleeps only when
-// there is nothing to run.
+// there is nothing to run. When it has nothing to run of its own and a
+// goroutine waits to take the worker back after Task.Block, it lends the
+// worker to that goroutine until l is done: the tasks l counts may be
+// that goroutine's, or wait for it.
 func (pw *poolWorker) join(l *latch) {
 	w := pw.w
 	stole := false
 	for !l.done() {
 		if j, ok := w.next(); ok {
-			pw.run(j)
+			pw.runTask(j)
+			continue
+		}
+		if pw.lendUntil(l) {
 			continue
 		}
 		if !stole {
 			pw.checkWait(l)
 			if pw.stealing >= maxStealingJoins {
-				l.wait() // only the worker's own tasks may nest deeper
+				pw.sleep(l) // only the worker's own tasks may nest deeper
 				break
 			}
 			stole = true

@@ -62,14 +62,14 @@ func (r *random[T]) addStats(st *Stats) {
 }
 
 // search looks for work in the injector and in other workers' queues,
-// parking between rounds when there is none. With a latch, it
-// gives up when the latch is done.
+// parking between rounds when there is none. It gives up when
+// w.stopLooking(l) holds.
 func (r *random[T]) search(ctx context.Context, w *Worker[T], l *latch) bool {
 	s := w.s
 	r.spinning.Add(1)
 	for {
 		for range s.cfg.Spin {
-			if l != nil && l.done() {
+			if w.stopLooking(l) {
 				r.stopSearching()
 				return false
 			}
@@ -98,8 +98,8 @@ func (r *random[T]) search(ctx context.Context, w *Worker[T], l *latch) bool {
 }
 
 // park announces the worker as parked, looks for work once more, and sleeps
-// until a publisher wakes it, l (if not nil) is done, or the run ends. On a
-// true return the worker is counted as searching again.
+// until a publisher wakes it, w.stopLooking(l) may hold, or the run ends. On
+// a true return the worker is counted as searching again.
 func (r *random[T]) park(ctx context.Context, w *Worker[T], l *latch) bool {
 	s := w.s
 	var joined <-chan struct{}
@@ -114,7 +114,7 @@ func (r *random[T]) park(ctx context.Context, w *Worker[T], l *latch) bool {
 	r.spinning.Add(-1)
 	// A publisher pushes and then reads sleepers; we announced ourselves
 	// and now read the queues. One of us sees the other.
-	if s.anyWork() || (l != nil && l.done()) {
+	if s.anyWork() || w.stopLooking(l) {
 		r.rejoin(w)
 		return true
 	}
@@ -122,6 +122,9 @@ func (r *random[T]) park(ctx context.Context, w *Worker[T], l *latch) bool {
 	case <-w.wake:
 		return true
 	case <-joined:
+		r.rejoin(w)
+		return true
+	case <-w.reclaim:
 		r.rejoin(w)
 		return true
 	case <-s.done:
@@ -194,8 +197,8 @@ func (r *random[T]) steal(w *Worker[T]) bool {
 }
 
 // stopSearching is called by a searcher that found work, before it
-// publishes any of it, and by a helping wait that leaves the search because
-// the tasks it waits for have finished. A publisher that saw it searching skipped the wake
+// publishes any of it, and by a worker that gives up the search (see
+// Worker.stopLooking). A publisher that saw it searching skipped the wake
 // (see published), so if it was the last searcher it looks at every queue, as
 // park does, and wakes a parked worker when any has work: the Go runtime's
 // rule that the last spinning M to find work wakes another.

@@ -117,7 +117,21 @@ type Config[T any] struct {
 	// master looks for work, yielding the processor between rounds, before
 	// it parks; zero means DefaultSpin.
 	Spin int
+
+	// MaxBlocked is, for a Pool, the most goroutines that may have lent
+	// their worker to another goroutine at once, each because its task is
+	// in Task.Block (or waits to take its worker back after the call);
+	// zero means DefaultMaxBlocked. A Task.Block beyond it runs its
+	// function on the worker, which then stalls as it would without
+	// Block. Run ignores it.
+	MaxBlocked int
 }
+
+// DefaultMaxBlocked is the MaxBlocked of a Config that leaves it zero: as
+// many compensated blocking calls at once as Java's ForkJoinPool allows
+// spare threads by default. A blocked goroutine costs its stack, some
+// kilobytes.
+const DefaultMaxBlocked = 256
 
 // Stats describes a finished run, or the whole life of a Pool. Durations are
 // wall-clock times.
@@ -166,6 +180,13 @@ type Stats struct {
 	// while the master served others, and while no queue had work to
 	// move. Zero in Random mode.
 	MasterWait time.Duration
+	// Blocks is the number of calls of Task.Block (Pool only), and
+	// Uncompensated the number of them that ran their function on the
+	// worker because Config.MaxBlocked goroutines had lent their workers
+	// already. PeakBlocked is the most goroutines that had lent their
+	// workers at once (at most Config.MaxBlocked).
+	Blocks, Uncompensated int64
+	PeakBlocked           int
 	// PerWorker holds each worker's share, indexed by Worker.ID.
 	PerWorker []WorkerStats
 }

@@ -50,13 +50,10 @@ type scheduler[T any] struct {
 	failMu sync.Mutex
 	err    error
 	fail   *failure
-	// respawn, if set, makes a worker whose goroutine ended by
-	// runtime.Goexit go on in a new goroutine (Pool), after a call of
-	// respawn; otherwise the Goexit ends the run.
-	respawn func(*Worker[T])
-	// identify makes each worker goroutine record its ID (Worker.gid), so
-	// that onWorker can tell a worker calling (Pool).
-	identify bool
+	// body, if set, is the body of each worker's first goroutine (Pool),
+	// instead of runWorker. It is started counted in wg, and must call
+	// wg.Done.
+	body func(w *Worker[T])
 }
 
 func newScheduler[T any](cfg Config[T], h Handler[T]) (*scheduler[T], error) {
@@ -84,6 +81,12 @@ func newScheduler[T any](cfg Config[T], h Handler[T]) (*scheduler[T], error) {
 	}
 	if cfg.Spin == 0 {
 		cfg.Spin = DefaultSpin
+	}
+	if cfg.MaxBlocked < 0 {
+		return nil, fmt.Errorf("sched: negative MaxBlocked %d", cfg.MaxBlocked)
+	}
+	if cfg.MaxBlocked == 0 {
+		cfg.MaxBlocked = DefaultMaxBlocked
 	}
 	s := &scheduler[T]{
 		cfg:     cfg,
@@ -144,53 +147,32 @@ func (s *scheduler[T]) start(ctx context.Context) {
 	s.ctx = ctx
 	for _, w := range s.workers {
 		s.wg.Add(1)
-		go s.runWorker(ctx, w)
+		if s.body != nil {
+			go s.body(w)
+		} else {
+			go s.runWorker(ctx, w)
+		}
 	}
 	s.mode.start(ctx)
 }
 
-// runWorker is the body of a worker goroutine. A worker returns nil only
-// once done is closed (see Worker.run), so a nil error means the work is
-// complete. A panic that reaches it (from a handler of Run) or a
-// runtime.Goexit ends the run, unless respawn says otherwise.
+// runWorker is the body of a worker goroutine of Run. A worker returns nil
+// only once done is closed (see Worker.run), so a nil error means the work
+// is complete. A panic that reaches it (from a handler) or a
+// runtime.Goexit ends the run.
 func (s *scheduler[T]) runWorker(ctx context.Context, w *Worker[T]) {
-	if s.identify {
-		w.gid.Store(goroutineID())
-	}
+	defer s.wg.Done()
 	returned := false
 	defer func() {
 		if !returned {
-			f := recovered(recover())
-			if f.goexit && s.respawn != nil {
-				s.respawn(w)
-				s.wg.Add(1)
-				go s.runWorker(ctx, w) // the go statement hands the queue to the new goroutine
-			} else {
-				s.stop(nil, f)
-			}
+			s.stop(nil, recovered(recover()))
 		}
-		s.wg.Done()
 	}()
 	err := w.run(ctx)
 	returned = true
 	if err != nil {
 		s.stop(err, nil)
 	}
-}
-
-// onWorker reports whether the calling goroutine is one of the workers'.
-// It costs some microseconds, and answers false unless identify is set.
-func (s *scheduler[T]) onWorker() bool {
-	if !s.identify {
-		return false
-	}
-	id := goroutineID()
-	for _, w := range s.workers {
-		if w.gid.Load() == id {
-			return true
-		}
-	}
-	return false
 }
 
 // goroutineID returns the ID of the calling goroutine, which the first line

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"context"
+	"errors"
 	"sync/atomic"
 	"time"
 
@@ -23,14 +24,26 @@ type Worker[T any] struct {
 	inbox   chan delivery[T]
 	wake    chan struct{}
 	// wants is set while the worker waits for the master (Master mode); a
-	// helping wait clears it when it stops waiting, and the master then
+	// worker that stops waiting (see stopLooking) clears it, and the master then
 	// answers the worker's request with an empty delivery rather than with
 	// work the worker would leave in its inbox.
 	wants atomic.Bool
-	// gid is the ID of the worker's goroutine, when the scheduler
-	// identifies them (see scheduler.onWorker); a new goroutine that
-	// replaces one ended by Goexit stores its own.
+	// gid is the ID of the goroutine running the worker, in a Pool (see
+	// Pool.calledByTask), or zero while it is being handed over: each
+	// goroutine that takes the worker stores its own, and one that lends
+	// it (Task.Block) clears it first.
 	gid atomic.Uint64
+	// wanted counts the goroutines waiting to take the worker back (in a
+	// Pool, those whose Task.Block call returned while another goroutine
+	// ran the worker). They add to it; the goroutine running the worker
+	// reads it between items and while it looks for work, and hands the
+	// worker over (see run), and only it subtracts. reclaim (capacity
+	// one; nil in Run) wakes it when it sleeps for want of work: a waiter
+	// adds to wanted and then sends a token unless one is there, and the
+	// worker reads wanted before it sleeps and wakes on a token, so it
+	// sees one or the other.
+	wanted  atomic.Int32
+	reclaim chan struct{}
 
 	_ pad.Line
 	// Owner-private: only the worker goroutine touches these fields, except
@@ -59,7 +72,8 @@ type Worker[T any] struct {
 	// asked is set while the worker is in the master's idle queue or has a
 	// delivery coming that it has not taken (Master mode). A helping wait
 	// (see poolWorker.join) may stop waiting for the master when the tasks
-	// it waits for finish; the worker then takes the answer when it comes,
+	// it waits for finish, and a worker's loop when a goroutine wants the
+	// worker back; the worker then takes the answer when it comes,
 	// and does not ask again meanwhile, so it is in the idle queue at most
 	// once.
 	asked bool
@@ -224,9 +238,12 @@ func (w *Worker[T]) next() (T, bool) {
 	return w.queue.Pop()
 }
 
-// run is the worker goroutine: handle items until the run is complete. It
+// run is the worker's loop: handle items until the run is complete. It
 // looks for cancellation before it takes an item, so that a cancelled run
-// leaves every item it did not handle in a queue.
+// leaves every item it did not handle in a queue. It returns errHandBack,
+// with the worker's state ready for another goroutine to go on with, when
+// a goroutine waits to take the worker back (see wanted): between items,
+// or instead of waiting for work.
 func (w *Worker[T]) run(ctx context.Context) error {
 	cancelled := ctx.Done()
 	for {
@@ -235,13 +252,25 @@ func (w *Worker[T]) run(ctx context.Context) error {
 			return ctx.Err()
 		default:
 		}
+		if w.wanted.Load() > 0 {
+			return errHandBack
+		}
 		v, ok := w.next()
 		if !ok {
-			if more, err := w.findWork(ctx, nil); err != nil || !more {
-				if err == nil {
-					err = ctx.Err() // nil when the run is complete
-				}
+			more, err := w.findWork(ctx, nil)
+			if err != nil {
 				return err
+			}
+			if !more {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				select {
+				case <-w.s.done:
+					return nil // the run is complete
+				default:
+					continue // wanted: see above
+				}
 			}
 			continue
 		}
@@ -249,6 +278,18 @@ func (w *Worker[T]) run(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// errHandBack is what run returns when a goroutine waits to take the
+// worker back.
+var errHandBack = errors.New("sched: the worker is wanted back")
+
+// stopLooking reports whether a worker that looks for work should give up:
+// when l (a helping wait's latch, if not nil) is done, or when a goroutine
+// waits to take the worker back. A parked worker wakes for either on
+// l.channel() (taken before this check) and w.reclaim.
+func (w *Worker[T]) stopLooking(l *latch) bool {
+	return (l != nil && l.done()) || w.wanted.Load() > 0
 }
 
 // handle calls the handler for v and counts v as handled if it returns nil.
@@ -281,7 +322,7 @@ func (w *Worker[T]) settle() error {
 
 // findWork is called when the worker holds no items. It returns true once
 // the worker holds work again, and false when the run is complete, ctx is
-// cancelled, or l (if not nil) is done.
+// cancelled, or stopLooking(l) holds.
 func (w *Worker[T]) findWork(ctx context.Context, l *latch) (bool, error) {
 	if err := w.settle(); err != nil {
 		return false, err

@@ -1,0 +1,408 @@
+package sched_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/worksteal/wsq/internal/testenv"
+	"github.com/worksteal/wsq/sched"
+)
+
+// eventually polls cond until it holds, and fails the test if it does not
+// within a minute: the deadline only turns a hang into a failure.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not reached", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// blockTree returns a task function that visits the node v of the tree of
+// nodes 0..n-1 in which v has the children 3v+1 .. 3v+3 below n: it
+// blocks in Task.Block, records v in tl, and then forks its first child,
+// starts the others in a group, and joins them, so that blocking calls
+// happen inside nested helping joins. It returns the size of v's subtree,
+// and counts in moved the tasks whose worker changed across the call
+// (none may).
+func blockTree(n int, tl *tally, moved *atomic.Int64) func(*sched.Task, int) int {
+	var visit func(t *sched.Task, v int) int
+	visit = func(t *sched.Task, v int) int {
+		id := t.WorkerID()
+		t.Block(func() {
+			tl.add(v)
+			time.Sleep(time.Duration(v%3) * time.Microsecond)
+		})
+		if t.WorkerID() != id {
+			moved.Add(1)
+		}
+		size := 1
+		if c := 3*v + 1; c < n {
+			f := sched.Fork(t, visit, c)
+			var rest atomic.Int64
+			g := t.NewGroup()
+			for c := 3*v + 2; c <= 3*v+3 && c < n; c++ {
+				g.Go(t, func(t *sched.Task) error {
+					rest.Add(int64(visit(t, c)))
+					return nil
+				})
+			}
+			if err := g.Wait(t); err != nil {
+				panic(err)
+			}
+			size += f.Join(t) + int(rest.Load())
+		}
+		return size
+	}
+	return visit
+}
+
+// TestBlockExactlyOnce runs a tree of tasks that each block once, with
+// every queue, both modes, several worker counts and limits (1 leaves most
+// calls uncompensated), and checks that each node ran exactly once, on one
+// worker from start to end, and what Stats counts.
+func TestBlockExactlyOnce(t *testing.T) {
+	n := testenv.Size(400, 400, 3_000)
+	for kind, newQueue := range poolKinds() {
+		for _, mode := range sched.Modes() {
+			for _, workers := range []int{1, 2, 4} {
+				for _, limit := range []int{0, 1} {
+					t.Run(fmt.Sprintf("queue=%s/mode=%v/workers=%d/max=%d", kind, mode, workers, limit), func(t *testing.T) {
+						p, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue, Mode: mode, Workers: workers, MaxBlocked: limit})
+						require.NoError(t, err)
+						tl := newTally(n)
+						var moved atomic.Int64
+						visit := blockTree(n, tl, &moved)
+						var got int
+						require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
+							got = visit(t, 0)
+							return nil
+						}))
+						st := p.Close()
+						assert.Equal(t, n, got, "subtree sizes")
+						assert.Zero(t, moved.Load(), "tasks that changed workers across Block")
+						tl.check(t, st) // Do's task is node 0's
+						assert.Equal(t, int64(n), st.Blocks)
+						max := sched.DefaultMaxBlocked
+						if limit > 0 {
+							max = limit
+						}
+						assert.LessOrEqual(t, st.PeakBlocked, max)
+						assert.Positive(t, st.PeakBlocked, "some call was compensated")
+						if limit == 0 && n < sched.DefaultMaxBlocked {
+							assert.Zero(t, st.Uncompensated)
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// TestBlockKeepsWorkersBusy blocks twice as many tasks as there are
+// workers, all at once, and runs other tasks while they block: without
+// compensation, the blocked tasks would hold every worker, the others
+// would never run, and the test would hang.
+func TestBlockKeepsWorkersBusy(t *testing.T) {
+	for _, mode := range sched.Modes() {
+		for _, workers := range []int{1, 2, 4} {
+			t.Run(fmt.Sprintf("%v/workers=%d", mode, workers), func(t *testing.T) {
+				p := newPool(t, sched.PoolConfig{Mode: mode, Workers: workers})
+				g := p.NewGroup(context.Background())
+				release := make(chan struct{})
+				var entered, computed atomic.Int64
+				blockers := 2 * workers
+				for range blockers {
+					g.Go(nil, func(t *sched.Task) error {
+						t.Block(func() {
+							entered.Add(1)
+							<-release
+						})
+						return nil
+					})
+				}
+				eventually(t, "every blocker in Block", func() bool { return entered.Load() == int64(blockers) })
+				const computers = 50
+				for range computers {
+					g.Go(nil, func(t *sched.Task) error {
+						if fib(t, 12) == fibValue(12) {
+							computed.Add(1)
+						}
+						return nil
+					})
+				}
+				eventually(t, "the other tasks done while the blockers block", func() bool { return computed.Load() == computers })
+				close(release)
+				require.NoError(t, g.Wait(nil))
+				st := p.Close()
+				assert.Equal(t, int64(blockers), st.Blocks)
+				assert.Zero(t, st.Uncompensated)
+				assert.Equal(t, blockers, st.PeakBlocked)
+			})
+		}
+	}
+}
+
+// TestBlockBeyondLimit blocks as many tasks at once as the limit and the
+// workers allow: MaxBlocked of them lend their worker, and the next ones
+// run on their workers, which stall. Then many more calls than the limit,
+// each short, all run.
+func TestBlockBeyondLimit(t *testing.T) {
+	const workers, limit = 2, 3
+	for _, mode := range sched.Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: workers, MaxBlocked: limit})
+			g := p.NewGroup(context.Background())
+			release := make(chan struct{})
+			var entered atomic.Int64
+			for range workers + limit {
+				g.Go(nil, func(t *sched.Task) error {
+					t.Block(func() {
+						entered.Add(1)
+						<-release
+					})
+					return nil
+				})
+			}
+			eventually(t, "workers+limit tasks in Block at once", func() bool { return entered.Load() == workers+limit })
+			close(release)
+			require.NoError(t, g.Wait(nil))
+
+			const many = 200
+			var ran atomic.Int64
+			g = p.NewGroup(context.Background())
+			for range many {
+				g.Go(nil, func(t *sched.Task) error {
+					t.Block(func() { time.Sleep(10 * time.Microsecond) })
+					ran.Add(1)
+					return nil
+				})
+			}
+			require.NoError(t, g.Wait(nil))
+			assert.Equal(t, int64(many), ran.Load())
+
+			st := p.Close()
+			assert.Equal(t, int64(workers+limit+many), st.Blocks)
+			assert.GreaterOrEqual(t, st.Uncompensated, int64(workers), "the calls beyond the limit stall their workers")
+			assert.Equal(t, limit, st.PeakBlocked)
+		})
+	}
+}
+
+// TestBlockGoroutinesReturn checks that after a burst of blocking calls,
+// the pool is back to one goroutine per worker, plus at most one parked
+// spare per worker, with no goroutine blocked; Close ends them all
+// (TestMain checks for leaks).
+func TestBlockGoroutinesReturn(t *testing.T) {
+	for _, mode := range sched.Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			const workers, tasks = 3, 300
+			p, err := sched.NewPool(sched.PoolConfig{Mode: mode, Workers: workers})
+			require.NoError(t, err)
+			for range 3 {
+				g := p.NewGroup(context.Background())
+				for range tasks {
+					g.Go(nil, func(t *sched.Task) error {
+						t.Block(func() { time.Sleep(100 * time.Microsecond) })
+						return nil
+					})
+				}
+				require.NoError(t, g.Wait(nil))
+				eventually(t, "the blocked goroutines retired", func() bool {
+					all, spares, blocked, _ := p.Goroutines()
+					return blocked == 0 && all-spares == workers
+				})
+				_, spares, _, maxSpares := p.Goroutines()
+				assert.Equal(t, workers, maxSpares)
+				assert.LessOrEqual(t, spares, maxSpares)
+			}
+			st := p.Close()
+			assert.Equal(t, int64(3*tasks), st.Blocks)
+			assert.Greater(t, st.PeakBlocked, 1)
+			all, spares, _, _ := p.Goroutines()
+			assert.Zero(t, all, "goroutines after Close")
+			assert.Zero(t, spares)
+		})
+	}
+}
+
+// TestBlockPanic checks that a panic in Block's function is the task's:
+// it reaches Do's caller as a *PanicError with the panic's stack, or the
+// task recovers it itself and goes on with its worker.
+func TestBlockPanic(t *testing.T) {
+	for _, limit := range []int{0, 1} {
+		for _, mode := range sched.Modes() {
+			t.Run(fmt.Sprintf("%v/max=%d", mode, limit), func(t *testing.T) {
+				p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 2, MaxBlocked: limit})
+				hold := make(chan struct{})
+				if limit == 1 {
+					// Take the one compensated call, so that the panics
+					// below run on their worker.
+					g := p.NewGroup(context.Background())
+					entered := make(chan struct{})
+					g.Go(nil, func(t *sched.Task) error {
+						t.Block(func() { close(entered); <-hold })
+						return nil
+					})
+					<-entered
+					defer func() { close(hold); assert.NoError(t, g.Wait(nil)) }()
+				}
+				e := callInGoroutine(t, func() {
+					_ = p.Do(context.Background(), func(t *sched.Task) error {
+						t.Block(func() { panic(errBoom) })
+						return nil
+					})
+				})
+				require.False(t, e.returned)
+				pe, ok := e.recovered.(*sched.PanicError)
+				require.True(t, ok, "Do panicked with %T %v", e.recovered, e.recovered)
+				assert.Equal(t, errBoom, pe.Value)
+				assert.Contains(t, string(pe.Stack), "TestBlockPanic", "the stack is the panic's")
+
+				var got, r any
+				require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
+					id := t.WorkerID()
+					r = func() (r any) {
+						defer func() { r = recover() }()
+						t.Block(func() { panic(errBoom) })
+						return nil
+					}()
+					if t.WorkerID() != id {
+						return errors.New("the task changed workers")
+					}
+					got = sched.Fork(t, double, 21).Join(t)
+					return nil
+				}))
+				assert.Equal(t, errBoom, r, "the task recovers the panic of its Block's function as it is")
+				assert.Equal(t, 42, got, "the task goes on with its worker")
+			})
+		}
+	}
+}
+
+// TestBlockGoexit checks runtime.Goexit in Block's function (t.FailNow in a
+// test): it ends the task, Do's caller ends by Goexit, and the pool goes on
+// with one goroutine per worker.
+func TestBlockGoexit(t *testing.T) {
+	for _, mode := range sched.Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			const workers = 2
+			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: workers})
+			for range 5 {
+				e := callInGoroutine(t, func() {
+					_ = p.Do(context.Background(), func(t *sched.Task) error {
+						x := sched.Fork(t, func(t *sched.Task, n int) int {
+							t.Block(func() { runtime.Goexit() })
+							return n
+						}, 1)
+						return errors.New("not reached: " + fmt.Sprint(x.Join(t)))
+					})
+				})
+				assert.False(t, e.returned, "Do returned")
+				assert.Nil(t, e.recovered, "Do panicked")
+				var got int
+				require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
+					got = fib(t, 15)
+					return nil
+				}))
+				require.Equal(t, fibValue(15), got)
+			}
+			eventually(t, "one goroutine per worker", func() bool {
+				all, spares, blocked, _ := p.Goroutines()
+				return blocked == 0 && all-spares == workers
+			})
+		})
+	}
+}
+
+// TestBlockMisuse checks that Block's function cannot use a Task, and the
+// other misuses of Block.
+func TestBlockMisuse(t *testing.T) {
+	p := newPool(t, sched.PoolConfig{Workers: 2})
+	inside := func(op string, use func(t *sched.Task)) {
+		got := panicValue(t, func() {
+			_ = p.Do(ctx, func(t *sched.Task) error {
+				t.Block(func() { use(t) })
+				return nil
+			})
+		})
+		assert.Equal(t, "sched: "+op+" in the function of a Task.Block: its goroutine runs no task while it blocks; use the Task before or after the call", got)
+	}
+	inside("Fork", func(t *sched.Task) { sched.Fork(t, double, 1) })
+	inside("Task.Block", func(t *sched.Task) { t.Block(func() {}) })
+	inside("Task.Context", func(t *sched.Task) { t.Context() })
+	inside("Task.WorkerID", func(t *sched.Task) { t.WorkerID() })
+	inside("Group.Wait", func(t *sched.Task) { _ = p.NewGroup(ctx).Wait(t) })
+
+	assert.Equal(t, "sched: Task.Block with a nil function", panicValue(t, func() {
+		_ = p.Do(ctx, func(t *sched.Task) error { t.Block(nil); return nil })
+	}))
+	assert.Contains(t, panicValue(t, func() { (*sched.Task)(nil).Block(func() {}) }), "sched: Task.Block with a nil Task")
+	var saved *sched.Task
+	require.NoError(t, p.Do(ctx, func(t *sched.Task) error { saved = t; return nil }))
+	assert.Contains(t, panicValue(t, func() { saved.Block(func() {}) }), "sched: Task.Block with a Task used outside its own function")
+	assert.Equal(t, "sched: Pool.Close called by a task, which would wait for itself", panicValue(t, func() {
+		_ = p.Do(ctx, func(t *sched.Task) error { t.Block(func() { p.Close() }); return nil })
+	}), "Close in Block's function would wait for the task")
+}
+
+// TestBlockUsesPoolFromOutside checks that Block's function may use the
+// pool as a goroutine outside it would, even with one worker: the worker
+// runs the tasks it starts while it blocks.
+func TestBlockUsesPoolFromOutside(t *testing.T) {
+	for _, mode := range sched.Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 1})
+			var got, inner int
+			require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
+				t.Block(func() {
+					if err := p.Do(ctx, func(t *sched.Task) error { inner = fib(t, 12); return nil }); err != nil {
+						panic(err)
+					}
+				})
+				got = fib(t, 10)
+				return nil
+			}))
+			assert.Equal(t, fibValue(12), inner)
+			assert.Equal(t, fibValue(10), got)
+		})
+	}
+}
+
+// TestBlockCancel checks that a blocking call that watches its task's
+// context ends when the group is cancelled by another task's error.
+func TestBlockCancel(t *testing.T) {
+	errStop := errors.New("stop")
+	for _, mode := range sched.Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 1})
+			g := p.NewGroup(context.Background())
+			entered := make(chan struct{})
+			var cause error
+			g.Go(nil, func(t *sched.Task) error {
+				ctx := t.Context()
+				t.Block(func() {
+					close(entered)
+					<-ctx.Done()
+				})
+				cause = context.Cause(ctx)
+				return ctx.Err()
+			})
+			<-entered
+			g.Go(nil, func(*sched.Task) error { return errStop })
+			assert.ErrorIs(t, g.Wait(nil), errStop)
+			assert.ErrorIs(t, cause, errStop)
+		})
+	}
+}
