@@ -71,8 +71,10 @@ type goroutines struct {
 // work that computes.
 //
 // f must not use t, or any other Task: its goroutine runs no task while it
-// blocks. Such a use panics (see Misuse in the package documentation). A
-// task that needs its context in f reads it before:
+// blocks. Such a use panics (see Misuse in the package documentation).
+// Nor may f touch the worker's per-worker state (PerWorker), which belongs
+// to the goroutine that runs the worker meanwhile. A task that needs its
+// context in f reads it before:
 //
 //	ctx := t.Context()
 //	var entries []fs.DirEntry

@@ -406,3 +406,38 @@ func TestBlockCancel(t *testing.T) {
 		})
 	}
 }
+
+// TestBlockSpace checks the space bound of the package documentation for
+// a run with blocking calls: the queued tasks stay within S_1·(P+B), where
+// S_1 is the longest queue of the serial run (n/2 for fib(n)) and B is
+// Stats.PeakBlocked. Every call of the recursion blocks, before it forks.
+func TestBlockSpace(t *testing.T) {
+	const n = 16
+	var fibBlock func(t *sched.Task, n int) int
+	fibBlock = func(t *sched.Task, n int) int {
+		t.Block(func() { time.Sleep(time.Microsecond) })
+		if n < 2 {
+			return n
+		}
+		x := sched.Fork(t, fibBlock, n-1)
+		y := fibBlock(t, n-2)
+		return x.Join(t) + y
+	}
+	for _, mode := range sched.Modes() {
+		for _, workers := range []int{1, 2, 4} {
+			t.Run(fmt.Sprintf("%v/workers=%d", mode, workers), func(t *testing.T) {
+				p, err := sched.NewPool(sched.PoolConfig{Mode: mode, Workers: workers})
+				require.NoError(t, err)
+				var got int
+				require.NoError(t, p.Do(ctx, func(t *sched.Task) error { got = fibBlock(t, n); return nil }))
+				st := p.Close()
+				require.Equal(t, fibValue(n), got)
+				sum := 0
+				for _, ws := range st.PerWorker {
+					sum += ws.MaxLen
+				}
+				assert.LessOrEqual(t, sum, n/2*(workers+st.PeakBlocked), "S_P <= S_1·(P+B), B = %d", st.PeakBlocked)
+			})
+		}
+	}
+}

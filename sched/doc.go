@@ -144,15 +144,54 @@
 //
 // # Blocking
 //
-// A handler or task that blocks (on a channel, a lock, I/O or a sleep)
-// stalls its worker: the items in its queue wait until a thief takes them,
-// and nothing else runs on that worker; if every worker blocks, the
-// computation stops until something unblocks it. Keep blocking work out of
-// handlers and tasks: do the I/O in goroutines of its own and hand the
-// results to the scheduler (a Pool's Group takes tasks from any goroutine),
-// or start the waiting from a goroutine that is not a worker. In a Pool, wait
-// for tasks with Future.Join and Group.Wait, which run other tasks while
-// they wait, never with a channel or a sync.WaitGroup, which block.
+// A task that blocks (on I/O, a system call, a lock, a channel or a sleep)
+// stalls its worker unless it says so: nothing else runs on that worker
+// while it waits, the tasks in its queue wait until a thief takes them,
+// and if every worker blocks, the pool does nothing until something
+// unblocks. A directory walk with a task per directory, on storage that
+// takes 200 µs to list a directory, runs about eight times slower on a
+// pool of two workers than with a goroutine per directory
+// (BenchmarkBlockingWalk in package bench).
+//
+// Task.Block says so. It runs a function that blocks while the task's
+// worker goes on running other tasks, as the Go runtime hands the
+// processor of a thread blocked in a system call to another thread:
+//
+//	var entries []fs.DirEntry
+//	var err error
+//	t.Block(func() { entries, err = os.ReadDir(dir) })
+//
+// The task's goroutine lends its worker (the worker's queue, its ID and
+// its share of Stats) to another goroutine of the pool, a parked spare or a
+// new one, which runs the worker's tasks and steals for it; the worker's
+// queue stays stealable throughout. When the function returns, the task
+// goes on, on the same worker (Task.WorkerID does not change), once the
+// goroutine that ran the worker meanwhile gives it back: when it finishes
+// the task it is running (as a helping join that ran a task finishes it
+// before it returns), waits in a join with nothing of its own to run, or
+// blocks in turn. The function must not use the Task; a panic or
+// runtime.Goexit in it is the task's.
+//
+// Use Block around any call that may wait for something other than the
+// pool's own tasks for longer than some microseconds: reading files and
+// directories, network calls, a database query, a lock held for long, a
+// sleep. It costs a few microseconds (two hand-overs of the worker between
+// goroutines; a new goroutine the first times), and each goroutine blocked
+// at once costs its stack. Config.MaxBlocked (DefaultMaxBlocked, 256)
+// bounds how many goroutines have lent their workers at once; a Block
+// beyond it runs its function on the worker, which stalls as it would
+// without Block. Once the blocking calls have returned, the extra
+// goroutines end, except at most one parked spare per worker, kept to serve
+// the next Block: an idle pool holds one goroutine per worker (and in
+// Master mode the master's) plus those spares, and costs no processor time.
+// Stats.Blocks, Uncompensated and PeakBlocked count the calls.
+//
+// Wait for the pool's own tasks with Future.Join and Group.Wait, which run
+// other tasks while they wait, never with a channel or a sync.WaitGroup,
+// which block; and never in Task.Block, whose function has no Task. A
+// handler of Run has no Block: do its I/O in goroutines of its own and hand
+// the results to the scheduler (a Pool's Group takes tasks from any
+// goroutine), or use a Pool.
 //
 // # Panics and Goexit
 //
@@ -165,10 +204,11 @@
 // process survives, and the pool goes on. A handler or task that calls
 // runtime.Goexit (t.FailNow or t.Fatal in a test) is treated in the same
 // way, except that the caller of Run, Do, Wait or Join calls runtime.Goexit
-// instead of panicking. In a Pool, Goexit ends the worker's goroutine, and
-// with it every task on that goroutine's stack: the task that called it and
-// the tasks whose helping waits were running it, which report Goexit too;
-// the pool starts a new goroutine for the worker.
+// instead of panicking. In a Pool, Goexit ends the goroutine running the
+// worker, and with it every task on that goroutine's stack: the task that
+// called it and the tasks whose helping waits were running it, which report
+// Goexit too; the pool starts a new goroutine for the worker. A panic or
+// Goexit in the function of a Task.Block is the task's.
 //
 // # Space and depth
 //
@@ -190,14 +230,21 @@
 // serial recursion would (they are its own descendants). A join that steals
 // runs another subtree on top of the waiting task, as deep as that subtree's
 // recursion. A worker lets at most 16 joins that took work from elsewhere
-// nest on its stack; a join beyond that runs only its own worker's tasks and
-// then sleeps until the tasks it waits for are done (the one case in which a
-// worker sleeps while other workers have queued work). So a worker's stack
-// holds at most 17 subtrees' recursion, each no deeper than the serial
-// recursion of its task; goroutine stacks grow as needed, up to the runtime's
-// limit (1 GB on 64-bit systems by default). Deep recursion itself is bounded
-// only by the program: a computation that recurses n levels deep needs n
-// frames whether it runs serially or not.
+// nest on its goroutine's stack; a join beyond that runs only its own
+// worker's tasks and then sleeps until the tasks it waits for are done (the
+// one case in which a worker sleeps while other workers have queued work).
+// So a goroutine's stack holds at most 17 subtrees' recursion, each no
+// deeper than the serial recursion of its task; goroutine stacks grow as
+// needed, up to the runtime's limit (1 GB on 64-bit systems by default).
+// Deep recursion itself is bounded only by the program: a computation that
+// recurses n levels deep needs n frames whether it runs serially or not.
+//
+// Task.Block adds goroutines, not depth: the goroutine that runs a worker
+// while a task blocks starts with an empty stack. Each goroutine that has
+// lent its worker leaves the tasks its stack's frames forked in the
+// worker's queue, for the worker to run, so the queued tasks of a run with
+// blocking calls stay within S_1·(P+B), where B is the most goroutines that
+// had lent their workers at once (Stats.PeakBlocked).
 //
 // # Memory
 //
@@ -205,13 +252,17 @@
 // Once a task is joined (or waited for in its Group, or has finished when
 // nobody waits), nothing of it stays reachable from the pool: its closure,
 // argument, result and context are dropped from the frame that ran it and
-// from the fork record it used. Each worker keeps, for reuse:
+// from the fork record it used. Each goroutine of the pool (one per
+// worker, plus those of Task.Block: see Blocking) keeps, for reuse:
 //
 //   - up to 64 task frames; a deeper recursion grows the frames with its
 //     depth (one small object per nested task) and gives back those beyond
-//     64 when the worker is back at depth zero;
-//   - up to 64 finished fork records per worker, cleared of the function,
-//     argument and result of their last use;
+//     64 when the goroutine is back at depth zero;
+//   - up to 64 finished fork records, cleared of the function, argument
+//     and result of their last use.
+//
+// Each worker keeps:
+//
 //   - its buffers for stolen items, deliveries from the master, Spawn's
 //     copy and a bounded queue's overflow: a busy worker keeps what its
 //     largest steal or fan-out made them, so that a steady stream of large
@@ -224,7 +275,8 @@
 //
 // Goroutine stacks grow with the depth of the recursion that runs on them
 // and are shrunk by the runtime's garbage collector. Run's workers keep the
-// same buffers, with the same bound.
+// same buffers, with the same bound. After a burst of blocking calls, a
+// Pool keeps at most one parked spare goroutine per worker.
 //
 // # Misuse
 //
@@ -250,6 +302,9 @@
 //     and the refused task is not counted: a Wait for the group returns.
 //   - A task that waits for a Group it belongs to panics ("a task waits
 //     for itself"); a Future joined twice, or not made by Fork, panics.
+//   - A Task used in the function of a Task.Block, by any of the calls
+//     above or Task.Block itself, panics: the goroutine runs no task while
+//     it blocks. So does Task.Block with a nil function.
 //   - An invalid Config makes Run and NewPool return an error.
 //
 // # Concurrency contract and memory model
@@ -262,7 +317,9 @@
 //
 // In the terms of the Go memory model: Worker.Spawn(x) synchronizes before
 // the handler call that handles x; Fork and Group.Go synchronize before the
-// call of the task's function; the return of a task's function
+// call of the task's function; what a task does before Task.Block
+// synchronizes before the call of Block's function, and the return of that
+// function before the return of Block; the return of a task's function
 // synchronizes before the return of the Join or Wait that waits for it; and
 // every handler call and task synchronizes before the return of Run, Do or
 // Close. Between tasks that do not wait for each other, the scheduler
@@ -279,8 +336,8 @@
 // # Statistics
 //
 // Run and Pool.Close return Stats: items handled, steals and items moved,
-// each worker's handled count, longest queue and time spent idle, and in
+// each worker's handled count, longest queue and time spent idle, in
 // master mode the time the master spent working, from which
 // Stats.MasterCapacity derives the hand-offs per second one master can
-// sustain.
+// sustain, and for a Pool the blocking calls.
 package sched

@@ -32,7 +32,9 @@ func NewPerWorker[S any](n int) *PerWorker[S] {
 }
 
 // Get returns the value of the worker with the given ID (Worker.ID,
-// Task.WorkerID). During a run, only that worker may use it; after the run
+// Task.WorkerID). During a run, only that worker may use it (not a task in
+// the function of its Task.Block, while another goroutine runs the worker);
+// after the run
 // (after Run or Pool.Close returns, or after a Wait or Join for the tasks
 // that used it), anyone may.
 func (p *PerWorker[S]) Get(id int) *S { return &p.slots[id].v }

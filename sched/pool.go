@@ -82,8 +82,9 @@ type runner interface {
 // queue of the worker that runs it).
 //
 // A Task is valid only during the call of the task's function, in the
-// goroutine that runs it; a function must not keep it, or use it in a task
-// it starts (each task gets its own). The Pool reuses Task values. The
+// goroutine that runs it, and not in the function of a Task.Block; a
+// function must not keep it, or use it in a task it starts (each task gets
+// its own). The Pool reuses Task values. The
 // methods and functions that take a Task panic when they see it used
 // outside its function (see Misuse in the package documentation).
 type Task struct {

@@ -79,7 +79,8 @@ const DefaultSpin = 4
 // them, and nothing else runs on that worker. A handler that must wait for
 // something other than its own items should hand the waiting to a goroutine
 // of its own, or use a Pool, whose Group.Wait and Future.Join run other
-// tasks while they wait for tasks.
+// tasks while they wait for tasks, and whose Task.Block lets a task block
+// while its worker goes on.
 type Handler[T any] func(ctx context.Context, item T, w *Worker[T]) error
 
 // Config describes a scheduler: the workers of a Run or of a Pool. The zero
