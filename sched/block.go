@@ -9,18 +9,23 @@ import (
 // runtime hands a blocked thread's P to another thread: the Worker (its
 // ID, queue, buffers and statistics) is what is lent, and the goroutine
 // (a poolWorker, with the frames of the tasks running on it) is what
-// blocks. Three hand-overs move a worker between goroutines, each by the
-// goroutine that runs it, at a point where it does not need the worker:
+// blocks. Four hand-overs move a worker between goroutines, each made by
+// the goroutine that runs it, at a point where it does not need it:
 //
 //   - lend: a task calls Task.Block. Its goroutine gives the worker to a
-//     goroutine waiting to take it back, if there is one; else to a parked
-//     spare, or to a new goroutine; or, when MaxBlocked goroutines have
-//     lent their workers already, keeps it and runs the function itself.
+//     goroutine waiting to take it back, if there is one; else, unless
+//     MaxBlocked goroutines have lent their workers already (then it keeps
+//     the worker and calls the function itself), to a parked spare, or to
+//     a new goroutine.
 //   - hand back: the goroutine running the worker finds, between items
 //     or when it has no work (Worker.run returns errHandBack), that a
 //     goroutine waits to take it back; it gives the worker to the one that
 //     has waited longest, and retires: it parks as a spare, unless there
 //     are enough of them already, and ends.
+//   - a helping wait with nothing of its own to run gives the worker to a
+//     goroutine waiting to take it back, and sleeps until the tasks it
+//     waits for are done (lendUntil): they may be that goroutine's, or wait
+//     for it, so it must not keep the worker from it.
 //   - a goroutine that ends by runtime.Goexit gives its worker to a new
 //     one (see poolWorker.run).
 //
@@ -34,15 +39,30 @@ import (
 // (reclaim) before the task goes on: its frames are on its stack, and
 // they use the worker's queue. So a task runs on one worker from start to
 // end, and Task.WorkerID does not change.
+//
+// No wait is for ever: the goroutine running a worker hands it over at its
+// next lend, hand back or helping wait with nothing to run, and a task it
+// runs never waits for a task on a goroutine waiting for the worker, below
+// it in time: a task waits only for tasks it started, after it started,
+// and those of the waiting goroutine had started before the worker was
+// lent. (A task that waits for a Group it does not belong to can make a
+// cycle, as it can without Block, between tasks on one goroutine's stack.)
+//
+// Goroutines: besides one per worker, the pool has at most MaxBlocked
+// that have lent their worker (in a Block's function, or waiting to take
+// the worker back), and at most one parked spare per worker.
 
 // goroutines is the part of a Pool that keeps track of its goroutines and
 // of its blocking calls.
 type goroutines struct {
-	// blocked is the number of goroutines that lent their worker and have
-	// not taken it back, at most cfg.MaxBlocked: it grows by one when a
-	// goroutine lends its worker to a spare or a new goroutine, and shrinks
-	// by one when a waiting goroutine takes its worker back from one that
-	// retires. A lend to a waiting goroutine leaves it as it is.
+	// blocked is the number of goroutines that lent their worker in
+	// Task.Block and have not taken it back, at most cfg.MaxBlocked. A lend
+	// to a spare or a new goroutine adds one (reserveUpTo); a lend to a
+	// goroutine that waits for the worker leaves it as it is (one goroutine
+	// starts to block as another stops); a hand back, after which the
+	// giver retires, takes one off. A helping wait that lends its worker
+	// (lendUntil) leaves it as it is too: it counts the goroutines beyond
+	// one per worker that are not spares.
 	blocked atomic.Int64
 	// blocks, uncompensated and peak are Stats.Blocks, Uncompensated and
 	// PeakBlocked.
@@ -183,9 +203,7 @@ func (p *Pool) give(w *Worker[Job], next *poolWorker) {
 }
 
 // lendToWaiter gives the worker to the goroutine that has waited longest
-// to take it back, if one waits, and reports whether it did. That
-// goroutine stops being blocked as this one starts: blocked stays as it
-// is.
+// to take it back, if one waits, and reports whether it did.
 func (pw *poolWorker) lendToWaiter() bool {
 	p, w := pw.p, pw.w
 	if w.wanted.Load() == 0 {
@@ -270,7 +288,7 @@ func (pw *poolWorker) handBack() {
 	next := sl.dequeue()
 	w.wanted.Add(-1)
 	sl.mu.Unlock()
-	p.blocked.Add(-1) // next is no longer blocked, and this goroutine retires
+	p.blocked.Add(-1) // next has its worker back, and this goroutine retires
 	p.give(w, next)
 }
 
