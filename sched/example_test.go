@@ -171,9 +171,10 @@ func ExamplePool() {
 // task per file and per directory, all in one Group: a directory's task adds
 // a task to the group for each entry, passing its own Task (the parameter t
 // of each function is that task's own), and Wait returns when the walk is
-// done, with its first error. The tree is in memory here; tasks that wait
-// for a disk stall their workers (see Blocking in the package
-// documentation).
+// done, with its first error. Each task reads from the file system inside
+// Task.Block, so that its worker runs other tasks while a disk or a server
+// answers (see Blocking in the package documentation); the tree is in
+// memory here.
 func ExampleGroup() {
 	fsys := fstest.MapFS{
 		"a.txt":          {Data: []byte("one two three")},
@@ -193,7 +194,9 @@ func ExampleGroup() {
 		g := pool.NewGroup(context.Background())
 		var walk func(t *sched.Task, dir string) error
 		walk = func(t *sched.Task, dir string) error {
-			entries, err := fs.ReadDir(fsys, dir)
+			var entries []fs.DirEntry
+			var err error
+			t.Block(func() { entries, err = fs.ReadDir(fsys, dir) })
 			if err != nil {
 				return err // cancels g.Context(); Wait returns it
 			}
@@ -204,7 +207,9 @@ func ExampleGroup() {
 					continue
 				}
 				g.Go(t, func(t *sched.Task) error {
-					data, err := fs.ReadFile(fsys, name)
+					var data []byte
+					var err error
+					t.Block(func() { data, err = fs.ReadFile(fsys, name) })
 					words.Add(int64(len(strings.Fields(string(data)))))
 					return err
 				})

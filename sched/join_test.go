@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -42,6 +44,41 @@ func TestStealingJoinsCapped(t *testing.T) {
 				return nil
 			})
 			require.NoError(t, err)
+		})
+	}
+}
+
+// TestCappedJoinLends checks that a join beyond the cap, which sleeps
+// rather than take work from elsewhere, lends its worker to a goroutine
+// that waits to take it back: here the task it waits for, which blocked
+// on another goroutine of the same worker and needs the worker to finish.
+// Keeping the worker would wait for ever.
+func TestCappedJoinLends(t *testing.T) {
+	for _, mode := range Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			p, err := NewPool(Config[Job]{Workers: 1, Mode: mode})
+			require.NoError(t, err)
+			defer p.Close()
+			err = p.Do(context.Background(), func(t *Task) error {
+				started := make(chan struct{})
+				f := ForkFunc(t, func(t *Task, _ int) {
+					t.Block(func() {
+						close(started)
+						time.Sleep(20 * time.Millisecond) // returns while the joiner sleeps
+					})
+				}, 0)
+				// The forked task runs on another goroutine of the worker
+				// while this one blocks.
+				t.Block(func() { <-started })
+				pw := t.pw
+				pw.stealing = maxStealingJoins
+				defer func() { pw.stealing = 0 }()
+				f.Join(t)
+				return nil
+			})
+			require.NoError(t, err)
+			st := p.Close()
+			assert.Equal(t, int64(2), st.Blocks)
 		})
 	}
 }
