@@ -149,7 +149,7 @@
 // while it waits, the tasks in its queue wait until a thief takes them,
 // and if every worker blocks, the pool does nothing until something
 // unblocks. A directory walk with a task per directory, on storage that
-// takes 200 µs to list a directory, runs about eight times slower on a
+// takes 200 µs to list a directory, runs seven times slower on a
 // pool of two workers than with a goroutine per directory
 // (BenchmarkBlockingWalk in package bench).
 //
