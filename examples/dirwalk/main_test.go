@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
 
@@ -159,33 +158,23 @@ func TestParseFlags(t *testing.T) {
 
 // TestCommand builds the command and runs it as a user would: on a tree,
 // with and without latency and Task.Block, with each queue, and with each
-// kind of bad flag.
+// kind of bad flag (those of the flags all programs share come from
+// cmdtest.Shared).
 func TestCommand(t *testing.T) {
-	t.Parallel() // go build runs in a process of its own, beside the other tests
-	bin := cmdtest.BuildBinary(t)
 	root, _ := makeTree(t)
 	const verified = "verified: 85 directories, 171 files and 15,810 bytes, as filepath.WalkDir counts them"
-	var cases []cmdtest.Case
-	for _, q := range catalog.Names() {
-		cases = append(cases, cmdtest.Verified(verified, "-root", root, "-queue", q))
-	}
+	cases := cmdtest.EveryQueue(verified, "-root", root)
 	file := filepath.Join(root, "f0")
 	cases = append(cases,
 		cmdtest.Verified(verified, "-root", root, "-latency", "1ms", "-workers", "2", "-mode", "random"),
 		cmdtest.Verified("blocking calls: 85,", "-root", root, "-latency", "200us", "-progress=false"),
 		cmdtest.Verified("blocking calls: 0,", "-root", root, "-block=false", "-latency", "100us", "-workers", "3"),
 		cmdtest.Verified("listings on the workers, without Task.Block", "-root", root, "-block=false"),
-		cmdtest.Help(synopsis),
 		cmdtest.Refused("dirwalk: -latency -1ms: out of range; want at least 0s", "-latency", "-1ms"),
 		cmdtest.Refused(`dirwalk: invalid value "soon" for flag -latency: parse error`, "-latency", "soon"),
 		cmdtest.Refused("dirwalk: -root "+file+": not a directory", "-root", file),
 		cmdtest.Refused("dirwalk: -root "+filepath.Join(root, "nowhere")+": no such file or directory", "-root", filepath.Join(root, "nowhere")),
-		cmdtest.Refused("dirwalk: -queue nope: unknown queue; known queues: "+strings.Join(catalog.Names(), ", "), "-queue", "nope"),
-		cmdtest.Refused("dirwalk: -mode both: unknown value; want master or random", "-mode", "both"),
-		cmdtest.Refused("dirwalk: -workers -1: out of range; want 0 to 1,024", "-workers", "-1"),
 		cmdtest.Refused(`dirwalk: invalid boolean value "maybe" for -check`, "-check=maybe"),
-		cmdtest.Refused("dirwalk: flag provided but not defined: -nosuchflag", "-nosuchflag"),
-		cmdtest.Refused(`dirwalk: unexpected argument "extra": dirwalk takes flags only`, "extra"),
 	)
-	cmdtest.Run(t, bin, "dirwalk", cases)
+	cmdtest.Command(t, "dirwalk", synopsis, cases)
 }
