@@ -26,6 +26,7 @@ type master[T any] struct {
 	_       pad.Line
 	idle    chan *Worker[T]
 	wake    chan struct{}
+	late    lateTimer   // the master's late look (see lateLook)
 	st      masterStats // written by the master goroutine only
 }
 
@@ -182,19 +183,32 @@ func (m *master[T]) awaitWork(ctx context.Context) bool {
 		}
 	}
 	// Announce, then look once more: a publisher pushes and then reads
-	// m.waiting, so one of the two sees the other.
+	// m.waiting, so one of the two sees the other, once the push is
+	// visible: see lateLook for the look we take once more.
 	m.waiting.Store(true)
 	if s.anyWork() {
 		m.waiting.Store(false) // a token sent meanwhile only causes one extra look
 		return true
 	}
-	select {
-	case <-m.wake:
-		return true
-	case <-s.done:
-		return false
-	case <-ctx.Done():
-		return false
+	late := m.late.arm()
+	for {
+		select {
+		case <-m.wake:
+			m.late.disarm()
+			return true
+		case <-s.done:
+			m.late.disarm()
+			return false
+		case <-ctx.Done():
+			m.late.disarm()
+			return false
+		case <-late:
+			late = nil
+			if s.anyWork() {
+				m.waiting.Store(false)
+				return true
+			}
+		}
 	}
 }
 

@@ -22,9 +22,14 @@ import (
 // and wakes a parked worker if nobody searches (published). Whoever stops
 // searching decrements spinning first and reads every queue after: a worker
 // about to park (park), or the last searcher that found work or left the
-// search (stopSearching). Sequential consistency makes one of the two sides
-// see the other, so while some queue holds stealable items and a worker is
-// parked, someone searches or is being woken.
+// search (stopSearching). Sequential consistency would make one of the two
+// sides see the other, so that while some queue holds stealable items and a
+// worker is parked, someone searches or is being woken. The owners' pushes
+// are release stores, though, which a publisher's next load may pass: a
+// worker that parks looks at the queues once more a little later
+// (lateLook), which the push cannot escape; the last searcher's look in
+// stopSearching has no second one, and a push it misses waits for the next
+// publish or for its owner, which costs parallelism, never completion.
 type random[T any] struct {
 	s        *scheduler[T]
 	_        pad.Line
@@ -113,24 +118,39 @@ func (r *random[T]) park(ctx context.Context, w *Worker[T], l *latch) bool {
 	r.mu.Unlock()
 	r.spinning.Add(-1)
 	// A publisher pushes and then reads sleepers; we announced ourselves
-	// and now read the queues. One of us sees the other.
+	// and now read the queues. One of us sees the other, once the push is
+	// visible: see lateLook for the look we take once more.
 	if s.anyWork() || w.stopLooking(l) {
 		r.rejoin(w)
 		return true
 	}
-	select {
-	case <-w.wake:
-		return true
-	case <-joined:
-		r.rejoin(w)
-		return true
-	case <-w.reclaim:
-		r.rejoin(w)
-		return true
-	case <-s.done:
-		return false
-	case <-ctx.Done():
-		return false
+	late := w.late.arm()
+	for {
+		select {
+		case <-w.wake:
+			w.late.disarm()
+			return true
+		case <-joined:
+			w.late.disarm()
+			r.rejoin(w)
+			return true
+		case <-w.reclaim:
+			w.late.disarm()
+			r.rejoin(w)
+			return true
+		case <-s.done:
+			w.late.disarm()
+			return false
+		case <-ctx.Done():
+			w.late.disarm()
+			return false
+		case <-late:
+			late = nil // one late look, then sleep until woken
+			if s.anyWork() {
+				r.rejoin(w)
+				return true
+			}
+		}
 	}
 }
 

@@ -236,9 +236,10 @@ func (s *scheduler[T]) stats(elapsed time.Duration) Stats {
 // anyWork reports whether some worker's queue, or the injector, holds an
 // item. Idle workers call it after announcing that they park, and the master
 // after announcing that it waits; a publisher pushes first and reads the
-// announcements after, so one of the two sees the other (all sync/atomic
-// operations, and mutexes, are sequentially consistent in Go). This relies
-// on Len counting every completed push.
+// announcements after, so one of the two sees the other once the push is
+// visible (a queue's push may be a release store, which the publisher's
+// read of the announcements may pass: the sleepers look again, see
+// lateLook). This relies on Len counting every completed push.
 func (s *scheduler[T]) anyWork() bool {
 	if s.inj.n.Load() > 0 {
 		return true

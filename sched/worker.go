@@ -23,6 +23,7 @@ type Worker[T any] struct {
 	handoff wsq.Handoff[T] // queue, if it implements wsq.Handoff; else nil
 	inbox   chan delivery[T]
 	wake    chan struct{}
+	late    lateTimer // the late look of a parked worker (Random mode; see lateLook)
 	// wants is set while the worker waits for the master (Master mode); a
 	// worker that stops waiting (see stopLooking) clears it, and the master then
 	// answers the worker's request with an empty delivery rather than with
@@ -389,3 +390,36 @@ func (w *Worker[T]) takeStolen() {
 	clear(w.buf) // let the GC have what they hold
 	w.buf = w.buf[:0]
 }
+
+// lateLook is how long a worker that parks in Random mode, or the master
+// that waits for work, sleeps before it looks at the queues once more.
+//
+// A publisher pushes and then reads whether anyone sleeps; a worker that
+// parks announces itself and then reads the queues. With sequentially
+// consistent operations on both sides one of the two would always see the
+// other. But the queues' owners push with release stores (no locked
+// instruction on amd64), which a processor may make visible after the
+// publisher's next load: the publisher may read that nobody sleeps while
+// the parking worker reads queues that do not show the push yet. The
+// store leaves the processor's store buffer within far less than a
+// microsecond, so one more look a millisecond later sees it: a wake-up can
+// then be late, never lost, and an idle pool still sleeps (one look per
+// park, no polling).
+const lateLook = time.Millisecond
+
+// lateTimer is the timer of one sleeper's late look, made on first use and
+// reused.
+type lateTimer struct{ t *time.Timer }
+
+// arm starts the timer and returns its channel.
+func (l *lateTimer) arm() <-chan time.Time {
+	if l.t == nil {
+		l.t = time.NewTimer(lateLook)
+	} else {
+		l.t.Reset(lateLook)
+	}
+	return l.t.C
+}
+
+// disarm stops the timer, if it has not fired.
+func (l *lateTimer) disarm() { l.t.Stop() }
