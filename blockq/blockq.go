@@ -23,66 +23,130 @@ const (
 	// maxFixedBlockSize is the largest block size WithBlockSize accepts.
 	maxFixedBlockSize = 1 << 20
 
-	// MaxLen is the largest number of items a queue can hold: the size
-	// field of the control word has 30 bits.
-	MaxLen = sizeMask
+	// MaxLen is the largest number of items a queue can hold: the owner
+	// pops at most that many items between two publications of its tail,
+	// which the 30 bits of the pop count must tell apart (see length),
+	// and a thief's position in the front link, below a block plus
+	// MaxLen, must fit in 32 bits.
+	MaxLen = genMask
 )
 
-// The control word. A link's word is unborn (zero) until the link becomes
-// the front, live while it is the front, and moved once it no longer is:
+// The control word of a tenure (see tenure):
 //
-//	bits 62-63  state: 0 unborn, 1 live, 2 moved
+//	bits 62-63  state: 1 live, 2 moved
 //	bits 30-61  idx: the position of the oldest item not reserved by a
-//	            thief, counted from the link's first slot along the chain
-//	bits  0-29  size: the number of items from idx on that are neither
-//	            reserved by a thief nor popped
+//	            thief, counted from the first slot of the tenure's link
+//	            along the chain
+//	bits  0-29  gen: the number of pops the owner has made, modulo 2^30
 //
-// While live, idx only grows (thieves add what they reserve) and size
-// changes by every operation; a moved word never changes again. idx stays
-// below 2^32: a thief reserves only while idx is inside the front link, so
-// idx never exceeds a block plus MaxLen.
+// A live word changes only by compare-and-swap: a thief's reservation of k
+// items adds k to idx, a pop adds 1 to gen, and a move makes it moved,
+// after which it never changes again. A pop that would take gen past
+// 2^30-1 moves the front instead (to a new tenure, possibly of the same
+// link), so within a tenure gen never wraps: every change makes a live
+// word larger, a live word never takes the same value twice, and a
+// compare-and-swap that succeeds proves that the word did not change since
+// the value it expected was loaded. idx stays below 2^32: a thief reserves
+// only while idx is inside the tenure's link, so idx never exceeds a block
+// plus MaxLen.
 const (
-	sizeBits   = 30
-	sizeMask   = 1<<sizeBits - 1
-	idxShift   = sizeBits
+	genBits    = 30
+	genMask    = 1<<genBits - 1
+	idxShift   = genBits
 	idxMask    = 1<<32 - 1
 	stateMask  = 3 << 62
 	stateLive  = 1 << 62
 	stateMoved = 2 << 62
 )
 
-func live(idx, size int) uint64 { return stateLive | uint64(idx)<<idxShift | uint64(size) }
-func ctlIdx(c uint64) int       { return int(c >> idxShift & idxMask) }
-func ctlSize(c uint64) int      { return int(c & sizeMask) }
-func isMoved(c uint64) bool     { return c&stateMask == stateMoved }
+// The tail word, which the owner publishes after every push:
+//
+//	bits 30-63  t: the position after the newest item, modulo 2^34
+//	bits  0-29  gen: the pop count (as in the control word) when it was
+//	            published
+//
+// Positions are absolute here: counted from the first slot the queue ever
+// used, modulo 2^34. Pops do not publish the tail: a thief that loads the
+// control word and then the tail subtracts from t the pops made since the
+// tail was published, the difference of the two pop counts (see length).
+const (
+	posShift = genBits
+	posMask  = 1<<(64-posShift) - 1
+)
+
+func live(idx int, gen uint64) uint64 { return stateLive | uint64(idx)<<idxShift | gen&genMask }
+func ctlIdx(c uint64) int            { return int(c >> idxShift & idxMask) }
+func ctlGen(c uint64) uint64         { return c & genMask }
+func isLive(c uint64) bool           { return c&stateMask == stateLive }
 
 // take returns live word c after a reservation of the k oldest items.
-func take(c uint64, k int) uint64 { return c + uint64(k)<<idxShift - uint64(k) }
+func take(c uint64, k int) uint64 { return c + uint64(k)<<idxShift }
+
+// moved returns live word c frozen by a move of the front.
+func moved(c uint64) uint64 { return c&^stateMask | stateMoved }
+
+// tenure is one spell of a link as the queue's front: the link, the
+// absolute position of its first slot, and the control word of the spell.
+// A move of the front makes a new tenure, for the link that holds the
+// oldest item (which may be the same link), and a tenure is the front only
+// once: so a stale compare-and-swap, however long its goroutine stalled,
+// meets either the live word of the same tenure, which never returns to a
+// value it had, or a moved word, which never matches a live one.
+type tenure[T any] struct {
+	// ctl is the control word (see above). Every change is a
+	// compare-and-swap: by thieves (reservations, the move) and by the
+	// owner (pops, and the move of a pop that wraps gen). The first value
+	// is stored before the tenure is published.
+	ctl atomicx.Uint64
+
+	// base is the absolute position of the first slot of l, modulo 2^34,
+	// and l the link; both are written before the tenure is published and
+	// never change.
+	base uint64
+	l    *link[T]
+
+	// The rest of the cache line: ctl is written by every steal and pop,
+	// so nothing else should share its line.
+	_ [pad.Size - 16 - bits.UintSize/8]byte
+}
+
+// length returns the number of items in the queue in the state that
+// control word c of f and tail word tw describe together: the tail's
+// position, less the pops made since it was published (the difference of
+// the pop counts, which is below 2^30 since a queue holds at most MaxLen
+// items), less the oldest unreserved position. It is exact, at most
+// MaxLen, when c was f's word at the instant tw was loaded; otherwise it
+// may be any value.
+func (f *tenure[T]) length(c, tw uint64) uint64 {
+	pops := (c - tw) & genMask
+	return (tw>>posShift - pops - f.base - uint64(ctlIdx(c))) & posMask
+}
 
 // link is one queue's view of a block: a window of its slots, chained from
 // the front to the back. Invariants, for a link L of a queue:
 //   - The positions of L are L's first span slots. A position is counted
-//     when it holds an item the owner has counted in the control word; a
-//     counted position's slot, the spans of the links before it and their
-//     next pointers never change until a thief has reserved it and taken
-//     it, or the owner has popped it.
+//     when it holds an item the owner has published in the tail word and
+//     not popped since; a counted position's slot, the spans of the links
+//     before it and their next pointers never change until a thief has
+//     reserved it and taken it, or the owner has popped it.
 //   - Beyond the counted positions only the owner reads or writes: it
-//     fills slots before counting them, and may change the span and next
-//     of its back link and of the links after it.
+//     fills slots before publishing them, and may change the span and
+//     next of its back link and of the links after it.
 type link[T any] struct {
-	// slots is the window. The owner writes a slot before it counts the
-	// item in it and clears it when it pops it; the thief that reserved
-	// a position reads its slot and clears it (or hands it over in a
-	// parcel). No slot is ever written by two goroutines without that
-	// order between them.
+	// slots is the window. The owner writes a slot before it publishes
+	// the item in it and clears it when it pops it; the thief that
+	// reserved a position reads its slot and clears it (or hands it over
+	// in a parcel). No slot is ever written by two goroutines without
+	// that order between them.
 	slots []T
 
 	// cut is the number of slots at the end of the window that are not
 	// positions of the link, so that its span, its number of positions,
 	// is len(slots)-cut: zero while the owner may still fill the link,
 	// and what the owner left unfilled once it sealed the link early to
-	// append a pre-built List. Written by the owner (atomic stores),
-	// loaded by thieves walking the chain; a new link needs no store.
+	// append a pre-built List. Written by the owner (release stores, read
+	// by thieves after the tail that publishes what follows), loaded by
+	// thieves walking the chain; a new link needs no store.
 	cut atomicx.Uint32
 
 	// next is the following link, nil at the back. Written by the owner
@@ -90,24 +154,12 @@ type link[T any] struct {
 	// empty link it keeps behind its back); loaded by thieves.
 	next atomicx.Pointer[link[T]]
 
-	// fwd is the link that became the front after this one, set once by
-	// the first goroutine that completes the move (see help).
-	fwd atomicx.Pointer[link[T]]
-
 	// prev is the link before this one, or nil where nobody recorded it
 	// (the first link of a pushed List, the front link). Only the owner
 	// reads or writes it, to step back when a pop empties its back link;
 	// it is cleared on the front link, so that the chain the thieves have
 	// consumed is not kept reachable.
 	prev *link[T]
-
-	// ctl is the control word while this link is the front (see above).
-	// Every change is a compare-and-swap: by the owner (size), by thieves
-	// (reservations, and the move), and by whoever makes this link the
-	// front (from unborn to live, once). It shares its cache line with the
-	// fields thieves read on their way through the front link; the owner
-	// works on the back link and keeps its own copy of the word.
-	ctl atomicx.Uint64
 }
 
 func newLink[T any](n int) *link[T] { return &link[T]{slots: make([]T, n)} }
@@ -118,7 +170,7 @@ func spanOf[T any](l *link[T]) int { return len(l.slots) - int(l.cut.Load()) }
 // seal makes l's span n, as its owner.
 func (l *link[T]) seal(n int) {
 	if c := uint32(len(l.slots) - n); l.cut.Load() != c {
-		l.cut.Store(c)
+		l.cut.StoreRelease(c)
 	}
 }
 
@@ -126,13 +178,13 @@ func (l *link[T]) seal(n int) {
 // stored in linked blocks.
 //
 // A Queue has one owner, the goroutine that calls Push, PushBatch,
-// PushList, PushParcel and Pop; they must never be called by two
-// goroutines at once. Steal, StealBatch and StealParcel may be called by any
-// number of goroutines, concurrently with the owner and with each other.
-// Len and Contract may be called by any goroutine. No method blocks or
-// waits for another goroutine: a thief that meets another thief's change
-// retries or finishes the other's work, and always makes progress when the
-// queue holds items.
+// PushList, PushParcel, Pop and Reserve; they must never be called by two
+// goroutines at once. Steal, StealBatch and StealParcel may be called by
+// any number of goroutines, concurrently with the owner and with each
+// other. Len and Contract may be called by any goroutine. No method blocks
+// or waits for another goroutine: a thief that meets another thief's
+// change retries or finishes the other's work, and always makes progress
+// when the queue holds items.
 //
 // Items are stored by value and never torn. In the terms of the Go memory
 // model, the push that adds an item x synchronizes before the Pop or steal
@@ -143,9 +195,9 @@ func (l *link[T]) seal(n int) {
 type Queue[T any] struct {
 	_ pad.Line
 
-	// front is the link that holds the control word. It moves forward
-	// only, by a compare-and-swap, after the new front's word is live.
-	front atomicx.Pointer[link[T]]
+	// front is the tenure that holds the control word. It moves forward
+	// only, by a compare-and-swap, to a tenure whose word is live.
+	front atomicx.Pointer[tenure[T]]
 
 	// pointers says whether T holds pointers, so that removed items'
 	// slots must be cleared for the garbage collector. Written once,
@@ -154,36 +206,56 @@ type Queue[T any] struct {
 
 	_ pad.Line
 
-	// own is the owner's private state.
-	own struct {
-		// f and c are the front link and its control word as the owner
-		// last saw them. c is exact after the owner's own successful
-		// compare-and-swap; since thieves only reserve, the true size
-		// is at most ctlSize(c), so a zero size means empty.
-		f *link[T]
-		c uint64
+	// tail is the tail word (see above). Only the owner writes it, with a
+	// release store after it has written the slots, spans and links of
+	// what it publishes; that store is where a push takes effect. Thieves
+	// load it after the control word. It shares its cache line with the
+	// owner's state, which only the owner writes.
+	tail atomicx.Uint64
 
-		// back is the link the owner fills and pops, fill the number of
-		// its positions in use, limit its span as the owner set it, and
-		// cap its number of slots.
-		back  *link[T]
-		fill  int
-		limit int
-		cap   int
-
-		// spares is the number of empty links after back, kept for the
-		// next pushes, and keep how many of them pops may leave there (at
-		// least one; Reserve raises it).
-		spares int
-		keep   int
-
-		// blockSize is the number of slots of every block the owner
-		// allocates, or 0 for blocks sized to the queue (see
-		// MinBlockSize).
-		blockSize int
-	}
+	own owner[T]
 
 	_ pad.Line
+}
+
+// owner is the owner's private state.
+type owner[T any] struct {
+	// tw is the tail word as it is: the owner's newest position plus one,
+	// and its pop count. The owner publishes it in tail after every
+	// push; after a pop it differs from tail until the next push.
+	tw uint64
+
+	// back is the link the owner fills and pops, fill the number of its
+	// positions in use, limit its span as the owner set it, and cap its
+	// number of slots.
+	back  *link[T]
+	fill  int
+	limit int
+	cap   int
+
+	// stop and floor bound the fast paths: Push writes in place while
+	// fill < stop, and Pop claims with one compare-and-swap while
+	// fill > floor (see bounds).
+	stop  int
+	floor int
+
+	// f and c are the front tenure and its control word as the owner
+	// last saw them. The pop count of c is exact, since only the owner
+	// pops and a move keeps the count; idx may be stale, as thieves only
+	// add to it, so the length the owner computes from c is at most the
+	// true length, and a zero length means empty.
+	f *tenure[T]
+	c uint64
+
+	// spares is the number of empty links after back, kept for the next
+	// pushes, and keep how many of them pops may leave there (at least
+	// one; Reserve raises it).
+	spares int
+	keep   int
+
+	// blockSize is the number of slots of every block the owner
+	// allocates, or 0 for blocks sized to the queue (see MinBlockSize).
+	blockSize int
 }
 
 var (
@@ -227,69 +299,93 @@ func New[T any](opts ...Option) *Queue[T] {
 // differ: nothing is relaxed. Batches are pushed and stolen as one
 // operation, a batch steal takes exactly wsq.StealCount of the length at
 // the instant it takes effect, and no call waits for another (a TrySteal or
-// TryStealBatch reports wsq.Contended only when it loses its
-// compare-and-swap). Any goroutine may call it.
+// TryStealBatch reports wsq.Contended only when another goroutine changed
+// the control word under it). Any goroutine may call it.
 func (q *Queue[T]) Contract() wsq.Contract { return wsq.Contract{} }
 
 // Len returns the number of items in the queue, not counting items a thief
 // has reserved and is still copying out. Under concurrency it is a snapshot
 // that may be stale as soon as it returns. Any goroutine may call it.
+//
+// The count is exact at the instant Len loads the tail word: Len loads the
+// front and its word before, and loads both again after, until they have
+// not changed.
 func (q *Queue[T]) Len() int {
-	f := q.front.Load()
-	if f == nil {
+	for {
+		f := q.front.Load()
+		if f == nil {
+			return 0
+		}
+		c := f.ctl.Load()
+		tw := q.tail.Load()
+		// A live word that has not changed did not change in between
+		// (it never returns to a value); a moved word is final, and the
+		// state it froze holds until a new tenure becomes the front.
+		if q.front.Load() == f && f.ctl.Load() == c {
+			return int(f.length(c, tw))
+		}
+	}
+}
+
+// length returns the queue's length as the owner last saw it: at least the
+// true length.
+func (o *owner[T]) length() int {
+	if o.f == nil {
 		return 0
 	}
-	return ctlSize(f.ctl.Load()) // a moved word keeps the size it had
+	return int(o.f.length(o.c, o.tw))
+}
+
+// bounds sets stop and floor from the owner's view: Push may write in
+// place while fill < stop (the back link has room and the queue is below
+// MaxLen), and Pop may claim with one compare-and-swap while fill > floor
+// (the back link holds an item and the queue is not empty). A push or pop
+// changes fill and the length alike, so both bounds hold until the owner
+// changes its back link or reloads the word.
+func (o *owner[T]) bounds() {
+	n := o.length()
+	o.stop = min(o.limit, o.fill+MaxLen-n)
+	o.floor = max(0, o.fill-n)
 }
 
 // Push adds v as the newest item. It always reports true: the queue is
 // unbounded. It panics if the queue would hold more than MaxLen items. It
 // allocates one block when the last one is full. Only the owner may call
 // it; it does not block.
+//
+// Push writes the slot and publishes it with a release store of the tail,
+// where it takes effect; it uses no atomic read-modify-write operation.
 func (q *Queue[T]) Push(v T) bool {
 	o := &q.own
-	if o.fill == o.limit || ctlSize(o.c) == MaxLen {
-		q.checkRoom(1)
-		if o.fill == o.limit { // the back link is full, or there is none yet
-			q.advance(1)
-		}
+	if o.fill >= o.stop {
+		q.makeRoom(1)
 	}
 	o.back.slots[o.fill] = v
 	o.fill++
-	// count(1), its first attempt written out: count does not fit the
-	// compiler's inlining budget.
-	if c := o.c; o.f.ctl.CompareAndSwap(c, c+1) {
-		o.c = c + 1
-		return true
-	}
-	q.count(1)
+	o.tw += 1 << posShift
+	q.tail.StoreRelease(o.tw)
 	return true
 }
 
 // PushBatch adds the items of vs, vs[len(vs)-1] being the newest, as one
 // operation, and returns len(vs): it copies them into the back block and
-// further blocks, then publishes them all with one compare-and-swap, so a
-// thief sees none or all of them. It panics if the queue would hold more
-// than MaxLen items. PushBatch does not retain vs. Only the owner may call
-// it; it does not block.
+// further blocks, then publishes them all with one release store of the
+// tail, so a thief sees none or all of them. It panics if the queue would
+// hold more than MaxLen items. PushBatch does not retain vs. Only the
+// owner may call it; it does not block.
 func (q *Queue[T]) PushBatch(vs []T) int {
 	m := len(vs)
 	o := &q.own
-	if m > o.limit-o.fill || ctlSize(o.c)+m > MaxLen {
+	if m > o.stop-o.fill {
 		return q.pushSlow(vs)
 	}
 	if m == 0 {
 		return 0
 	}
-	// The batch fits in the back link: one copy and the count, whose first
-	// attempt is written out as in Push.
 	copy(o.back.slots[o.fill:], vs)
 	o.fill += m
-	if c := o.c; o.f.ctl.CompareAndSwap(c, c+uint64(m)) {
-		o.c = c + uint64(m)
-		return m
-	}
-	q.count(m)
+	o.tw += uint64(m) << posShift
+	q.tail.StoreRelease(o.tw)
 	return m
 }
 
@@ -307,41 +403,42 @@ func (q *Queue[T]) pushSlow(vs []T) int {
 		o.fill += n
 		rest = rest[n:]
 	}
-	q.count(m)
+	o.tw += uint64(m) << posShift
+	q.tail.StoreRelease(o.tw)
+	o.bounds()
 	return m
+}
+
+// makeRoom makes room in the back link for the first of m items: it panics
+// if the queue would hold more than MaxLen, and moves on to a new back link
+// if the back link is full.
+func (q *Queue[T]) makeRoom(m int) {
+	q.checkRoom(m)
+	if q.own.fill == q.own.limit { // the back link is full, or there is none yet
+		q.advance(m)
+	}
 }
 
 // checkRoom panics, before the queue changes, if m more items would make
 // it hold more than MaxLen.
 func (q *Queue[T]) checkRoom(m int) {
-	if ctlSize(q.own.c)+m <= MaxLen {
+	o := &q.own
+	if m <= MaxLen-o.length() {
 		return
 	}
-	if q.own.f != nil {
+	if o.f != nil {
 		q.reload() // thieves may have taken items since the owner looked
 	}
-	if ctlSize(q.own.c)+m > MaxLen {
+	if m > MaxLen-o.length() {
 		panic(fmt.Sprintf("blockq: pushing %d items would make the queue hold more than %d", m, MaxLen))
-	}
-}
-
-// count adds m items, written beyond the counted ones, to the queue's size:
-// the push takes effect at the compare-and-swap.
-func (q *Queue[T]) count(m int) {
-	o := &q.own
-	for {
-		c := o.c
-		if o.f.ctl.CompareAndSwap(c, c+uint64(m)) {
-			o.c = c + uint64(m)
-			return
-		}
-		q.reload()
 	}
 }
 
 // advance makes room in the back for at least one of want items: it moves
 // the owner to the empty link it kept behind its back, or links a new
-// block, or, on the queue's first push, makes the first block.
+// block, or, on the queue's first push, makes the first block. It then
+// reloads the owner's view of the front, so that a stale tenure does not
+// keep the blocks thieves have emptied reachable for long.
 func (q *Queue[T]) advance(want int) {
 	o := &q.own
 	if o.back == nil {
@@ -354,18 +451,12 @@ func (q *Queue[T]) advance(want int) {
 	} else {
 		l := newLink[T](q.blockFor(want))
 		l.prev = o.back
-		// The back link is full: its span is already its fill. Linking
-		// a block beyond the counted items publishes nothing yet.
+		// The back link is full: its span is already its fill. Linking a
+		// block beyond the published items publishes nothing yet.
 		o.back.next.Store(l)
 		o.back, o.fill, o.limit, o.cap = l, 0, len(l.slots), len(l.slots)
 	}
-	if ctlIdx(o.c) >= spanOf(o.f) {
-		// Thieves took every item of the front link, and perhaps the
-		// queue was empty at a full back link, where reload could not
-		// move the front: it can now (a check once per block, off the
-		// hot path).
-		q.reload()
-	}
+	q.reload()
 }
 
 // blockFor returns the number of slots of a new block, when want more
@@ -374,105 +465,106 @@ func (q *Queue[T]) blockFor(want int) int {
 	if n := q.own.blockSize; n > 0 {
 		return n
 	}
-	n := (ctlSize(q.own.c) + want) / 4
+	n := (q.own.length() + want) / 4
 	return min(max(MinBlockSize, 1<<bits.Len(uint(n-1))), MaxBlockSize)
 }
 
-// start makes the first link, live and empty, and publishes it as the
-// front.
+// start makes the first link and its tenure, live and empty at the
+// position and pop count of the owner's tail word (zero, except in tests),
+// and publishes it as the front.
 func (q *Queue[T]) start() {
 	q.pointers = hasPointers(reflect.TypeFor[T]())
-	l := newLink[T](q.blockFor(0))
-	c := live(0, 0)
-	l.ctl.Store(c)
 	o := &q.own
-	o.f, o.c = l, c
+	l := newLink[T](q.blockFor(0))
+	f := &tenure[T]{base: o.tw >> posShift, l: l}
+	c := live(0, ctlGen(o.tw))
+	f.ctl.Store(c)
+	o.f, o.c = f, c
 	o.back, o.fill, o.limit, o.cap = l, 0, len(l.slots), len(l.slots)
-	q.front.Store(l)
+	q.front.Store(f)
+	o.bounds()
 }
 
 // reload makes the owner's view of the front and its word current, moving
-// the front first if a thief started to move it, or if thieves reserved
-// every position of the front link and nobody moved it since (see
-// ownerCanMove).
-func (q *Queue[T]) reload() { q.refresh(true) }
-
-// refresh is reload; without move it only finishes a move of the front
-// that a thief started. before needs that: it walks the chain from the
-// front to a link that may have no position in use, where a move by the
-// owner could put the front.
-func (q *Queue[T]) refresh(move bool) {
+// the front first if a move is under way.
+func (q *Queue[T]) reload() {
 	o := &q.own
 	for {
 		f := q.front.Load()
 		c := f.ctl.Load()
-		if isMoved(c) {
+		if !isLive(c) {
 			q.help(f, c)
 			continue
 		}
-		if move && ctlIdx(c) >= spanOf(f) && q.ownerCanMove(f, c) {
-			if m := c&^stateMask | stateMoved; f.ctl.CompareAndSwap(c, m) {
-				q.help(f, m)
-			}
-			continue
-		}
 		o.f, o.c = f, c
-		// The owner never steps back past the front, so the links
+		// The owner never steps back past the front link, so the links
 		// before it are unreachable once nothing points back to them.
-		f.prev = nil
+		f.l.prev = nil
+		o.bounds()
 		return
 	}
-}
-
-// ownerCanMove reports whether the owner may move the front from f, whose
-// live word c puts the oldest unreserved position beyond f: whether that
-// position lies in a link of the chain up to the owner's back link, where
-// help will find it. Thieves move the front only when they reserve, that
-// is while the queue holds items; after a steal that took every item, or
-// when the thieves stop stealing, only the owner would move it, and
-// without that the front link would keep every emptied link after it
-// reachable, with their blocks, for as long as the queue lives. The
-// position lies in the chain when the queue holds items, when the owner
-// has written items it has not counted yet, or when the back link has
-// room; it does not only when the queue is empty and the back link full,
-// until the owner's next push moves on to another link (see advance). Only
-// the owner changes the links beyond the counted positions, so the answer
-// cannot change under it.
-func (q *Queue[T]) ownerCanMove(f *link[T], c uint64) bool {
-	back := q.own.back
-	for l, v := f, ctlIdx(c); v >= spanOf(l); l = l.next.Load() {
-		if l == back {
-			// Not in an empty link behind the back either: the front
-			// must never pass the owner's back link, whose successors
-			// the owner replaces at will (PushList).
-			return false
-		}
-		v -= spanOf(l)
-	}
-	return true
 }
 
 // Pop removes and returns the newest item (last in, first out). It reports
 // false when the queue is empty. Only the owner may call it; it does not
 // block.
 //
-// Pop claims the item by taking 1 from the size with a compare-and-swap,
-// which is where it takes effect; when the owner last saw the size at zero
-// it needs no atomic operation, since only the owner adds items.
+// Pop claims the item by adding 1 to the pop count of the control word
+// with a compare-and-swap, its one atomic read-modify-write operation,
+// which is where it takes effect: a thief that loads the word after it
+// also sees the pop in the count, and a thief that loaded the word before
+// it fails its own compare-and-swap. When the owner last saw the queue
+// empty Pop needs no atomic operation, since only the owner adds items.
 func (q *Queue[T]) Pop() (T, bool) {
 	o := &q.own
+	if c := o.c; o.fill > o.floor && ctlGen(c) != genMask && o.f.ctl.CompareAndSwap(c, c+1) {
+		o.c = c + 1
+		o.tw = o.tw - 1<<posShift + 1 // one position fewer, one pop more
+		o.fill--
+		s := &o.back.slots[o.fill]
+		v := *s
+		var zero T
+		*s = zero
+		return v, true
+	}
+	return q.popSlow()
+}
+
+// popSlow is Pop when the fast path does not apply: the owner saw the
+// queue empty, or its back link empty, or its view of the word is stale,
+// or the pop count is about to wrap.
+func (q *Queue[T]) popSlow() (T, bool) {
+	o := &q.own
+	var zero T
 	for {
-		c := o.c
-		if ctlSize(c) == 0 {
-			var zero T
+		if o.length() == 0 {
 			return zero, false
 		}
-		if o.f.ctl.CompareAndSwap(c, c-1) {
-			o.c = c - 1
+		c := o.c
+		next := c + 1
+		if ctlGen(c) == genMask {
+			// The count would wrap within the tenure, and a stalled
+			// thief's compare-and-swap could match a word it loaded
+			// 2^30 pops ago: move the front to a new tenure instead,
+			// with the count wrapped to 0. The move claims the item as
+			// the increment would.
+			next = moved(c) &^ genMask
+		}
+		// The claim: if it succeeds, c was the word, the length computed
+		// from it was exact and at least 1, so the newest position is
+		// not reserved, and no thief can reserve it any more.
+		if o.f.ctl.CompareAndSwap(c, next) {
+			if isLive(next) {
+				o.c = next
+			} else {
+				q.help(o.f, next)
+				q.reload()
+			}
 			break
 		}
 		q.reload()
 	}
+	o.tw = (o.tw-1<<posShift)&^genMask | (o.tw+1)&genMask
 	// The claim leaves the owner the newest unreserved item, which is the
 	// last position in use: in the back link, or, if that is empty, in
 	// an earlier one.
@@ -482,8 +574,8 @@ func (q *Queue[T]) Pop() (T, bool) {
 	o.fill--
 	s := &o.back.slots[o.fill]
 	v := *s
-	var zero T
 	*s = zero
+	o.bounds()
 	return v, true
 }
 
@@ -507,13 +599,13 @@ func (q *Queue[T]) retreat() {
 	o.back, o.fill, o.limit, o.cap = p, spanOf(p), spanOf(p), len(p.slots)
 }
 
-// before returns the link before n, a link after the front, when nothing
-// recorded it: PushList does not touch the List's links, so that its cost
-// does not depend on their number, and the first of them learns its
-// predecessor here, by a walk from the front.
+// before returns the link before n, a link after the front link, when
+// nothing recorded it: PushList does not touch the List's links, so that
+// its cost does not depend on their number, and the first of them learns
+// its predecessor here, by a walk from the front.
 func (q *Queue[T]) before(n *link[T]) *link[T] {
-	q.refresh(false)
-	x := q.own.f
+	q.reload()
+	x := q.own.f.l
 	for x != nil {
 		nx := x.next.Load()
 		if nx == n {
@@ -544,7 +636,7 @@ func (q *Queue[T]) Reserve(n int) {
 	for room < n {
 		l := newLink[T](q.blockFor(n - room))
 		l.prev = last
-		last.next.Store(l) // beyond the counted positions: the owner's alone
+		last.next.Store(l) // beyond the published positions: the owner's alone
 		last = l
 		room += len(l.slots)
 		o.spares++
@@ -577,30 +669,30 @@ func hasPointers(t reflect.Type) bool {
 // goroutine's change tries again. Any goroutine may call it; it does not
 // block.
 func (q *Queue[T]) Steal() (T, bool) {
-	f, idx, k, _ := q.reserve(0, false)
-	return q.takeOne(f, idx, k)
+	l, idx, k, _ := q.reserve(0, false)
+	return takeOne(l, idx, k)
 }
 
 // TrySteal makes one attempt at Steal: it reports wsq.Contended, taking
-// nothing, when its reserving compare-and-swap (or the one that moves the
-// front for it) fails because another goroutine changed the control word
-// first. It finishes a move of the front that it finds in progress, which is
-// not a race lost, rather than give up. Any goroutine may call it; it does
-// not block.
+// nothing, when another goroutine changed the control word between the
+// thief's load of it and its compare-and-swap (which then fails), or
+// between its two loads of it when it found the queue empty. It finishes a
+// move of the front that it finds in progress, which is not a race lost,
+// rather than give up. Any goroutine may call it; it does not block.
 func (q *Queue[T]) TrySteal() (T, wsq.StealResult) {
-	f, idx, k, r := q.reserve(0, true)
-	v, _ := q.takeOne(f, idx, k)
+	l, idx, k, r := q.reserve(0, true)
+	v, _ := takeOne(l, idx, k)
 	return v, r
 }
 
 // takeOne copies out and clears the item reserve reserved, if any.
-func (q *Queue[T]) takeOne(f *link[T], idx, k int) (T, bool) {
+func takeOne[T any](l *link[T], idx, k int) (T, bool) {
 	var zero T
 	if k == 0 {
 		return zero, false
 	}
-	// idx lies in f (reserve makes sure of it).
-	s := &f.slots[idx]
+	// idx lies in l (reserve makes sure of it).
+	s := &l.slots[idx]
 	v := *s
 	*s = zero
 	return v, true
@@ -612,131 +704,155 @@ func (q *Queue[T]) takeOne(f *link[T], idx, k int) (T, bool) {
 // panics, before it touches the queue, unless 0 < p <= 1. Any goroutine may
 // call it; it does not block.
 //
-// The steal reserves its items with one compare-and-swap, where it takes
-// effect, then walks to them, skipping whole blocks, and copies them out.
+// The steal reserves its items with one compare-and-swap, then walks to
+// them, skipping whole blocks, and copies them out.
 func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
 	steal.MustProportion(p)
-	f, idx, k, _ := q.reserve(p, false)
+	l, idx, k, _ := q.reserve(p, false)
 	if k == 0 {
 		return dst
 	}
-	return appendRange(dst, f, idx, k, q.pointers)
+	return appendRange(dst, l, idx, k, q.pointers)
 }
 
 // TryStealBatch makes one attempt at StealBatch, as TrySteal makes one at
-// Steal: it returns dst unchanged and wsq.Contended when a compare-and-swap
-// fails. It panics, before it touches the queue, unless 0 < p <= 1. Any
-// goroutine may call it; it does not block.
+// Steal: it returns dst unchanged and wsq.Contended when another goroutine
+// changed the control word under it. It panics, before it touches the
+// queue, unless 0 < p <= 1. Any goroutine may call it; it does not block.
 func (q *Queue[T]) TryStealBatch(dst []T, p float64) ([]T, wsq.StealResult) {
 	steal.MustProportion(p)
-	f, idx, k, r := q.reserve(p, true)
+	l, idx, k, r := q.reserve(p, true)
 	if k == 0 {
 		return dst, r
 	}
-	return appendRange(dst, f, idx, k, q.pointers), r
+	return appendRange(dst, l, idx, k, q.pointers), r
 }
 
 // reserve reserves the oldest items: one when p is 0, otherwise
-// wsq.StealCount of the size. It returns the front link it reserved from,
-// the position of the first reserved item, which lies in that link, the
-// number of items reserved, and the result: wsq.Taken with k > 0, or
-// wsq.Empty with k == 0 when the queue is empty (the steal takes effect at
-// the load of the front or of its word that shows it). It retries a
-// compare-and-swap that another goroutine's change made fail, unless once
-// is set: then it returns k == 0 and wsq.Contended, having changed nothing.
-// Either way it helps a move of the front it meets, which finishes another
-// goroutine's work rather than race with it.
-func (q *Queue[T]) reserve(p float64, once bool) (f *link[T], idx, k int, r wsq.StealResult) {
+// wsq.StealCount of the length. It returns the link that holds the first
+// reserved item, the item's position in it, the number of items reserved,
+// and the result: wsq.Taken with k > 0, or wsq.Empty with k == 0 when the
+// queue is empty. It retries when another goroutine changed the control
+// word under it, unless once is set: then it returns k == 0 and
+// wsq.Contended, having changed nothing. Either way it helps a move of the
+// front it meets, which finishes another goroutine's work rather than race
+// with it.
+func (q *Queue[T]) reserve(p float64, once bool) (l *link[T], idx, k int, r wsq.StealResult) {
 	for {
-		f = q.front.Load()
+		f := q.front.Load()
 		if f == nil {
 			return nil, 0, 0, wsq.Empty // takes effect at this load
 		}
 		c := f.ctl.Load()
-		if isMoved(c) {
+		if !isLive(c) {
 			q.help(f, c)
 			continue
 		}
-		n := ctlSize(c)
-		if n == 0 {
-			return nil, 0, 0, wsq.Empty // takes effect at the load of c
-		}
-		idx = ctlIdx(c)
-		if idx >= spanOf(f) {
-			// The oldest item lies beyond the front link: move the
-			// front before reserving, so that idx stays small (it has
-			// 32 bits) and the blocks before the oldest item can be
-			// collected. Correctness does not depend on it: a thief
-			// locates its items after its reservation (see below).
-			if f.ctl.CompareAndSwap(c, c&^stateMask|stateMoved) {
-				q.help(f, c&^stateMask|stateMoved)
-			} else if once {
-				return nil, 0, 0, wsq.Contended
-			}
+		var again bool
+		l, idx, k, r, again = q.attempt(f, c, p)
+		if again || r == wsq.Contended && !once {
 			continue
 		}
-		k = 1
-		if p != 0 {
-			k = wsq.StealCount(n, p)
-		}
-		// A successful reservation is where the steal takes effect
-		// (Taken); a failed one changed nothing (Contended, when once).
-		if f.ctl.CompareAndSwap(c, take(c, k)) {
-			// The word says which positions are counted, not which link
-			// holds them: the span of f read above may be stale. The
-			// owner may have sealed f, empty, at a smaller span to link
-			// a List after it, in a run of pops and pushes that brought
-			// the word back to c; position idx then lies in a later
-			// link. So the reserved position is located now, with the
-			// spans as they are since the reservation: the links up to
-			// a counted position no longer change.
-			for span := spanOf(f); idx >= span; span = spanOf(f) {
-				idx -= span
-				f = f.next.Load()
-			}
-			return f, idx, k, wsq.Taken
-		}
-		if once {
-			return nil, 0, 0, wsq.Contended
-		}
+		return l, idx, k, r
 	}
+}
+
+// attempt makes one attempt to reserve from tenure f, whose word the thief
+// loaded as live word c: it loads the tail, computes the length, and
+// reserves with a compare-and-swap from c. It reports again when it moved
+// the front instead, which is progress, not contention.
+//
+// The attempt takes effect at its load of the tail: a compare-and-swap
+// from c that succeeds shows that the word was c all along, so that c and
+// the tail loaded after it describe the queue at that load (the tail's
+// pushes and pops up to then, the reservations of the word), and the
+// reserved items are the k oldest of the n items the queue held then.
+// Pushes after that load only add newer items. An empty result is checked
+// the same way, by a second load of the word.
+func (q *Queue[T]) attempt(f *tenure[T], c uint64, p float64) (l *link[T], idx, k int, r wsq.StealResult, again bool) {
+	n := f.length(c, q.tail.Load())
+	if n == 0 {
+		if f.ctl.Load() == c {
+			return nil, 0, 0, wsq.Empty, false // takes effect at the load of the tail
+		}
+		return nil, 0, 0, wsq.Contended, false
+	}
+	if n > MaxLen {
+		return nil, 0, 0, wsq.Contended, false // c was stale: the word changed
+	}
+	idx = ctlIdx(c)
+	if idx >= spanOf(f.l) {
+		// The oldest item lies beyond the tenure's link: move the front
+		// before reserving, so that idx stays small (it has 32 bits) and
+		// the blocks before the oldest item can be collected.
+		// Correctness does not depend on it: a thief locates its items
+		// after its reservation (see below). The queue holds items, so
+		// the link that holds the oldest one exists; a successful move
+		// keeps the queue from changing until it is finished.
+		if f.ctl.CompareAndSwap(c, moved(c)) {
+			q.help(f, moved(c))
+			return nil, 0, 0, wsq.Contended, true
+		}
+		return nil, 0, 0, wsq.Contended, false
+	}
+	k = 1
+	if p != 0 {
+		k = wsq.StealCount(int(n), p)
+	}
+	// A successful reservation is where the steal takes effect (Taken,
+	// at the load of the tail); a failed one changed nothing (Contended).
+	if !f.ctl.CompareAndSwap(c, take(c, k)) {
+		return nil, 0, 0, wsq.Contended, false
+	}
+	// The word says which positions are counted, not which link holds
+	// them: the span of f's link read above may be stale. The owner may
+	// have sealed that link, empty, at a smaller span to link a List after
+	// it, and popped and pushed since; position idx then lies in a later
+	// link. So the reserved position is located now, with the spans as
+	// they are since the reservation: the links up to a reserved position
+	// no longer change.
+	l = f.l
+	for span := spanOf(l); idx >= span; span = spanOf(l) {
+		idx -= span
+		l = l.next.Load()
+	}
+	return l, idx, k, wsq.Taken, false
 }
 
 // help finishes moving the front from f, whose word m is moved: it finds
-// the link that holds the oldest item, makes its word live with m's size
-// and the item's position in it, and makes it the front. Any goroutine
-// that meets a moved word calls it; all compute the same link, because
-// until that link's word is live nobody can pop or reserve, so the chain up
-// to the oldest item cannot change, and the first to finish the walk
-// records the link in f.fwd for those who walk later.
-func (q *Queue[T]) help(f *link[T], m uint64) {
-	l := f.fwd.Load()
+// the link that holds the oldest item, and makes a new tenure of it, live
+// with m's pop count and the item's position in the link, the front. Any
+// goroutine that meets a moved word calls it. Until the new tenure is the
+// front nobody can pop or reserve, and the oldest item is counted (a thief
+// moves the front only when the queue holds items, the owner only when it
+// claims an item), so the chain up to it cannot change: every helper finds
+// the same link, position and base, and the first compare-and-swap of the
+// front wins. A helper that walks after the front moved on may find
+// anything, or nil, but its compare-and-swap from f fails.
+func (q *Queue[T]) help(f *tenure[T], m uint64) {
+	l, v, base := f.l, ctlIdx(m), f.base
+	for l != nil {
+		span := spanOf(l)
+		if v < span {
+			break
+		}
+		v -= span
+		base += uint64(span)
+		l = l.next.Load() // nil only for a helper who comes late
+	}
 	if l == nil {
-		l = f
-		for v := ctlIdx(m); l != nil && v >= spanOf(l); {
-			v -= spanOf(l)
-			l = l.next.Load() // nil only for a late walker, who finds fwd set
-		}
-		if l != nil {
-			f.fwd.CompareAndSwap(nil, l)
-		}
-		l = f.fwd.Load()
+		return
 	}
-	// The position of the oldest item in l. The links from f to l are
-	// sealed and hold no counted position: they no longer change.
-	v := ctlIdx(m)
-	for x := f; x != l; x = x.next.Load() {
-		v -= spanOf(x)
-	}
-	l.ctl.CompareAndSwap(0, live(v, ctlSize(m))) // unborn to live, once
-	q.front.CompareAndSwap(f, l)
+	nf := &tenure[T]{base: base & posMask, l: l}
+	nf.ctl.Store(live(v, ctlGen(m))) // before publication
+	q.front.CompareAndSwap(f, nf)
 }
 
-// appendRange appends the k items from position idx of f on to dst,
+// appendRange appends the k items from position idx of l on to dst,
 // oldest first, and clears their slots if T holds pointers (wipe), so that
 // no removed item stays reachable. The caller owns those positions.
-func appendRange[T any](dst []T, f *link[T], idx, k int, wipe bool) []T {
-	l, off := f, idx
+func appendRange[T any](dst []T, l *link[T], idx, k int, wipe bool) []T {
+	off := idx
 	for {
 		n := min(k, spanOf(l)-off)
 		w := l.slots[off : off+n]

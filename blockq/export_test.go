@@ -6,38 +6,47 @@ import (
 )
 
 // CheckInvariants checks the structure of a queue no goroutine is using:
-// the front's word is live, every link after the front is unborn, and the
-// owner's newest position, back and fill, lies exactly size items past the
-// oldest unreserved one.
+// the front's word is live and its pop count is the owner's; the published
+// tail is the owner's tail word; the owner's newest position, back and
+// fill, lies exactly where the tail says, at least the oldest unreserved
+// position and at most MaxLen after it; the owner's view of the front is
+// at most stale, never ahead; and the fast paths' bounds are those the
+// owner's view gives.
 func (q *Queue[T]) CheckInvariants() error {
 	f := q.front.Load()
+	o := &q.own
 	if f == nil {
-		if q.own.back != nil {
-			return errors.New("no front, but a back link")
+		if o.back != nil || o.f != nil {
+			return errors.New("no front, but an owner's back link or front")
 		}
 		return nil
 	}
 	c := f.ctl.Load()
-	if c&stateMask != stateLive {
+	if !isLive(c) {
 		return fmt.Errorf("front word %#x is not live", c)
 	}
-	if f.fwd.Load() != nil {
-		return errors.New("the front has a successor front")
+	// The published tail lags the owner's tail word only by the pops made
+	// since it was published.
+	if tw := q.tail.Load(); (tw>>posShift-(o.tw-tw)&genMask)&posMask != o.tw>>posShift {
+		return fmt.Errorf("published tail %#x is not the owner's tail word %#x before its pops since", tw, o.tw)
 	}
-	// Positions from f's first slot to the owner's newest item.
+	if ctlGen(c) != ctlGen(o.tw) {
+		return fmt.Errorf("the front word's pop count %d is not the owner's %d", ctlGen(c), ctlGen(o.tw))
+	}
+	if ctlGen(o.c) != ctlGen(c) {
+		return fmt.Errorf("the owner's view has pop count %d, not %d", ctlGen(o.c), ctlGen(c))
+	}
+	// Positions from f's link's first slot to the owner's newest item.
 	pos := 0
 	found := false
-	for l := f; l != nil; l = l.next.Load() {
-		if l != f && l.ctl.Load() != 0 {
-			return errors.New("a link after the front is not unborn")
-		}
-		if l == q.own.back {
-			pos += q.own.fill
+	for l := f.l; l != nil; l = l.next.Load() {
+		if l == o.back {
+			pos += o.fill
 			found = true
-			if q.own.limit != spanOf(l) {
-				return fmt.Errorf("the owner's limit %d is not its back link's span %d", q.own.limit, spanOf(l))
+			if o.limit != spanOf(l) {
+				return fmt.Errorf("the owner's limit %d is not its back link's span %d", o.limit, spanOf(l))
 			}
-			if q.own.cap != len(l.slots) {
+			if o.cap != len(l.slots) {
 				return errors.New("the owner's cap is not its back link's size")
 			}
 			break
@@ -45,17 +54,29 @@ func (q *Queue[T]) CheckInvariants() error {
 		pos += spanOf(l)
 	}
 	if !found {
-		return errors.New("the owner's back link is not after the front")
+		return errors.New("the owner's back link is not after the front link")
 	}
-	if want := ctlIdx(c) + ctlSize(c); pos != want {
-		return fmt.Errorf("the owner's newest position is %d; the front word says %d+%d", pos, ctlIdx(c), ctlSize(c))
+	if want := (o.tw>>posShift - f.base) & posMask; uint64(pos) != want {
+		return fmt.Errorf("the owner's newest position is %d after the front link's first slot; the tail says %d", pos, want)
+	}
+	n := f.length(c, o.tw)
+	if n > MaxLen || pos-ctlIdx(c) != int(n) {
+		return fmt.Errorf("the queue's length is %d: newest position %d, oldest %d", n, pos, ctlIdx(c))
+	}
+	if own := o.length(); own < int(n) {
+		return fmt.Errorf("the owner sees %d items, fewer than the %d there are", own, n)
+	}
+	stop, floor := o.stop, o.floor
+	o.bounds()
+	if stop != o.stop || floor != o.floor {
+		return fmt.Errorf("the owner's bounds are stop %d, floor %d; its view gives %d, %d", stop, floor, o.stop, o.floor)
 	}
 	spares := 0
-	for l := q.own.back.next.Load(); l != nil; l = l.next.Load() {
+	for l := o.back.next.Load(); l != nil; l = l.next.Load() {
 		spares++
 	}
-	if spares != q.own.spares {
-		return fmt.Errorf("%d empty links after the back; the owner counts %d", spares, q.own.spares)
+	if spares != o.spares {
+		return fmt.Errorf("%d empty links after the back; the owner counts %d", spares, o.spares)
 	}
 	return nil
 }

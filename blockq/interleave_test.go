@@ -38,15 +38,22 @@ func interleaveConfig(blockSize int) qc.Config {
 		Names: func(q wsq.Queue[int]) interleave.Names {
 			bq := q.(*Queue[int])
 			return interleave.Names{Object: func(obj any) string {
-				if obj == &bq.front {
+				switch obj {
+				case &bq.front:
 					return "front"
+				case &bq.tail:
+					return "tail"
 				}
 				return ""
 			}, Value: func(obj, v any) string {
-				if x, ok := v.(uint64); ok {
-					return ctlString(x)
+				x, ok := v.(uint64)
+				switch {
+				case !ok:
+					return ""
+				case obj == &bq.tail:
+					return fmt.Sprintf("{t %d, gen %d}", x>>posShift, ctlGen(x))
 				}
-				return ""
+				return ctlString(x)
 			}}
 		},
 	}
@@ -55,12 +62,12 @@ func interleaveConfig(blockSize int) qc.Config {
 // ctlString formats a control word for traces.
 func ctlString(c uint64) string {
 	switch c & stateMask {
-	case 0:
-		return "{unborn}"
+	case stateLive:
+		return fmt.Sprintf("{idx %d, gen %d}", ctlIdx(c), ctlGen(c))
 	case stateMoved:
-		return fmt.Sprintf("{moved idx %d, size %d}", ctlIdx(c), ctlSize(c))
+		return fmt.Sprintf("{moved idx %d, gen %d}", ctlIdx(c), ctlGen(c))
 	}
-	return fmt.Sprintf("{idx %d, size %d}", ctlIdx(c), ctlSize(c))
+	return fmt.Sprintf("%#x", c)
 }
 
 func interleaveScenarios() []qc.Scenario {

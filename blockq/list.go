@@ -75,6 +75,10 @@ func (l *List[T]) Drain(dst []T) []T {
 // queue takes over l's blocks; l is left empty. PushList returns how many
 // items it moved; it panics if the queue would hold more than MaxLen
 // items. Only the owner may call it; it does not block.
+//
+// PushList links l's chain after the back link (one atomic store of a
+// pointer) and publishes the items with a release store of the tail, where
+// it takes effect.
 func (q *Queue[T]) PushList(l *List[T]) int {
 	if l == nil || l.n == 0 {
 		return 0
@@ -84,24 +88,26 @@ func (q *Queue[T]) PushList(l *List[T]) int {
 	o := &q.own
 	if o.back == nil {
 		q.start()
+	} else {
+		q.reload() // so that a stale front does not keep emptied blocks
 	}
 	// Seal the back link at its fill (dropping the empty links behind
 	// it, if any) and link l's chain after it; no position beyond the
-	// counted ones is read by anyone but the owner. l's links are not
+	// published ones is read by anyone but the owner. l's links are not
 	// touched, so the cost does not depend on their number; l.first does
 	// not learn its predecessor (see before). A back link with no
 	// position in use is replaced by l rather than sealed empty, unless
-	// it holds the control word, so that a run of pushed and popped
-	// Lists does not leave a chain of empty links.
+	// it is the front link, so that a run of pushed and popped Lists
+	// does not leave a chain of empty links.
 	switch {
-	case o.fill == 0 && o.back != q.front.Load():
+	case o.fill == 0 && o.back != o.f.l:
 		p := o.back.prev
 		if p == nil {
 			p = q.before(o.back)
 		}
 		p.next.Store(l.first)
 	case o.fill < o.limit:
-		o.back.cut.Store(uint32(o.cap - o.fill))
+		o.back.cut.StoreRelease(uint32(o.cap - o.fill))
 		fallthrough
 	default:
 		o.back.next.Store(l.first)
@@ -109,7 +115,9 @@ func (q *Queue[T]) PushList(l *List[T]) int {
 	o.back, o.fill, o.limit, o.cap = l.last, l.fill, l.lastCap, l.lastCap
 	o.spares = 0
 	*l = List[T]{}
-	q.count(m)
+	o.tw += uint64(m) << posShift
+	q.tail.StoreRelease(o.tw)
+	o.bounds()
 	return m
 }
 
