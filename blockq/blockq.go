@@ -75,9 +75,9 @@ const (
 )
 
 func live(idx int, gen uint64) uint64 { return stateLive | uint64(idx)<<idxShift | gen&genMask }
-func ctlIdx(c uint64) int            { return int(c >> idxShift & idxMask) }
-func ctlGen(c uint64) uint64         { return c & genMask }
-func isLive(c uint64) bool           { return c&stateMask == stateLive }
+func ctlIdx(c uint64) int             { return int(c >> idxShift & idxMask) }
+func ctlGen(c uint64) uint64          { return c & genMask }
+func isLive(c uint64) bool            { return c&stateMask == stateLive }
 
 // take returns live word c after a reservation of the k oldest items.
 func take(c uint64, k int) uint64 { return c + uint64(k)<<idxShift }
