@@ -749,7 +749,7 @@ func (q *Queue[T]) reserve(p float64, once bool) (l *link[T], idx, k int, r wsq.
 			continue
 		}
 		var again bool
-		l, idx, k, r, again = q.attempt(f, c, p)
+		l, idx, k, r, again = q.attempt(f, c, q.tail.Load(), p)
 		if again || r == wsq.Contended && !once {
 			continue
 		}
@@ -758,19 +758,19 @@ func (q *Queue[T]) reserve(p float64, once bool) (l *link[T], idx, k int, r wsq.
 }
 
 // attempt makes one attempt to reserve from tenure f, whose word the thief
-// loaded as live word c: it loads the tail, computes the length, and
-// reserves with a compare-and-swap from c. It reports again when it moved
-// the front instead, which is progress, not contention.
+// loaded as live word c, and then the tail word as tw: it computes the
+// length and reserves with a compare-and-swap from c. It reports again
+// when it moved the front instead, which is progress, not contention.
 //
-// The attempt takes effect at its load of the tail: a compare-and-swap
+// The attempt takes effect at the load of the tail: a compare-and-swap
 // from c that succeeds shows that the word was c all along, so that c and
 // the tail loaded after it describe the queue at that load (the tail's
 // pushes and pops up to then, the reservations of the word), and the
 // reserved items are the k oldest of the n items the queue held then.
 // Pushes after that load only add newer items. An empty result is checked
 // the same way, by a second load of the word.
-func (q *Queue[T]) attempt(f *tenure[T], c uint64, p float64) (l *link[T], idx, k int, r wsq.StealResult, again bool) {
-	n := f.length(c, q.tail.Load())
+func (q *Queue[T]) attempt(f *tenure[T], c, tw uint64, p float64) (l *link[T], idx, k int, r wsq.StealResult, again bool) {
+	n := f.length(c, tw)
 	if n == 0 {
 		if f.ctl.Load() == c {
 			return nil, 0, 0, wsq.Empty, false // takes effect at the load of the tail
@@ -780,6 +780,9 @@ func (q *Queue[T]) attempt(f *tenure[T], c uint64, p float64) (l *link[T], idx, 
 	if n > MaxLen {
 		return nil, 0, 0, wsq.Contended, false // c was stale: the word changed
 	}
+	// The span of f's link is read after the tail, so it counts every
+	// position the tail published in that link: the owner seals a link
+	// early (to append a List) before it publishes what follows.
 	idx = ctlIdx(c)
 	if idx >= spanOf(f.l) {
 		// The oldest item lies beyond the tenure's link: move the front
@@ -804,18 +807,11 @@ func (q *Queue[T]) attempt(f *tenure[T], c uint64, p float64) (l *link[T], idx, 
 	if !f.ctl.CompareAndSwap(c, take(c, k)) {
 		return nil, 0, 0, wsq.Contended, false
 	}
-	// The word says which positions are counted, not which link holds
-	// them: the span of f's link read above may be stale. The owner may
-	// have sealed that link, empty, at a smaller span to link a List after
-	// it, and popped and pushed since; position idx then lies in a later
-	// link. So the reserved position is located now, with the spans as
-	// they are since the reservation: the links up to a reserved position
-	// no longer change.
+	// Position idx lies in f's link: the thief read the span after the
+	// tail, and a link's span never shrinks below a counted position (the
+	// owner seals its back link at its fill), nor can the position stop
+	// being counted before the reservation (a pop changes the word).
 	l = f.l
-	for span := spanOf(l); idx >= span; span = spanOf(l) {
-		idx -= span
-		l = l.next.Load()
-	}
 	return l, idx, k, wsq.Taken, false
 }
 

@@ -80,3 +80,54 @@ func (q *Queue[T]) CheckInvariants() error {
 	}
 	return nil
 }
+
+// NewAt returns an empty queue whose positions start at pos and whose pop
+// count starts at gen, as if that many positions had been consumed and that
+// many pops made (modulo their ranges), so that tests reach the wrap of
+// both counters in a few operations.
+func NewAt[T any](pos, gen uint64, opts ...Option) *Queue[T] {
+	q := New[T](opts...)
+	q.own.tw = (pos&posMask)<<posShift | gen&genMask
+	q.tail.Store(q.own.tw)
+	return q
+}
+
+// Counters returns the owner's position after the newest item and its pop
+// count.
+func (q *Queue[T]) Counters() (pos, gen uint64) { return q.own.tw >> posShift, ctlGen(q.own.tw) }
+
+// The ranges of the counters.
+const (
+	PosRange = posMask + 1
+	GenRange = genMask + 1
+)
+
+// jumpGen advances the pop count of a queue no thief is using (stalled
+// thieves may hold what they loaded) by n, as n pushes each followed by a
+// pop of what it pushed would: the length and positions do not change, the
+// tail is published as the last of those pushes published it, and where
+// the count wraps the jump makes a real push and pop, so that the wrap
+// takes the owner's own path. Popping 2^30 times takes about ten seconds,
+// so the wrap tests jump over most of them.
+func (q *Queue[T]) jumpGen(n uint64) {
+	o := &q.own
+	for n > 0 {
+		q.reload()
+		if ctlGen(o.c) == genMask {
+			var zero T
+			q.Push(zero)
+			if _, ok := q.Pop(); !ok {
+				panic("jumpGen: the pop found nothing")
+			}
+			n--
+			continue
+		}
+		step := min(n, genMask-ctlGen(o.c))
+		o.c += step
+		o.f.ctl.Store(o.c)
+		o.tw += step
+		q.tail.Store(o.tw + 1<<posShift - 1) // the last push's publication
+		o.bounds()
+		n -= step
+	}
+}

@@ -24,8 +24,14 @@ import (
 //	go test -tags wsqcheck -run Interleave ./blockq/
 
 func interleaveConfig(blockSize int) qc.Config {
+	return wrapConfig(blockSize, 0, 0)
+}
+
+// wrapConfig is interleaveConfig for queues whose positions start at pos
+// and whose pop count starts at gen (see NewAt).
+func wrapConfig(blockSize int, pos, gen uint64) qc.Config {
 	return qc.Config{
-		New:        func() wsq.Queue[int] { return New[int](WithBlockSize(blockSize)) },
+		New:        func() wsq.Queue[int] { return NewAt[int](pos, gen, WithBlockSize(blockSize)) },
 		PushNative: qc.PushList(func(q wsq.Queue[int], l *List[int]) int { return q.(*Queue[int]).PushList(l) }),
 		StealNative: func(q wsq.Queue[int], dst []int, p float64) []int {
 			pc := q.(*Queue[int]).StealParcel(p)
@@ -115,11 +121,13 @@ func interleaveScenarios() []qc.Scenario {
 			Owner:   []qc.Op{qc.PushNative(2), qc.Pop(), qc.Push()},
 			Thieves: [][]qc.Op{{qc.StealNative(0.5)}, {qc.StealBatch(1)}},
 		},
-		// A thief reads the front's word and span, and stalls; the owner
-		// empties the front, seals it at its fill to link a List after
-		// it, and pops and pushes until the word is back to the value the
-		// thief read. The thief's reservation then succeeds, and its item
-		// lies in the List's block, not in the front it read.
+		// A thief reads the front's word, and stalls; the owner empties
+		// the front link, seals it at its fill to link a List after it,
+		// and pops and pushes back to the length the thief saw. (Before
+		// the word counted pops, it came back to the value the thief read
+		// and its reservation succeeded, with its item in the List's
+		// block: chaos mode found that. Now every pop changes the word for
+		// good.)
 		qc.Scenario{
 			Name: "stale-span", Prefill: 2, Bound: 2,
 			Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.PushNative(2), qc.Pop(), qc.Push(), qc.PushNative(1), qc.Pop()},
@@ -148,6 +156,14 @@ func interleaveScenarios() []qc.Scenario {
 			Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.Pop(), qc.Push(), qc.Pop(), qc.PushNative(2)},
 			Thieves: [][]qc.Op{{qc.StealBatch(1), qc.Steal()}},
 		},
+		// A thief steals the one item of the front link, and steals again
+		// while the owner seals that link at its fill to append a List:
+		// the thief's next item lies in the List, beyond the seal.
+		qc.Scenario{
+			Name: "steal-then-list", Prefill: 1, Bound: qc.Unbounded,
+			Owner:   []qc.Op{qc.PushNative(2), qc.Pop()},
+			Thieves: [][]qc.Op{{qc.Steal(), qc.Steal()}},
+		},
 		// Larger scopes, at random.
 		qc.Scenario{
 			Name: "random-mix", Prefill: 5, Random: 3000, Seed: 1,
@@ -156,6 +172,32 @@ func interleaveScenarios() []qc.Scenario {
 		},
 	)
 	return ss
+}
+
+// The counters at their wraps: the queue's positions start 3 before the
+// wrap of 2^34 and its pop count 2 before the wrap of 2^30, so that the
+// second pop moves the front to a new tenure while thieves reserve, move
+// the front themselves and compute lengths across both wraps.
+func wrapScenarios() []qc.Scenario {
+	ss := qc.PerSteal(qc.StealKinds("StealNative"), func(k qc.StealKind) []qc.Scenario {
+		return []qc.Scenario{qc.OneItem(k), qc.DrainRefill(k, 2, 0.5)}
+	})
+	return append(ss,
+		qc.Scenario{
+			Name: "pops-across-wrap", Prefill: 3, Bound: qc.Unbounded,
+			Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.Push(), qc.Pop()},
+			Thieves: [][]qc.Op{{qc.StealBatch(0.5)}},
+		},
+		qc.Scenario{
+			Name: "two-thieves-across-wrap", Prefill: 4, Bound: 3,
+			Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.PushNative(2), qc.Pop()},
+			Thieves: [][]qc.Op{{qc.StealBatch(0.6)}, {qc.Steal(), qc.Steal()}},
+		},
+	)
+}
+
+func TestInterleaveCountersWrap(t *testing.T) {
+	qc.Run(t, wrapConfig(2, PosRange-3, GenRange-2), wrapScenarios())
 }
 
 func TestInterleaveTwoSlotBlocks(t *testing.T) {

@@ -9,59 +9,68 @@ import (
 	"github.com/worksteal/wsq/internal/mutant"
 )
 
-// The deliberate bugs of blockq, each a patch of blockq.go that
-// TestMutantsFoundByExplorer compiles into a test binary of its own
-// (internal/mutant) to show that the interleaving explorer finds it. The
+// The deliberate bugs of blockq, each a patch of blockq.go that a test
+// compiles into a test binary of its own (internal/mutant) to show that a
+// check finds it: the interleaving explorer (TestMutantsFoundByExplorer)
+// or the wrap test that guards a counter (TestMutantsIgnoringWrap). The
 // code under test carries no switch for them.
 
 func patch(old, new string) mutant.Patch { return mutant.Patch{File: "blockq.go", Old: old, New: new} }
 
 var explorerCases = []struct {
 	m        mutant.Mutant
-	scenario string // a scenario of TestInterleaveTwoSlotBlocks that finds it
+	test     string // the exploration that finds it
+	scenario string // a scenario of that test
 	want     string // in the violation found
 }{
 	// A thief reserves with a plain store of the control word instead of
 	// the compare-and-swap that validates the value it computed from.
 	{mutant.Mutant{Name: "thief reserves without the compare-and-swap", Patches: []mutant.Patch{
-		patch("\t\tif f.ctl.CompareAndSwap(c, take(c, k)) {\n", "\t\tif f.ctl.Store(take(c, k)); true {\n"),
-	}}, "one-item/Steal", "violation"},
+		patch("\tif !f.ctl.CompareAndSwap(c, take(c, k)) {\n", "\tif f.ctl.Store(take(c, k)); false {\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "one-item/Steal", "violation"},
 	// The owner pops with a plain store: it overwrites a reservation.
 	{mutant.Mutant{Name: "owner pops without the compare-and-swap", Patches: []mutant.Patch{
-		patch("\t\tif o.f.ctl.CompareAndSwap(c, c-1) {\n", "\t\tif o.f.ctl.Store(c - 1); true {\n"),
-	}}, "one-item/StealBatch", "violation"},
-	// The owner counts its pushes with a plain store, from its copy of the
-	// word: it undoes the reservations made since.
-	{mutant.Mutant{Name: "owner counts without the compare-and-swap", Patches: []mutant.Patch{
-		patch("\tif c := o.c; o.f.ctl.CompareAndSwap(c, c+1) {\n", "\tif c := o.c; true {\n\t\to.f.ctl.Store(c + 1)\n"),
-		patch("\tif c := o.c; o.f.ctl.CompareAndSwap(c, c+uint64(m)) {\n", "\tif c := o.c; true {\n\t\to.f.ctl.Store(c + uint64(m))\n"),
-		patch("\t\tif o.f.ctl.CompareAndSwap(c, c+uint64(m)) {\n", "\t\tif o.f.ctl.Store(c + uint64(m)); true {\n"),
-	}}, "list-while-steal/Steal", "violation"},
-	// Whoever moves the front makes the new front's word live with a
-	// store, not a compare-and-swap from unborn: a late helper overwrites
-	// the live word with the frozen one.
-	{mutant.Mutant{Name: "helper stores the new front's word", Patches: []mutant.Patch{
-		patch("\tl.ctl.CompareAndSwap(0, live(v, ctlSize(m))) // unborn to live, once\n", "\tl.ctl.Store(live(v, ctlSize(m)))\n"),
-	}}, "two-thieves-move", "violation"},
-	// A thief trusts the span of the front it read before its
-	// reservation: after a cycle of the owner's pops and pushes that
-	// sealed the front and brought the word back, it reads a slot the
-	// queue no longer uses (found by chaos mode in TestTinyBlocks).
-	{mutant.Mutant{Name: "thief locates its item with the span read before reserving", Patches: []mutant.Patch{
-		patch("\t\t\tfor span := spanOf(f); idx >= span; span = spanOf(f) {\n\t\t\t\tidx -= span\n\t\t\t\tf = f.next.Load()\n\t\t\t}\n", ""),
-	}}, "stale-span", "violation"},
-	// The owner moves the front whenever the oldest position lies beyond
-	// it, also when that position is in no link (an empty queue whose
-	// back block is full): the move walks off the end of the chain.
-	{mutant.Mutant{Name: "owner moves the front to a position no link holds", Patches: []mutant.Patch{
-		patch("\t\tif move && ctlIdx(c) >= spanOf(f) && q.ownerCanMove(f, c) {\n", "\t\tif move && ctlIdx(c) >= spanOf(f) {\n"),
-	}}, "owner-moves-front", "panic"},
-	// The owner moves the front into the empty link it keeps behind its
-	// back, which its next List push replaces: the front leaves the
-	// chain, and a thief takes from a link the queue no longer uses.
-	{mutant.Mutant{Name: "owner moves the front past its back", Patches: []mutant.Patch{
-		patch("\t\tif l == back {\n", "\t\tif _ = back; l.next.Load() == nil {\n"),
-	}}, "owner-moves-front-spare", "violation"},
+		patch("ctlGen(c) != genMask && o.f.ctl.CompareAndSwap(c, c+1) {\n", "ctlGen(c) != genMask {\n\t\to.f.ctl.Store(c + 1)\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "one-item/StealBatch", "violation"},
+	// The owner's claim leaves the word as it is: a thief that loaded the
+	// word before the pop still reserves the popped item.
+	{mutant.Mutant{Name: "pop does not count itself in the word", Patches: []mutant.Patch{
+		patch("ctlGen(c) != genMask && o.f.ctl.CompareAndSwap(c, c+1) {\n", "ctlGen(c) != genMask && o.f.ctl.CompareAndSwap(c, c) {\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "one-item/Steal", "violation"},
+	// A thief takes the published tail for the current one, ignoring the
+	// pops made since it was published: it reserves a popped item.
+	{mutant.Mutant{Name: "thief ignores the pops since the tail was published", Patches: []mutant.Patch{
+		patch("\tpops := (c - tw) & genMask\n", "\tpops := (c - c) & genMask\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "one-item/Steal", "violation"},
+	// The owner's pop does not count itself in its tail word, so the next
+	// push publishes a pop count behind the word's: thieves subtract a pop
+	// too many and miss an item.
+	{mutant.Mutant{Name: "owner's tail word misses a pop", Patches: []mutant.Patch{
+		patch("\t\to.tw = o.tw - 1<<posShift + 1 // one position fewer, one pop more\n", "\t\to.tw = o.tw - 1<<posShift\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "drain-refill/Steal", "violation"},
+	// A helper makes the new tenure's word with the pop count at 0: after
+	// pops, thieves compare it with the tail's count and miscount.
+	{mutant.Mutant{Name: "helper restarts the pop count in the new tenure", Patches: []mutant.Patch{
+		patch("\tnf.ctl.Store(live(v, ctlGen(m))) // before publication\n", "\tnf.ctl.Store(live(v, 0))\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "two-thieves-move", "violation"},
+	// A helper installs its tenure with a store, not a compare-and-swap
+	// from the tenure it found moved: a late helper puts back a tenure
+	// built from a walk over links that changed after the move.
+	{mutant.Mutant{Name: "helper stores the front", Patches: []mutant.Patch{
+		patch("\tq.front.CompareAndSwap(f, nf)\n", "\tq.front.Store(nf)\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "two-thieves-move", "violation"},
+	// A thief takes the front link's whole window for its span: after the
+	// owner sealed the link early to append a List, the thief reserves a
+	// position beyond the seal and reads a slot the queue does not use.
+	{mutant.Mutant{Name: "thief ignores the seal of the front link", Patches: []mutant.Patch{
+		patch("\tif idx >= spanOf(f.l) {\n", "\tif idx >= len(f.l.slots) {\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "steal-then-list", "violation"},
+	// The pop that wraps the pop count takes 1 from the tail word's
+	// position and adds 1 to its count with one addition, which carries
+	// the count's wrap into the position.
+	{mutant.Mutant{Name: "the wrap of the pop count carries into the tail's position", Patches: []mutant.Patch{
+		patch("\to.tw = (o.tw-1<<posShift)&^genMask | (o.tw+1)&genMask\n", "\to.tw = o.tw - 1<<posShift + 1\n"),
+	}}, "TestInterleaveCountersWrap", "pops-across-wrap", "violation"},
 }
 
 // TestMutantsFoundByExplorer: each protocol bug above, compiled into a test
@@ -73,7 +82,7 @@ func TestMutantsFoundByExplorer(t *testing.T) {
 		t.Run(c.m.Name, func(t *testing.T) {
 			t.Parallel()
 			bin := mutant.Build(t, c.m, "wsqcheck")
-			r := mutant.Run(t, bin, nil, "-test.run", mutant.RunPattern("TestInterleaveTwoSlotBlocks", c.scenario))
+			r := mutant.Run(t, bin, nil, "-test.run", mutant.RunPattern(c.test, c.scenario))
 			if r.Passed || !strings.Contains(r.Output, c.want) {
 				t.Fatalf("the explorer did not find the bug in %s:\n%s", c.scenario, r.Output)
 			}
@@ -82,4 +91,31 @@ func TestMutantsFoundByExplorer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// wrapMutants pairs each counter's wrap-ignoring variant with the test that
+// guards the wrap and a line of its failure.
+var wrapMutants = []mutant.WrapCase{
+	// The pop that wraps the count keeps the tenure, so its live word can
+	// come back to a value a stalled thief loaded 2^30 pops ago.
+	{Mutant: mutant.Mutant{Name: "the pop count wraps within a tenure", Patches: []mutant.Patch{
+		patch("\t\t\tnext = moved(c) &^ genMask\n", "\t\t\tnext = c &^ genMask\n"),
+	}}, Test: "TestStalledStealAcrossPopCountWrap", Want: "the stalled thief reserved"},
+	// A thief that computes a length of 0 reports the queue empty without
+	// checking that the word it computed from was still the word when it
+	// loaded the tail.
+	{Mutant: mutant.Mutant{Name: "thief reports empty without loading the word again", Patches: []mutant.Patch{
+		patch("\t\tif f.ctl.Load() == c {\n", "\t\tif true {\n"),
+	}}, Test: "TestStalledEmptyCheckAcrossPopCountWrap", Want: "a thief reported empty a queue that always held 2 items"},
+	// The length is not taken modulo the range of positions.
+	{Mutant: mutant.Mutant{Name: "the length ignores the wrap of the positions", Patches: []mutant.Patch{
+		patch("\treturn (tw>>posShift - pops - f.base - uint64(ctlIdx(c))) & posMask\n", "\treturn tw>>posShift - pops - f.base - uint64(ctlIdx(c))\n"),
+	}}, Test: "TestCountersWrap", Want: "after the pushes"},
+}
+
+// TestMutantsIgnoringWrap: each wrap test fails against the variant that
+// ignores the wrap it guards (and passes against the code, in every other
+// run of the tests).
+func TestMutantsIgnoringWrap(t *testing.T) {
+	mutant.CheckWrapTests(t, wrapMutants)
 }
