@@ -1,93 +1,153 @@
 // Package blockq is a lock-free work-stealing queue of linked blocks: an
-// unbounded queue whose owner pushes and pops at ring speed, pushes a
-// pre-built batch in constant time, and whose thieves, any number of them
-// at once and none waiting for another, each take a proportion of the queue
-// in one atomic step and can hand what they took to another queue without
-// copying it.
+// unbounded queue whose owner pushes with a plain store and pops with one
+// compare-and-swap, pushes a pre-built batch in constant time, and whose
+// thieves, any number of them at once and none waiting for another, each
+// take a proportion of the queue in one atomic step and can hand what they
+// took to another queue without copying it.
 //
 // # When to use it
 //
 // Use blockq wherever a work-stealing queue is needed and nothing else
 // dictates the choice: it is the module's recommended queue. Its owner's
-// operations cost what a Chase-Lev ring's cost (one compare-and-swap per
-// push, batch or pop, no allocation but one block per block's worth of
-// items); its steals never wait for another thief (TrySteal and
-// TryStealBatch report wsq.Contended only when they lose their one
-// compare-and-swap), take exactly wsq.StealCount of the queue's length at
-// the instant they take effect, and find their cut by skipping whole
-// blocks. StealParcel and
-// PushParcel (or PushList for a batch built in advance) move items between
-// queues by relinking blocks, in time proportional to the number of blocks
-// moved, not items.
+// operations cost what a Chase-Lev ring's cost (no atomic read-modify-write
+// operation to push, one to pop, no allocation but one block per block's
+// worth of items); its steals never wait for another thief (TrySteal and
+// TryStealBatch report wsq.Contended only when another goroutine changed
+// the queue under them), take exactly wsq.StealCount of the queue's length
+// at the instant they take effect, and find their cut by skipping whole
+// blocks. StealParcel and PushParcel (or PushList for a batch built in
+// advance) move items between queues by relinking blocks, in time
+// proportional to the number of blocks moved, not items.
 //
 // # The structure
 //
 // Items live in blocks: arrays of slots, each new one sized to about a
 // quarter of the queue's length, between 32 and 4096 slots (or a fixed
-// size, WithBlockSize).
-// A queue is a chain of links, from the front (the oldest items, where
-// thieves work) to the back (the newest, where the owner works); each link
-// covers a window of one block's slots and points to the next link. The
-// owner fills the slots of its back link and adds a link when it is full.
-// A link is the queue's own view of a block: a block handed to another
-// queue by a steal gets a new link there, and the two queues use disjoint
-// slots of it, so a block is shared without either queue rewriting the
-// other's links.
+// size, WithBlockSize). A queue is a chain of links, from the front (the
+// oldest items, where thieves work) to the back (the newest, where the
+// owner works); each link covers a window of one block's slots and points
+// to the next link. The owner fills the slots of its back link and adds a
+// link when it is full. A link is the queue's own view of a block: a block
+// handed to another queue by a steal gets a new link there, and the two
+// queues use disjoint slots of it, so a block is shared without either
+// queue rewriting the other's links.
 //
-// Every item has a position, counted from the first slot of the front link
-// along the chain. One 64-bit control word, held by the front link, says
-// which items are in the queue: idx, the position of the oldest item not
-// yet taken by a thief, and size, how many items follow it that neither a
-// thief nor the owner has taken. Every change of the queue's contents is a
-// compare-and-swap on that word, and is where the operation takes effect:
+// Every item has a position: positions count the queue's slots along the
+// chain, from the first slot the queue ever used, modulo 2^34. Two words
+// say which positions hold the queue's items, one for each side:
 //
-//   - a push writes its slots, then adds its items to size;
-//   - a pop takes 1 from size and then the newest item, which is its own;
-//   - a steal of k items adds k to idx and takes k from size, reserving the
-//     k oldest items, which no pop can reach any more; only then does the
-//     thief walk to them, copy them out (or relink them) and clear their
-//     slots.
+//   - The tail word, written only by the owner: the position after the
+//     newest item, and the number of pops the owner has made (modulo 2^30)
+//     when it wrote it.
+//   - The control word, changed only by compare-and-swap, by thieves and by
+//     the owner's pops: idx, the oldest position a thief has not reserved,
+//     counted from the first slot of the front link, and gen, the number of
+//     pops made. It belongs to a tenure: one spell of a link as the front,
+//     which also records the absolute position of the link's first slot.
 //
-// Because a thief locates its items after its reservation, it only ever
-// reads positions that are counted and reserved: their slots and the links
-// that lead to them no longer change. Positions beyond the counted items
-// may change (the owner pops and pushes again, or seals its back link early
-// to append a pre-built chain), but nobody reads them. The word may come
-// back to a value a stalled thief read (the owner pops and pushes as many),
-// and the thief's compare-and-swap then succeeds; that is correct, since
-// the word means the same positions, but the links that hold them may have
-// changed meanwhile, so nothing a thief read before its reservation, such
-// as the span of the front link, is used to locate its items.
+// The queue's length is the tail's position, less the pops made since the
+// tail was written (the difference of the two pop counts), less the
+// absolute position of idx. Each operation takes effect at one instant:
+//
+//   - a push writes its slots, then publishes them with a release store of
+//     the tail word (for a batch, one store for all of it): no locked
+//     instruction;
+//   - a pop adds 1 to gen with a compare-and-swap, which claims the newest
+//     item if the length is at least 1, and does not publish the tail:
+//     the count in the word says the tail is one position shorter;
+//   - a steal loads the control word, then the tail word, computes the
+//     length n and k = wsq.StealCount(n, p), and reserves the k oldest
+//     items by adding k to idx with a compare-and-swap from the word it
+//     loaded; only then does it walk to them, copy them out (or relink
+//     them) and clear their slots. The steal takes effect at its load of
+//     the tail: its compare-and-swap succeeds only if the word did not
+//     change since the thief loaded it (no pop, no other reservation), so
+//     the two loads describe the queue at that instant, and the pushes
+//     after it only add newer items. A steal that computes a length of 0
+//     loads the word again, and reports the queue empty only if it did not
+//     change.
+//
+// Both words are read together only through the control word's value: a
+// compare-and-swap that succeeds shows that the word did not change since
+// it was loaded, because every change makes a live word larger (idx and
+// gen only grow within a tenure) and a moved word never changes. A pop
+// that would wrap gen past 2^30-1 moves the front to a new tenure instead
+// (see below), so a word never comes back to a value a stalled thief
+// loaded, however many pops it slept through. Positions wrap at 2^34, and
+// lengths are computed modulo 2^34; no length exceeds MaxLen.
+//
+// Ordering: the owner's release store of the tail orders the slots, spans
+// and links it wrote before it, and its earlier compare-and-swaps on the
+// control word, before the store; a thief's load of the tail (an acquire
+// load) then sees them. A pop's compare-and-swap orders the owner's last
+// store of the tail before the pop (a locked instruction on amd64 drains
+// the store buffer; on arm64 its store is a release), so a thief that sees
+// the pop in the word sees the tail it counts from. Nothing else needs
+// more than release and acquire: no operation reads a word after writing
+// another and depends on the order of the two (the store-load order a
+// Chase-Lev pop needs is carried by the pop's compare-and-swap, which
+// thieves' reservations contend on). The interleaving checks
+// (internal/interleave) run every atomic operation, the release store
+// included, as a sequentially consistent step; this paragraph is why the
+// weaker store loses no behaviour they cover.
+//
+// Why Pop keeps its compare-and-swap even where it could seem safe to drop
+// it: a thief's proportion may be 1, so any thief that loaded the words
+// may be about to reserve every item, the newest included, and only a
+// change of the word it expects can stop it. The owner cannot know that no
+// thief has loaded them, so every pop of an item changes the word; only a
+// pop that the owner's last view shows empty needs no atomic operation,
+// since only the owner adds items.
+//
+// A thief reads the span of the front link after the tail: a link's span
+// never shrinks below a position the tail published (the owner seals a
+// link early, to append a pre-built List after it, at its fill, before it
+// publishes what follows), so a reserved position below the span lies in
+// that link. Positions beyond the published ones may change (the owner
+// pops and pushes again, or seals its back link early), but no thief reads
+// them.
 //
 // When the reserved items reach past the front link, the front moves, so
 // that idx stays small and the blocks before the oldest item can be
-// collected. A thief that finds idx beyond the front link's last position marks the
-// word moved (a compare-and-swap that freezes its idx and size), walks to
-// the link that holds the oldest item, writes the frozen values into that
-// link's word, and makes it the front; anyone who meets a moved word does
-// the same, with the same result, so no goroutine waits for another. A
-// link's word is written by compare-and-swap only, and only while the link
-// is the front or about to become it; a link never becomes the front twice.
-// So a stale compare-and-swap, however long its goroutine stalled, meets
-// either the same link's live word, whose idx only grows (a match means the
-// state is the current one, whatever happened in between), or a moved word,
-// which never matches a live one: no counter can wrap into a false match.
+// collected. A thief that finds idx beyond the front link's last position,
+// in a queue that holds items, marks the word moved (a compare-and-swap
+// that freezes idx and gen), walks to the link that holds the oldest item,
+// and makes a new tenure of it, live with the frozen gen and the item's
+// position in it, the front; anyone who meets a moved word does the same,
+// with the same result, and the first compare-and-swap of the front wins,
+// so no goroutine waits for another. The owner's pop that would wrap gen
+// moves the front the same way, with gen at 0, to a new tenure that is
+// usually of the same link. Until the new tenure is the front nobody can
+// pop or reserve, and the oldest item is counted, so the chain up to it
+// does not change; a helper that walks after the front moved on may find
+// anything, but its compare-and-swap of the front fails. A tenure is the
+// front only once, so a stale compare-and-swap meets either the same
+// tenure's live word, whose every change made it larger (a match means the
+// state is the current one), or a moved word, which never matches a live
+// one: no counter can wrap into a false match.
 //
 // # Costs
 //
-// Atomic read-modify-write operations (each a LOCK CMPXCHG on amd64):
+// Atomic read-modify-write operations (each a LOCK-prefixed instruction on
+// amd64), besides the release store of the tail that every push ends with
+// (a plain store on amd64):
 //
-//	Push, PushBatch, PushList   1 (the count)
-//	Pop                         1 (the claim); 0 when the owner last saw the
-//	                            queue empty
-//	Steal, StealBatch,          1 (the reservation), plus 1 to 3 when the
-//	TrySteal, TryStealBatch     front moves
+//	Push, PushBatch             0; one store of a pointer (an exchange on
+//	                            amd64) when a new block is linked
+//	PushList                    1 store of a pointer (linking the List)
+//	Pop                         1 (the claim); 0 when the owner last saw
+//	                            the queue empty; a move of the front every
+//	                            2^30 pops
+//	Steal, StealBatch,          1 (the reservation), plus 3 when the
+//	TrySteal, TryStealBatch     front moves (with the first store of the
+//	                            new tenure's word)
 //	StealParcel                 as StealBatch, plus one allocation per
-//	                            block the parcel covers (its link)
+//	                            block for the parcel's links
 //
-// The owner keeps its last view of the control word, so a pop or push that
-// meets no thief costs exactly one compare-and-swap. A steal's walk costs
-// one step per link it skips.
+// A move of the front allocates its tenure (one cache line). The owner
+// keeps its last view of the control word, so a pop that meets no thief
+// costs exactly one compare-and-swap. A steal's walk costs one step per
+// link it skips.
 //
 // # Memory
 //
@@ -96,20 +156,10 @@
 // 4096 items), and reuses the last emptied block when the owner pops back
 // over it (Reserve keeps more). Popped and stolen slots are cleared at
 // once, so no removed item stays reachable. A block is freed when no link
-// covers it. The links before the front are unreachable once the owner has
-// seen the front move: thieves move it when they reserve past the front
-// link, and the owner moves it at its next operation that meets a thief's
-// change, also when the thieves took every item and so will not move it
-// (if the owner's back block is full at that moment, at its next push that
-// links a block). A parcel's links are allocated one by one, each a window
-// on one block, so a queue that received a parcel keeps only the blocks
-// that still hold its items.
-//
-// So the queue's memory follows what it holds: the blocks that hold its
-// items, at most one empty block behind its back, and, until the owner's
-// next operation that meets a thief's change, the blocks thieves emptied
-// since. A block with one item left keeps all its slots (at most
-// MaxBlockSize of them when blocks are sized to the queue), also when the
-// block came in a parcel and the rest of it belongs to the queue it was
-// stolen from.
+// covers it: the links before the front are unreachable once the owner has
+// seen the front move, which it checks at every new block, every PushList
+// and every pop that meets a thief's change. So the queue's memory follows
+// what it holds: the blocks that hold its items, at most one empty block
+// behind its back, and, until the owner next checks, the blocks thieves
+// emptied since. A block with one item left keeps all its slots.
 package blockq
