@@ -16,8 +16,9 @@ import (
 // notInlined matches a call, in the machine code of a queue, to a helper the
 // compiler must inline: an atomic operation of internal/atomicx (a method;
 // the assembly functions its release stores call on amd64 cannot inline) or
-// of sync/atomic's types, or the index packing of lfqueue and chaselev.
-var notInlined = regexp.MustCompile(`CALL (github\.com/worksteal/wsq/internal/atomicx\.\(\*|sync/atomic\.\(\*|github\.com/worksteal/wsq/lfqueue\.(ctl[A-Z]\w*|mutated)\(|github\.com/worksteal/wsq/chaselev\.(pack|unpack|claimEnd)\()`)
+// of sync/atomic's types, the index packing of lfqueue and chaselev, or the
+// control word's fields, the length and the span of blockq.
+var notInlined = regexp.MustCompile(`CALL (github\.com/worksteal/wsq/internal/atomicx\.\(\*|sync/atomic\.\(\*|github\.com/worksteal/wsq/lfqueue\.(ctl[A-Z]\w*|mutated)\(|github\.com/worksteal/wsq/chaselev\.(pack|unpack|claimEnd)\(|github\.com/worksteal/wsq/blockq\.((ctl[A-Z]\w*|live|isLive|take|moved)\(|spanOf\[|\(\*(tenure|owner)\[[^]]*\]\)\.length\())`)
 
 // TestQueuesInlined builds testdata/onlycatalog, a program that reaches the
 // queues only through catalog, disassembles it and checks that the queues'
@@ -31,7 +32,7 @@ func TestQueuesInlined(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "onlycatalog")
 	out, err := exec.Command(goTool, "build", "-o", bin, "./testdata/onlycatalog").CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
-	out, err = exec.Command(goTool, "tool", "objdump", "-s", `^github\.com/worksteal/wsq/(lfqueue|chaselev|tfdeque)\.`, bin).CombinedOutput()
+	out, err = exec.Command(goTool, "tool", "objdump", "-s", `^github\.com/worksteal/wsq/(lfqueue|chaselev|tfdeque|blockq)\.`, bin).CombinedOutput()
 	require.NoError(t, err, "go tool objdump: %s", out)
 	funcs := map[string]bool{}
 	var fn string
@@ -47,7 +48,7 @@ func TestQueuesInlined(t *testing.T) {
 			t.Errorf("%s is called, not inlined, in %s", callee, fn)
 		}
 	}
-	for _, pkg := range []string{"lfqueue", "chaselev", "tfdeque"} {
+	for _, pkg := range []string{"lfqueue", "chaselev", "tfdeque", "blockq"} {
 		assert.True(t, funcs[pkg], "no function of %s in the disassembly", pkg)
 	}
 }

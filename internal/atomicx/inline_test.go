@@ -19,7 +19,7 @@ func TestInlined(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the compiler")
 	}
-	pkgs := []string{".", "../../chaselev", "../../lfqueue"}
+	pkgs := []string{".", "../../chaselev", "../../lfqueue", "../../blockq"}
 	out, err := exec.Command("go", append([]string{"build", "-gcflags=-m"}, pkgs...)...).CombinedOutput()
 	require.NoError(t, err, "go build -gcflags=-m: %s", out)
 	inlinable := map[string]bool{}
@@ -42,6 +42,8 @@ func TestInlined(t *testing.T) {
 		"(*Deque[]).Push", "(*Deque[]).PushBatch", "(*Deque[]).Pop", "(*Deque[]).Len",
 		"(*Deque[]).Steal", "(*Deque[]).StealBatch",
 		"(*Queue[]).Len", "(*Queue[]).Push", "(*Queue[]).Pop",
+		// blockq: the helpers of its owner's fast paths and its steal.
+		"(*tenure[]).length", "(*owner[]).length", "spanOf[]", "live", "ctlIdx", "ctlGen", "isLive", "take", "moved",
 	} {
 		if !inlinable[f] {
 			t.Errorf("%s is no longer inlinable", f)
