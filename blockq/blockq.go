@@ -452,8 +452,9 @@ func (q *Queue[T]) advance(want int) {
 		l := newLink[T](q.blockFor(want))
 		l.prev = o.back
 		// The back link is full: its span is already its fill. Linking a
-		// block beyond the published items publishes nothing yet.
-		o.back.next.Store(l)
+		// block beyond the published items publishes nothing yet; the
+		// tail's release store publishes it with the items.
+		o.back.next.StoreRelease(l)
 		o.back, o.fill, o.limit, o.cap = l, 0, len(l.slots), len(l.slots)
 	}
 	q.reload()
@@ -478,22 +479,35 @@ func (q *Queue[T]) start() {
 	l := newLink[T](q.blockFor(0))
 	f := &tenure[T]{base: o.tw >> posShift, l: l}
 	c := live(0, ctlGen(o.tw))
-	f.ctl.Store(c)
+	f.ctl.StoreRelease(c) // before publication
 	o.f, o.c = f, c
 	o.back, o.fill, o.limit, o.cap = l, 0, len(l.slots), len(l.slots)
-	q.front.Store(f)
+	q.front.StoreRelease(f) // thieves load the front before anything else
 	o.bounds()
 }
 
 // reload makes the owner's view of the front and its word current, moving
-// the front first if a move is under way.
-func (q *Queue[T]) reload() {
+// the front first if a move is under way, or if thieves reserved every
+// position of the front link and nobody moved it since (see ownerCanMove).
+func (q *Queue[T]) reload() { q.refresh(true) }
+
+// refresh is reload; without move it only finishes a move of the front
+// that another goroutine started. before needs that: it walks the chain
+// from the front to a link that may have no position in use, where a move
+// by the owner could put the front.
+func (q *Queue[T]) refresh(move bool) {
 	o := &q.own
 	for {
 		f := q.front.Load()
 		c := f.ctl.Load()
 		if !isLive(c) {
 			q.help(f, c)
+			continue
+		}
+		if move && ctlIdx(c) >= spanOf(f.l) && q.ownerCanMove(f, c) {
+			if m := moved(c); f.ctl.CompareAndSwap(c, m) {
+				q.help(f, m)
+			}
 			continue
 		}
 		o.f, o.c = f, c
@@ -503,6 +517,35 @@ func (q *Queue[T]) reload() {
 		o.bounds()
 		return
 	}
+}
+
+// ownerCanMove reports whether the owner may move the front from f, whose
+// live word c puts the oldest unreserved position beyond f's link: whether
+// that position lies in a link of the chain up to the owner's back link,
+// where help will find it. Thieves move the front only when they reserve,
+// that is while the queue holds items; after a steal that took every item,
+// or when the thieves stop stealing, only the owner would move it, and
+// without that the front link would keep every emptied link after it
+// reachable, with their blocks, for as long as the queue lives. The
+// position lies in the chain when the queue holds items, or when the back
+// link has room; it does not only when the queue is empty and the back
+// link full, until the owner's next push moves on to another link (see
+// advance). Only the owner changes the links beyond the published
+// positions, and until the move is finished nobody can pop or reserve, so
+// the answer cannot change under it, and every helper finds the link it
+// found.
+func (q *Queue[T]) ownerCanMove(f *tenure[T], c uint64) bool {
+	back := q.own.back
+	for l, v := f.l, ctlIdx(c); v >= spanOf(l); l = l.next.Load() {
+		if l == back {
+			// Not in an empty link behind the back either: the front
+			// must never pass the owner's back link, whose successors
+			// the owner replaces at will (PushList).
+			return false
+		}
+		v -= spanOf(l)
+	}
+	return true
 }
 
 // Pop removes and returns the newest item (last in, first out). It reports
@@ -593,7 +636,7 @@ func (q *Queue[T]) retreat() {
 	}
 	n.seal(len(n.slots))
 	if o.spares++; o.spares > max(1, o.keep) {
-		n.next.Store(nil)
+		n.next.StoreRelease(nil)
 		o.spares = 1
 	}
 	o.back, o.fill, o.limit, o.cap = p, spanOf(p), spanOf(p), len(p.slots)
@@ -604,7 +647,7 @@ func (q *Queue[T]) retreat() {
 // its cost does not depend on their number, and the first of them learns
 // its predecessor here, by a walk from the front.
 func (q *Queue[T]) before(n *link[T]) *link[T] {
-	q.reload()
+	q.refresh(false)
 	x := q.own.f.l
 	for x != nil {
 		nx := x.next.Load()
@@ -636,7 +679,7 @@ func (q *Queue[T]) Reserve(n int) {
 	for room < n {
 		l := newLink[T](q.blockFor(n - room))
 		l.prev = last
-		last.next.Store(l) // beyond the published positions: the owner's alone
+		last.next.StoreRelease(l) // beyond the published positions: the owner's alone
 		last = l
 		room += len(l.slots)
 		o.spares++
@@ -837,10 +880,13 @@ func (q *Queue[T]) help(f *tenure[T], m uint64) {
 		l = l.next.Load() // nil only for a helper who comes late
 	}
 	if l == nil {
-		return
+		if q.front.Load() == f {
+			panic("blockq: internal error: the oldest position of a moved front is in no link")
+		}
+		return // a late helper: the front moved on
 	}
 	nf := &tenure[T]{base: base & posMask, l: l}
-	nf.ctl.Store(live(v, ctlGen(m))) // before publication
+	nf.ctl.StoreRelease(live(v, ctlGen(m))) // before publication
 	q.front.CompareAndSwap(f, nf)
 }
 

@@ -129,20 +129,18 @@
 // # Costs
 //
 // Atomic read-modify-write operations (each a LOCK-prefixed instruction on
-// amd64), besides the release store of the tail that every push ends with
-// (a plain store on amd64):
+// amd64); every other atomic write is a release store (a plain store on
+// amd64), such as the store of the tail that every push ends with, or the
+// store of the pointer that links a new block or a List:
 //
-//	Push, PushBatch             0; one store of a pointer (an exchange on
-//	                            amd64) when a new block is linked
-//	PushList                    1 store of a pointer (linking the List)
+//	Push, PushBatch, PushList   0
 //	Pop                         1 (the claim); 0 when the owner last saw
 //	                            the queue empty; a move of the front every
 //	                            2^30 pops
-//	Steal, StealBatch,          1 (the reservation), plus 3 when the
-//	TrySteal, TryStealBatch     front moves (with the first store of the
-//	                            new tenure's word)
+//	Steal, StealBatch,          1 (the reservation), plus 2 when the front
+//	TrySteal, TryStealBatch     moves (1 for a goroutine that helps)
 //	StealParcel                 as StealBatch, plus one allocation per
-//	                            block for the parcel's links
+//	                            block the parcel covers (its link)
 //
 // A move of the front allocates its tenure (one cache line). The owner
 // keeps its last view of the control word, so a pop that meets no thief
@@ -156,10 +154,20 @@
 // 4096 items), and reuses the last emptied block when the owner pops back
 // over it (Reserve keeps more). Popped and stolen slots are cleared at
 // once, so no removed item stays reachable. A block is freed when no link
-// covers it: the links before the front are unreachable once the owner has
-// seen the front move, which it checks at every new block, every PushList
-// and every pop that meets a thief's change. So the queue's memory follows
-// what it holds: the blocks that hold its items, at most one empty block
-// behind its back, and, until the owner next checks, the blocks thieves
-// emptied since. A block with one item left keeps all its slots.
+// covers it. The links before the front are unreachable once the owner has
+// seen the front move: thieves move it when they reserve past the front
+// link, and the owner looks at the front, and moves it when the thieves
+// took every item and so will not, at every new block, every PushList and
+// every pop that meets a thief's change (if the owner's back block is full
+// at that moment, the front can move only once the owner links the next
+// block). A parcel's links are allocated one by one, each a window on one
+// block, so a queue that received a parcel keeps only the blocks that
+// still hold its items.
+//
+// So the queue's memory follows what it holds: the blocks that hold its
+// items, at most one empty block behind its back, and, until the owner
+// next looks at the front, the blocks thieves emptied since. A block with
+// one item left keeps all its slots (at most MaxBlockSize of them when
+// blocks are sized to the queue), also when the block came in a parcel and
+// the rest of it belongs to the queue it was stolen from.
 package blockq

@@ -76,9 +76,9 @@ func (l *List[T]) Drain(dst []T) []T {
 // items it moved; it panics if the queue would hold more than MaxLen
 // items. Only the owner may call it; it does not block.
 //
-// PushList links l's chain after the back link (one atomic store of a
-// pointer) and publishes the items with a release store of the tail, where
-// it takes effect.
+// PushList links l's chain after the back link and publishes the items
+// with a release store of the tail, where it takes effect; it uses no
+// atomic read-modify-write operation.
 func (q *Queue[T]) PushList(l *List[T]) int {
 	if l == nil || l.n == 0 {
 		return 0
@@ -105,12 +105,12 @@ func (q *Queue[T]) PushList(l *List[T]) int {
 		if p == nil {
 			p = q.before(o.back)
 		}
-		p.next.Store(l.first)
+		p.next.StoreRelease(l.first)
 	case o.fill < o.limit:
 		o.back.cut.StoreRelease(uint32(o.cap - o.fill))
 		fallthrough
 	default:
-		o.back.next.Store(l.first)
+		o.back.next.StoreRelease(l.first)
 	}
 	o.back, o.fill, o.limit, o.cap = l.last, l.fill, l.lastCap, l.lastCap
 	o.spares = 0

@@ -51,7 +51,7 @@ var explorerCases = []struct {
 	// A helper makes the new tenure's word with the pop count at 0: after
 	// pops, thieves compare it with the tail's count and miscount.
 	{mutant.Mutant{Name: "helper restarts the pop count in the new tenure", Patches: []mutant.Patch{
-		patch("\tnf.ctl.Store(live(v, ctlGen(m))) // before publication\n", "\tnf.ctl.Store(live(v, 0))\n"),
+		patch("\tnf.ctl.StoreRelease(live(v, ctlGen(m))) // before publication\n", "\tnf.ctl.StoreRelease(live(v, 0))\n"),
 	}}, "TestInterleaveTwoSlotBlocks", "two-thieves-move", "violation"},
 	// A helper installs its tenure with a store, not a compare-and-swap
 	// from the tenure it found moved: a late helper puts back a tenure
@@ -65,6 +65,18 @@ var explorerCases = []struct {
 	{mutant.Mutant{Name: "thief ignores the seal of the front link", Patches: []mutant.Patch{
 		patch("\tif idx >= spanOf(f.l) {\n", "\tif idx >= len(f.l.slots) {\n"),
 	}}, "TestInterleaveTwoSlotBlocks", "steal-then-list", "violation"},
+	// The owner moves the front whenever the oldest position lies beyond
+	// it, also when that position is in no link (an empty queue whose
+	// back block is full): the move walks off the end of the chain.
+	{mutant.Mutant{Name: "owner moves the front to a position no link holds", Patches: []mutant.Patch{
+		patch("\t\tif move && ctlIdx(c) >= spanOf(f.l) && q.ownerCanMove(f, c) {\n", "\t\tif move && ctlIdx(c) >= spanOf(f.l) {\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "owner-moves-front", "panic"},
+	// The owner moves the front into the empty link it keeps behind its
+	// back, which its next List push replaces: the front leaves the
+	// chain, and a thief takes from a link the queue no longer uses.
+	{mutant.Mutant{Name: "owner moves the front past its back", Patches: []mutant.Patch{
+		patch("\t\tif l == back {\n", "\t\tif _ = back; l.next.Load() == nil {\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "owner-moves-front-spare", "violation"},
 	// The pop that wraps the pop count takes 1 from the tail word's
 	// position and adds 1 to its count with one addition, which carries
 	// the count's wrap into the position.
