@@ -220,15 +220,14 @@ type Queue[T any] struct {
 
 // owner is the owner's private state.
 type owner[T any] struct {
-	// tw is the tail word as it is: the owner's newest position plus one,
-	// and its pop count. The owner publishes it in tail after every
-	// push; after a pop it differs from tail until the next push.
-	tw uint64
-
-	// back is the link the owner fills and pops, fill the number of its
+	// back is the link the owner fills and pops, base the absolute
+	// position of its first slot (modulo 2^34), fill the number of its
 	// positions in use, limit its span as the owner set it, and cap its
-	// number of slots.
+	// number of slots. The owner's tail word (see tail) is base+fill and
+	// the pop count of c; the owner publishes it after every push, and
+	// after a pop it differs from the published one until the next push.
 	back  *link[T]
+	base  uint64
 	fill  int
 	limit int
 	cap   int
@@ -256,7 +255,15 @@ type owner[T any] struct {
 	// blockSize is the number of slots of every block the owner
 	// allocates, or 0 for blocks sized to the queue (see MinBlockSize).
 	blockSize int
+
+	// wipe says whether T holds pointers, as Queue.pointers, for the
+	// owner's pops, which clear a slot only then.
+	wipe bool
 }
+
+// tail returns the owner's tail word: the position after its newest item
+// and its pop count.
+func (o *owner[T]) tail() uint64 { return (o.base+uint64(o.fill))<<posShift | o.c&genMask }
 
 var (
 	_ wsq.Queue[int]   = (*Queue[int])(nil)
@@ -333,7 +340,7 @@ func (o *owner[T]) length() int {
 	if o.f == nil {
 		return 0
 	}
-	return int(o.f.length(o.c, o.tw))
+	return int(o.f.length(o.c, o.tail()))
 }
 
 // bounds sets stop and floor from the owner's view: Push may write in
@@ -362,8 +369,7 @@ func (q *Queue[T]) Push(v T) bool {
 	}
 	o.back.slots[o.fill] = v
 	o.fill++
-	o.tw += 1 << posShift
-	q.tail.StoreRelease(o.tw)
+	q.tail.StoreRelease(o.tail())
 	return true
 }
 
@@ -379,13 +385,16 @@ func (q *Queue[T]) PushBatch(vs []T) int {
 	if m > o.stop-o.fill {
 		return q.pushSlow(vs)
 	}
-	if m == 0 {
+	switch m {
+	case 0:
 		return 0
+	case 1: // as Push: a copy would call memmove
+		o.back.slots[o.fill] = vs[0]
+	default:
+		copy(o.back.slots[o.fill:], vs)
 	}
-	copy(o.back.slots[o.fill:], vs)
 	o.fill += m
-	o.tw += uint64(m) << posShift
-	q.tail.StoreRelease(o.tw)
+	q.tail.StoreRelease(o.tail())
 	return m
 }
 
@@ -403,8 +412,7 @@ func (q *Queue[T]) pushSlow(vs []T) int {
 		o.fill += n
 		rest = rest[n:]
 	}
-	o.tw += uint64(m) << posShift
-	q.tail.StoreRelease(o.tw)
+	q.tail.StoreRelease(o.tail())
 	o.bounds()
 	return m
 }
@@ -445,7 +453,8 @@ func (q *Queue[T]) advance(want int) {
 		q.start()
 		return
 	}
-	if nx := o.back.next.Plain(); nx != nil { // an empty link kept for pushes
+	o.base = (o.base + uint64(o.fill)) & posMask // the back link is full
+	if nx := o.back.next.Plain(); nx != nil {    // an empty link kept for pushes
 		o.back, o.fill, o.limit, o.cap = nx, 0, spanOf(nx), len(nx.slots)
 		o.spares--
 	} else {
@@ -471,14 +480,15 @@ func (q *Queue[T]) blockFor(want int) int {
 }
 
 // start makes the first link and its tenure, live and empty at the
-// position and pop count of the owner's tail word (zero, except in tests),
-// and publishes it as the front.
+// owner's position and pop count (zero, except in tests), and publishes
+// it as the front.
 func (q *Queue[T]) start() {
 	q.pointers = hasPointers(reflect.TypeFor[T]())
 	o := &q.own
+	o.wipe = q.pointers
 	l := newLink[T](q.blockFor(0))
-	f := &tenure[T]{base: o.tw >> posShift, l: l}
-	c := live(0, ctlGen(o.tw))
+	f := &tenure[T]{base: o.base, l: l}
+	c := live(0, ctlGen(o.c))
 	f.ctl.StoreRelease(c) // before publication
 	o.f, o.c = f, c
 	o.back, o.fill, o.limit, o.cap = l, 0, len(l.slots), len(l.slots)
@@ -562,12 +572,13 @@ func (q *Queue[T]) Pop() (T, bool) {
 	o := &q.own
 	if c := o.c; o.fill > o.floor && ctlGen(c) != genMask && o.f.ctl.CompareAndSwap(c, c+1) {
 		o.c = c + 1
-		o.tw = o.tw - 1<<posShift + 1 // one position fewer, one pop more
 		o.fill--
 		s := &o.back.slots[o.fill]
 		v := *s
-		var zero T
-		*s = zero
+		if o.wipe {
+			var zero T
+			*s = zero
+		}
 		return v, true
 	}
 	return q.popSlow()
@@ -607,7 +618,6 @@ func (q *Queue[T]) popSlow() (T, bool) {
 		}
 		q.reload()
 	}
-	o.tw = (o.tw-1<<posShift)&^genMask | (o.tw+1)&genMask
 	// The claim leaves the owner the newest unreserved item, which is the
 	// last position in use: in the back link, or, if that is empty, in
 	// an earlier one.
@@ -617,7 +627,9 @@ func (q *Queue[T]) popSlow() (T, bool) {
 	o.fill--
 	s := &o.back.slots[o.fill]
 	v := *s
-	*s = zero
+	if o.wipe {
+		*s = zero
+	}
 	o.bounds()
 	return v, true
 }
@@ -640,6 +652,7 @@ func (q *Queue[T]) retreat() {
 		o.spares = 1
 	}
 	o.back, o.fill, o.limit, o.cap = p, spanOf(p), spanOf(p), len(p.slots)
+	o.base = (o.base - uint64(o.fill)) & posMask
 }
 
 // before returns the link before n, a link after the front link, when

@@ -27,11 +27,9 @@ func (q *Queue[T]) CheckInvariants() error {
 	}
 	// The published tail lags the owner's tail word only by the pops made
 	// since it was published.
-	if tw := q.tail.Load(); (tw>>posShift-(o.tw-tw)&genMask)&posMask != o.tw>>posShift {
-		return fmt.Errorf("published tail %#x is not the owner's tail word %#x before its pops since", tw, o.tw)
-	}
-	if ctlGen(c) != ctlGen(o.tw) {
-		return fmt.Errorf("the front word's pop count %d is not the owner's %d", ctlGen(c), ctlGen(o.tw))
+	otw := o.tail()
+	if tw := q.tail.Load(); (tw>>posShift-(otw-tw)&genMask)&posMask != otw>>posShift {
+		return fmt.Errorf("published tail %#x is not the owner's tail word %#x before its pops since", tw, otw)
 	}
 	if ctlGen(o.c) != ctlGen(c) {
 		return fmt.Errorf("the owner's view has pop count %d, not %d", ctlGen(o.c), ctlGen(c))
@@ -56,10 +54,10 @@ func (q *Queue[T]) CheckInvariants() error {
 	if !found {
 		return errors.New("the owner's back link is not after the front link")
 	}
-	if want := (o.tw>>posShift - f.base) & posMask; uint64(pos) != want {
+	if want := (otw>>posShift - f.base) & posMask; uint64(pos) != want {
 		return fmt.Errorf("the owner's newest position is %d after the front link's first slot; the tail says %d", pos, want)
 	}
-	n := f.length(c, o.tw)
+	n := f.length(c, otw)
 	if n > MaxLen || pos-ctlIdx(c) != int(n) {
 		return fmt.Errorf("the queue's length is %d: newest position %d, oldest %d", n, pos, ctlIdx(c))
 	}
@@ -87,14 +85,14 @@ func (q *Queue[T]) CheckInvariants() error {
 // both counters in a few operations.
 func NewAt[T any](pos, gen uint64, opts ...Option) *Queue[T] {
 	q := New[T](opts...)
-	q.own.tw = (pos&posMask)<<posShift | gen&genMask
-	q.tail.Store(q.own.tw)
+	q.own.base, q.own.c = pos&posMask, gen&genMask
+	q.tail.Store(q.own.tail())
 	return q
 }
 
 // Counters returns the owner's position after the newest item and its pop
 // count.
-func (q *Queue[T]) Counters() (pos, gen uint64) { return q.own.tw >> posShift, ctlGen(q.own.tw) }
+func (q *Queue[T]) Counters() (pos, gen uint64) { return q.own.tail() >> posShift, ctlGen(q.own.c) }
 
 // The ranges of the counters.
 const (
@@ -125,8 +123,7 @@ func (q *Queue[T]) jumpGen(n uint64) {
 		step := min(n, genMask-ctlGen(o.c))
 		o.c += step
 		o.f.ctl.Store(o.c)
-		o.tw += step
-		q.tail.Store(o.tw + 1<<posShift - 1) // the last push's publication
+		q.tail.Store(o.tail() + 1<<posShift - 1) // the last push's publication
 		o.bounds()
 		n -= step
 	}

@@ -112,11 +112,13 @@ func (q *Queue[T]) PushList(l *List[T]) int {
 	default:
 		o.back.next.StoreRelease(l.first)
 	}
+	// The List's positions follow the owner's newest: its last link's
+	// first slot is m less its fill after it.
+	o.base = (o.base + uint64(o.fill+m-l.fill)) & posMask
 	o.back, o.fill, o.limit, o.cap = l.last, l.fill, l.lastCap, l.lastCap
 	o.spares = 0
 	*l = List[T]{}
-	o.tw += uint64(m) << posShift
-	q.tail.StoreRelease(o.tw)
+	q.tail.StoreRelease(o.tail())
 	o.bounds()
 	return m
 }

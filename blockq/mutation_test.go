@@ -42,11 +42,11 @@ var explorerCases = []struct {
 	{mutant.Mutant{Name: "thief ignores the pops since the tail was published", Patches: []mutant.Patch{
 		patch("\tpops := (c - tw) & genMask\n", "\tpops := (c - c) & genMask\n"),
 	}}, "TestInterleaveTwoSlotBlocks", "one-item/Steal", "violation"},
-	// The owner's pop does not count itself in its tail word, so the next
-	// push publishes a pop count behind the word's: thieves subtract a pop
-	// too many and miss an item.
-	{mutant.Mutant{Name: "owner's tail word misses a pop", Patches: []mutant.Patch{
-		patch("\t\to.tw = o.tw - 1<<posShift + 1 // one position fewer, one pop more\n", "\t\to.tw = o.tw - 1<<posShift\n"),
+	// The owner publishes its tail without its pop count: thieves that
+	// load the word after pops take them for pops made since the tail was
+	// published, subtract them again and miss items.
+	{mutant.Mutant{Name: "the tail is published without the pop count", Patches: []mutant.Patch{
+		patch("return (o.base+uint64(o.fill))<<posShift | o.c&genMask }", "return (o.base + uint64(o.fill)) << posShift }"),
 	}}, "TestInterleaveTwoSlotBlocks", "drain-refill/Steal", "violation"},
 	// A helper makes the new tenure's word with the pop count at 0: after
 	// pops, thieves compare it with the tail's count and miscount.
@@ -77,11 +77,11 @@ var explorerCases = []struct {
 	{mutant.Mutant{Name: "owner moves the front past its back", Patches: []mutant.Patch{
 		patch("\t\tif l == back {\n", "\t\tif _ = back; l.next.Load() == nil {\n"),
 	}}, "TestInterleaveTwoSlotBlocks", "owner-moves-front-spare", "violation"},
-	// The pop that wraps the pop count takes 1 from the tail word's
-	// position and adds 1 to its count with one addition, which carries
-	// the count's wrap into the position.
-	{mutant.Mutant{Name: "the wrap of the pop count carries into the tail's position", Patches: []mutant.Patch{
-		patch("\to.tw = (o.tw-1<<posShift)&^genMask | (o.tw+1)&genMask\n", "\to.tw = o.tw - 1<<posShift + 1\n"),
+	// The pop that wraps the pop count moves the front but leaves the
+	// count at its last value: the thieves that load the new tenure's word
+	// and the tail see no pop since the tail, and take the popped item.
+	{mutant.Mutant{Name: "the pop that wraps the count does not count itself", Patches: []mutant.Patch{
+		patch("\t\t\tnext = moved(c) &^ genMask\n", "\t\t\tnext = moved(c)\n"),
 	}}, "TestInterleaveCountersWrap", "pops-across-wrap", "violation"},
 }
 
