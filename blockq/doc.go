@@ -133,10 +133,12 @@
 // amd64), such as the store of the tail that every push ends with, or the
 // store of the pointer that links a new block or a List:
 //
-//	Push, PushBatch, PushList   0
+//	Push, PushBatch, PushList   0, plus 2 when the owner moves the front
+//	                            (see Memory), which a push does only when
+//	                            it links a new block
 //	Pop                         1 (the claim); 0 when the owner last saw
-//	                            the queue empty; a move of the front every
-//	                            2^30 pops
+//	                            the queue empty; plus 2 when it moves the
+//	                            front (see Memory, and every 2^30 pops)
 //	Steal, StealBatch,          1 (the reservation), plus 2 when the front
 //	TrySteal, TryStealBatch     moves (1 for a goroutine that helps)
 //	StealParcel                 as StealBatch, plus one allocation per
