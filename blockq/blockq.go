@@ -154,6 +154,15 @@ type link[T any] struct {
 	// empty link it keeps behind its back); loaded by thieves.
 	next atomicx.Pointer[link[T]]
 
+	// emptied is set, once, by a thief whose reservation covered every
+	// position of the link and that has copied them all out (StealBatch),
+	// with a release store after its last read of the slots: nobody reads
+	// or writes the slots for this queue any more, so the owner may reuse
+	// them for a new link once the front has moved past this one (see
+	// harvest). A link whose positions a parcel took, or several thieves,
+	// is never marked.
+	emptied atomicx.Uint32
+
 	// prev is the link before this one, or nil where nobody recorded it
 	// (the first link of a pushed List, the front link). Only the owner
 	// reads or writes it, to step back when a pop empties its back link;
@@ -259,6 +268,10 @@ type owner[T any] struct {
 	// wipe says whether T holds pointers, as Queue.pointers, for the
 	// owner's pops, which clear a slot only then.
 	wipe bool
+
+	// recycled holds the slots of links that thieves emptied (see
+	// link.emptied), kept for the owner's next blocks.
+	recycled [][]T
 }
 
 // tail returns the owner's tail word: the position after its newest item
@@ -453,20 +466,60 @@ func (q *Queue[T]) advance(want int) {
 		q.start()
 		return
 	}
+	// Look at the front first: the blocks thieves emptied since the owner
+	// last looked may serve as the next ones (see harvest).
+	q.refresh(true, want)
 	o.base = (o.base + uint64(o.fill)) & posMask // the back link is full
 	if nx := o.back.next.Plain(); nx != nil {    // an empty link kept for pushes
 		o.back, o.fill, o.limit, o.cap = nx, 0, spanOf(nx), len(nx.slots)
 		o.spares--
 	} else {
-		l := newLink[T](q.blockFor(want))
-		l.prev = o.back
+		l := &link[T]{slots: q.block(want), prev: o.back}
 		// The back link is full: its span is already its fill. Linking a
 		// block beyond the published items publishes nothing yet; the
 		// tail's release store publishes it with the items.
 		o.back.next.StoreRelease(l)
 		o.back, o.fill, o.limit, o.cap = l, 0, len(l.slots), len(l.slots)
 	}
+	// If the queue was empty at a full back link, the front could not
+	// move onto the oldest position; it can now, in the new back link.
 	q.reload()
+}
+
+// block returns the slots of a new back link for want more items: the last
+// block the owner kept from those thieves emptied, or a new one.
+func (q *Queue[T]) block(want int) []T {
+	o := &q.own
+	if k := len(o.recycled); k > 0 {
+		b := o.recycled[k-1]
+		o.recycled[k-1] = nil
+		o.recycled = o.recycled[:k-1]
+		return b
+	}
+	return make([]T, q.blockFor(want))
+}
+
+// harvest keeps, for the owner's next blocks, the slots of the links from x
+// up to the front link end (which the front has moved past) that a thief
+// emptied, while all the slots kept number at most room: the owner's
+// queue length plus the items it is pushing, so that the kept blocks serve
+// pushes under way and the queue's memory stays within twice what it holds.
+// It takes blocks of at least the size the owner allocates at the least.
+func (o *owner[T]) harvest(x, end *link[T], room int) {
+	kept := 0
+	for _, b := range o.recycled {
+		kept += len(b)
+	}
+	least := MinBlockSize
+	if o.blockSize > 0 {
+		least = o.blockSize
+	}
+	for ; x != end && x != nil; x = x.next.Load() {
+		if n := len(x.slots); n >= least && kept+n <= room && x.emptied.Load() != 0 {
+			o.recycled = append(o.recycled, x.slots)
+			kept += n
+		}
+	}
 }
 
 // blockFor returns the number of slots of a new block, when want more
@@ -499,13 +552,15 @@ func (q *Queue[T]) start() {
 // reload makes the owner's view of the front and its word current, moving
 // the front first if a move is under way, or if thieves reserved every
 // position of the front link and nobody moved it since (see ownerCanMove).
-func (q *Queue[T]) reload() { q.refresh(true) }
+func (q *Queue[T]) reload() { q.refresh(true, 0) }
 
 // refresh is reload; without move it only finishes a move of the front
 // that another goroutine started. before needs that: it walks the chain
 // from the front to a link that may have no position in use, where a move
-// by the owner could put the front.
-func (q *Queue[T]) refresh(move bool) {
+// by the owner could put the front. When the front has moved since the
+// owner last looked, refresh harvests the links it passed, for a push of
+// want more items.
+func (q *Queue[T]) refresh(move bool, want int) {
 	o := &q.own
 	for {
 		f := q.front.Load()
@@ -519,6 +574,10 @@ func (q *Queue[T]) refresh(move bool) {
 				q.help(f, m)
 			}
 			continue
+		}
+		if old := o.f; old.l != f.l {
+			o.f, o.c = f, c
+			o.harvest(old.l, f.l, o.length()+want)
 		}
 		o.f, o.c = f, c
 		// The owner never steps back past the front link, so the links
@@ -660,7 +719,7 @@ func (q *Queue[T]) retreat() {
 // its cost does not depend on their number, and the first of them learns
 // its predecessor here, by a walk from the front.
 func (q *Queue[T]) before(n *link[T]) *link[T] {
-	q.refresh(false)
+	q.refresh(false, 0)
 	x := q.own.f.l
 	for x != nil {
 		nx := x.next.Load()
@@ -768,7 +827,7 @@ func (q *Queue[T]) StealBatch(dst []T, p float64) []T {
 	if k == 0 {
 		return dst
 	}
-	return appendRange(dst, l, idx, k, q.pointers)
+	return appendRange(dst, l, idx, k, q.pointers, true)
 }
 
 // TryStealBatch makes one attempt at StealBatch, as TrySteal makes one at
@@ -781,7 +840,7 @@ func (q *Queue[T]) TryStealBatch(dst []T, p float64) ([]T, wsq.StealResult) {
 	if k == 0 {
 		return dst, r
 	}
-	return appendRange(dst, l, idx, k, q.pointers), r
+	return appendRange(dst, l, idx, k, q.pointers, true), r
 }
 
 // reserve reserves the oldest items: one when p is 0, otherwise
@@ -905,15 +964,21 @@ func (q *Queue[T]) help(f *tenure[T], m uint64) {
 
 // appendRange appends the k items from position idx of l on to dst,
 // oldest first, and clears their slots if T holds pointers (wipe), so that
-// no removed item stays reachable. The caller owns those positions.
-func appendRange[T any](dst []T, l *link[T], idx, k int, wipe bool) []T {
+// no removed item stays reachable. The caller owns those positions. With
+// mark, it marks each link whose every position it copied out as emptied,
+// for its owner to reuse (a thief's steal; a List's Drain does not).
+func appendRange[T any](dst []T, l *link[T], idx, k int, wipe, mark bool) []T {
 	off := idx
 	for {
-		n := min(k, spanOf(l)-off)
+		span := spanOf(l)
+		n := min(k, span-off)
 		w := l.slots[off : off+n]
 		dst = append(dst, w...)
 		if wipe {
 			clear(w)
+		}
+		if mark && n == span {
+			l.emptied.StoreRelease(1) // after the last read of the slots
 		}
 		if k -= n; k == 0 {
 			return dst

@@ -164,6 +164,22 @@ func interleaveScenarios() []qc.Scenario {
 			Owner:   []qc.Op{qc.PushNative(2), qc.Pop()},
 			Thieves: [][]qc.Op{{qc.Steal(), qc.Steal()}},
 		},
+		// A thief copies out the whole first block and marks it emptied;
+		// the owner's next block reuses its slots, while a second thief
+		// steals what is left and what the owner pushes into them.
+		qc.Scenario{
+			Name: "reuse-emptied", Prefill: 4, Bound: 3,
+			Owner:   []qc.Op{qc.Push(), qc.PushBatch(2), qc.Pop()},
+			Thieves: [][]qc.Op{{qc.StealBatch(0.5)}, {qc.Steal(), qc.StealBatch(1)}},
+		},
+		// Two thieves share the first block: one takes its first item,
+		// the other the rest of it and more, so that neither copied the
+		// whole block and the owner must not reuse it.
+		qc.Scenario{
+			Name: "shared-block", Prefill: 4, Bound: 3,
+			Owner:   []qc.Op{qc.Push(), qc.Push(), qc.Push()},
+			Thieves: [][]qc.Op{{qc.StealBatch(0.25)}, {qc.StealBatch(0.7)}},
+		},
 		// Larger scopes, at random.
 		qc.Scenario{
 			Name: "random-mix", Prefill: 5, Random: 3000, Seed: 1,

@@ -63,7 +63,7 @@ func (l *List[T]) link(nl *link[T]) {
 // first, leaves the list empty and returns the extended slice.
 func (l *List[T]) Drain(dst []T) []T {
 	if l.n > 0 {
-		dst = appendRange(dst, l.first, 0, l.n, hasPointers(reflect.TypeFor[T]()))
+		dst = appendRange(dst, l.first, 0, l.n, hasPointers(reflect.TypeFor[T]()), false)
 	}
 	*l = List[T]{}
 	return dst

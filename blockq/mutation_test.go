@@ -77,6 +77,12 @@ var explorerCases = []struct {
 	{mutant.Mutant{Name: "owner moves the front past its back", Patches: []mutant.Patch{
 		patch("\t\tif l == back {\n", "\t\tif _ = back; l.next.Load() == nil {\n"),
 	}}, "TestInterleaveTwoSlotBlocks", "owner-moves-front-spare", "violation"},
+	// A thief marks as emptied a link whose positions it copied only in
+	// part: the owner reuses the block while another thief still copies
+	// the rest of it, or while it still holds items.
+	{mutant.Mutant{Name: "thief marks a block it did not empty", Patches: []mutant.Patch{
+		patch("\t\tif mark && n == span {\n", "\t\tif mark && n > 0 {\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "shared-block", "violation"},
 	// The pop that wraps the pop count moves the front but leaves the
 	// count at its last value: the thieves that load the new tenure's word
 	// and the tail see no pop since the tail, and take the popped item.
