@@ -153,8 +153,9 @@
 //
 // A queue allocates one block (and its link) per block's worth of items
 // pushed one at a time or by PushBatch (so a long queue allocates once per
-// 4096 items), and reuses the last emptied block when the owner pops back
-// over it (Reserve keeps more). Popped and stolen slots are cleared at
+// 4096 items), unless it reuses one: the last emptied block when the owner
+// pops back over it (Reserve keeps more), or a block thieves emptied (see
+// below). Popped and stolen slots are cleared at
 // once, so no removed item stays reachable. A block is freed when no link
 // covers it. The links before the front are unreachable once the owner has
 // seen the front move: thieves move it when they reserve past the front
@@ -166,9 +167,19 @@
 // block, so a queue that received a parcel keeps only the blocks that
 // still hold its items.
 //
+// A copying thief (StealBatch, TryStealBatch) that emptied a block whole
+// marks it so, after its last read of the slots; when the owner next looks
+// at the front and finds that the front has moved past the block, it keeps
+// the block for its next pushes instead of allocating one, while the
+// blocks it keeps hold no more slots than the queue holds items plus the
+// push under way. So a queue that thieves copy from and its owner refills
+// reuses its memory, as a ring would. A block some of whose items went out
+// in a parcel, or to several thieves, is left to the collector.
+//
 // So the queue's memory follows what it holds: the blocks that hold its
-// items, at most one empty block behind its back, and, until the owner
-// next looks at the front, the blocks thieves emptied since. A block with
+// items, at most one empty block behind its back, the emptied blocks kept
+// for its pushes (at most as many slots as it holds items), and, until the
+// owner next looks at the front, the blocks thieves emptied since. A block with
 // one item left keeps all its slots (at most MaxBlockSize of them when
 // blocks are sized to the queue), also when the block came in a parcel and
 // the rest of it belongs to the queue it was stolen from.
