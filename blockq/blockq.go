@@ -218,28 +218,30 @@ type Queue[T any] struct {
 	// tail is the tail word (see above). Only the owner writes it, with a
 	// release store after it has written the slots, spans and links of
 	// what it publishes; that store is where a push takes effect. Thieves
-	// load it after the control word. It shares its cache line with the
-	// owner's state, which only the owner writes.
+	// load it after the control word. It has a cache line of its own, so
+	// that thieves' loads of it do not take away the line of the owner's
+	// state, which a pop writes and a push writes too.
 	tail atomicx.Uint64
+
+	_ pad.Line
 
 	own owner[T]
 
 	_ pad.Line
 }
 
-// owner is the owner's private state.
+// owner is the owner's private state. The fields Push and Pop use come
+// first, in one cache line.
 type owner[T any] struct {
 	// back is the link the owner fills and pops, base the absolute
-	// position of its first slot (modulo 2^34), fill the number of its
-	// positions in use, limit its span as the owner set it, and cap its
-	// number of slots. The owner's tail word (see tail) is base+fill and
-	// the pop count of c; the owner publishes it after every push, and
-	// after a pop it differs from the published one until the next push.
-	back  *link[T]
-	base  uint64
-	fill  int
-	limit int
-	cap   int
+	// position of its first slot (modulo 2^34), and fill the number of
+	// its positions in use. The owner's tail word (see tail) is base+fill
+	// and the pop count of c; the owner publishes it after every push,
+	// and after a pop it differs from the published one until the next
+	// push.
+	back *link[T]
+	base uint64
+	fill int
 
 	// stop and floor bound the fast paths: Push writes in place while
 	// fill < stop, and Pop claims with one compare-and-swap while
@@ -254,6 +256,11 @@ type owner[T any] struct {
 	// true length, and a zero length means empty.
 	f *tenure[T]
 	c uint64
+
+	// limit is the back link's span as the owner set it, and cap its
+	// number of slots.
+	limit int
+	cap   int
 
 	// spares is the number of empty links after back, kept for the next
 	// pushes, and keep how many of them pops may leave there (at least

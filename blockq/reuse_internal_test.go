@@ -1,10 +1,13 @@
 package blockq
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/worksteal/wsq/internal/pad"
 )
 
 // A block whose every item one thief copied out serves again as the
@@ -58,4 +61,24 @@ func TestEmptiedBlocksBounded(t *testing.T) {
 	}
 	assert.LessOrEqual(t, kept, q.Len())
 	require.NoError(t, q.CheckInvariants())
+}
+
+// The owner's state, the tail word the owner writes and thieves load, and
+// the front pointer thieves load and move lie on different cache lines, and
+// the fields of the owner's fast paths on one line.
+func TestLayout(t *testing.T) {
+	field := func(typ reflect.Type, name string) reflect.StructField {
+		f, ok := typ.FieldByName(name)
+		require.True(t, ok, name)
+		return f
+	}
+	qt := reflect.TypeFor[Queue[int]]()
+	front, tail, own := field(qt, "front").Offset, field(qt, "tail").Offset, field(qt, "own")
+	assert.GreaterOrEqual(t, front, pad.Size, "front is not padded from the previous object")
+	assert.GreaterOrEqual(t, tail-front, pad.Size, "front and tail share a cache line")
+	assert.GreaterOrEqual(t, own.Offset-tail, pad.Size, "tail and the owner's state share a cache line")
+	assert.GreaterOrEqual(t, qt.Size()-(own.Offset+own.Type.Size()), pad.Size, "the owner's state is not padded from the next object")
+	c := field(own.Type, "c")
+	assert.LessOrEqual(t, c.Offset+c.Type.Size(), pad.Size, "the fast paths' fields span more than a cache line")
+	assert.Equal(t, pad.Size, reflect.TypeFor[tenure[int]]().Size(), "a tenure is one cache line")
 }
