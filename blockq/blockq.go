@@ -88,26 +88,33 @@ func moved(c uint64) uint64 { return c&^stateMask | stateMoved }
 // tenure is one spell of a link as the queue's front: the link, the
 // absolute position of its first slot, and the control word of the spell.
 // A move of the front makes a new tenure, for the link that holds the
-// oldest item (which may be the same link), and a tenure is the front only
-// once: so a stale compare-and-swap, however long its goroutine stalled,
-// meets either the live word of the same tenure, which never returns to a
-// value it had, or a moved word, which never matches a live one.
+// oldest item, and a tenure is the front only once: so a stale
+// compare-and-swap, however long its goroutine stalled, meets either the
+// live word of the same tenure, which never returns to a value it had, or a
+// moved word, which never matches a live one. A link's first spell is the
+// tenure embedded in it (link.first), so that a move allocates nothing and a
+// thief finds the word beside the link's fields; a second spell of the same
+// link, which only the pop that wraps gen makes, is a tenure of its own.
 type tenure[T any] struct {
-	// ctl is the control word (see above). Every change is a
+	// ctl is the control word (see above): zero (unborn) until the tenure
+	// becomes the front, then live, then moved. It becomes live once, by a
+	// compare-and-swap from zero of whoever finishes the move that makes
+	// it the front (or by a store, for the first front and for a tenure of
+	// its own, before it is published). Every later change is a
 	// compare-and-swap: by thieves (reservations, the move) and by the
-	// owner (pops, and the move of a pop that wraps gen). The first value
-	// is stored before the tenure is published.
+	// owner (pops, and the move of a pop that wraps gen).
 	ctl atomicx.Uint64
 
-	// base is the absolute position of the first slot of l, modulo 2^34,
-	// and l the link; both are written before the tenure is published and
-	// never change.
-	base uint64
+	// base is the absolute position of the first slot of l, modulo 2^34.
+	// Every goroutine that finishes the move to this tenure stores it, all
+	// the same value, before the word becomes live; it never changes
+	// after. l is the link: set when the link or the tenure is made.
+	base atomicx.Uint64
 	l    *link[T]
 
-	// The rest of the cache line: ctl is written by every steal and pop,
-	// so nothing else should share its line.
-	_ [pad.Size - 16 - bits.UintSize/8]byte
+	// fwd is the tenure that became the front after this one, set once by
+	// the first goroutine that finds it (see help).
+	fwd atomicx.Pointer[tenure[T]]
 }
 
 // length returns the number of items in the queue in the state that
@@ -119,7 +126,7 @@ type tenure[T any] struct {
 // may be any value.
 func (f *tenure[T]) length(c, tw uint64) uint64 {
 	pops := (c - tw) & genMask
-	return (tw>>posShift - pops - f.base - uint64(ctlIdx(c))) & posMask
+	return (tw>>posShift - pops - f.base.Load() - uint64(ctlIdx(c))) & posMask
 }
 
 // link is one queue's view of a block: a window of its slots, chained from
@@ -169,9 +176,19 @@ type link[T any] struct {
 	// it is cleared on the front link, so that the chain the thieves have
 	// consumed is not kept reachable.
 	prev *link[T]
+
+	// first is the link's first spell as the front, unborn until then. A
+	// link becomes the front for the first time only from an earlier link,
+	// since the front moves forward only, so first is used once.
+	first tenure[T]
 }
 
-func newLink[T any](n int) *link[T] { return &link[T]{slots: make([]T, n)} }
+// newLink returns a link over slots, its first tenure pointing back to it.
+func newLink[T any](slots []T) *link[T] {
+	l := &link[T]{slots: slots}
+	l.first.l = l
+	return l
+}
 
 // spanOf returns l's number of positions.
 func spanOf[T any](l *link[T]) int { return len(l.slots) - int(l.cut.Load()) }
@@ -481,7 +498,8 @@ func (q *Queue[T]) advance(want int) {
 		o.back, o.fill, o.limit, o.cap = nx, 0, spanOf(nx), len(nx.slots)
 		o.spares--
 	} else {
-		l := &link[T]{slots: q.block(want), prev: o.back}
+		l := newLink(q.block(want))
+		l.prev = o.back
 		// The back link is full: its span is already its fill. Linking a
 		// block beyond the published items publishes nothing yet; the
 		// tail's release store publishes it with the items.
@@ -490,7 +508,11 @@ func (q *Queue[T]) advance(want int) {
 	}
 	// If the queue was empty at a full back link, the front could not
 	// move onto the oldest position; it can now, in the new back link.
-	q.reload()
+	if ctlIdx(o.c) >= spanOf(o.f.l) {
+		q.reload()
+	} else {
+		o.bounds()
+	}
 }
 
 // block returns the slots of a new back link for want more items: the last
@@ -546,10 +568,11 @@ func (q *Queue[T]) start() {
 	q.pointers = hasPointers(reflect.TypeFor[T]())
 	o := &q.own
 	o.wipe = q.pointers
-	l := newLink[T](q.blockFor(0))
-	f := &tenure[T]{base: o.base, l: l}
+	l := newLink(make([]T, q.blockFor(0)))
+	f := &l.first
+	f.base.StoreRelease(o.base) // before publication
 	c := live(0, ctlGen(o.c))
-	f.ctl.StoreRelease(c) // before publication
+	f.ctl.StoreRelease(c)
 	o.f, o.c = f, c
 	o.back, o.fill, o.limit, o.cap = l, 0, len(l.slots), len(l.slots)
 	q.front.StoreRelease(f) // thieves load the front before anything else
@@ -756,7 +779,7 @@ func (q *Queue[T]) Reserve(n int) {
 		last = nx
 	}
 	for room < n {
-		l := newLink[T](q.blockFor(n - room))
+		l := newLink(make([]T, q.blockFor(n-room)))
 		l.prev = last
 		last.next.StoreRelease(l) // beyond the published positions: the owner's alone
 		last = l
@@ -860,112 +883,125 @@ func (q *Queue[T]) TryStealBatch(dst []T, p float64) ([]T, wsq.StealResult) {
 // front it meets, which finishes another goroutine's work rather than race
 // with it.
 func (q *Queue[T]) reserve(p float64, once bool) (l *link[T], idx, k int, r wsq.StealResult) {
-	for {
-		f := q.front.Load()
-		if f == nil {
-			return nil, 0, 0, wsq.Empty // takes effect at this load
-		}
-		c := f.ctl.Load()
-		if !isLive(c) {
-			q.help(f, c)
-			continue
-		}
-		var again bool
-		l, idx, k, r, again = q.attempt(f, c, q.tail.Load(), p)
-		if again || r == wsq.Contended && !once {
-			continue
-		}
-		return l, idx, k, r
-	}
+	return q.reserveFrom(nil, 0, 0, p, once)
 }
 
-// attempt makes one attempt to reserve from tenure f, whose word the thief
-// loaded as live word c, and then the tail word as tw: it computes the
-// length and reserves with a compare-and-swap from c. It reports again
-// when it moved the front instead, which is progress, not contention.
+// reserveFrom is reserve; if f is not nil, its first attempt uses the
+// tenure f, its live word c and the tail word tw as a thief loaded them
+// earlier, in that order (the wrap tests resume a stalled thief so).
 //
-// The attempt takes effect at the load of the tail: a compare-and-swap
-// from c that succeeds shows that the word was c all along, so that c and
-// the tail loaded after it describe the queue at that load (the tail's
-// pushes and pops up to then, the reservations of the word), and the
-// reserved items are the k oldest of the n items the queue held then.
-// Pushes after that load only add newer items. An empty result is checked
-// the same way, by a second load of the word.
-func (q *Queue[T]) attempt(f *tenure[T], c, tw uint64, p float64) (l *link[T], idx, k int, r wsq.StealResult, again bool) {
-	n := f.length(c, tw)
-	if n == 0 {
-		if f.ctl.Load() == c {
-			return nil, 0, 0, wsq.Empty, false // takes effect at the load of the tail
+// An attempt takes effect at the load of the tail: a compare-and-swap from
+// c that succeeds shows that the word was c all along, so that c and the
+// tail loaded after it describe the queue at that load (the tail's pushes
+// and pops up to then, the reservations of the word), and the reserved
+// items are the k oldest of the n items the queue held then. Pushes after
+// that load only add newer items. An empty result is checked the same way,
+// by a second load of the word.
+func (q *Queue[T]) reserveFrom(f *tenure[T], c, tw uint64, p float64, once bool) (l *link[T], idx, k int, r wsq.StealResult) {
+	for ; ; f = nil {
+		if f == nil {
+			if f = q.front.Load(); f == nil {
+				return nil, 0, 0, wsq.Empty // takes effect at this load
+			}
+			if c = f.ctl.Load(); !isLive(c) {
+				q.help(f, c)
+				continue
+			}
+			tw = q.tail.Load()
 		}
-		return nil, 0, 0, wsq.Contended, false
-	}
-	if n > MaxLen {
-		return nil, 0, 0, wsq.Contended, false // c was stale: the word changed
-	}
-	// The span of f's link is read after the tail, so it counts every
-	// position the tail published in that link: the owner seals a link
-	// early (to append a List) before it publishes what follows.
-	idx = ctlIdx(c)
-	if idx >= spanOf(f.l) {
-		// The oldest item lies beyond the tenure's link: move the front
-		// before reserving, so that idx stays small (it has 32 bits) and
-		// the blocks before the oldest item can be collected.
-		// Correctness does not depend on it: a thief locates its items
-		// after its reservation (see below). The queue holds items, so
-		// the link that holds the oldest one exists; a successful move
-		// keeps the queue from changing until it is finished.
-		if f.ctl.CompareAndSwap(c, moved(c)) {
-			q.help(f, moved(c))
-			return nil, 0, 0, wsq.Contended, true
+		n := f.length(c, tw)
+		if n == 0 {
+			if f.ctl.Load() == c {
+				return nil, 0, 0, wsq.Empty // takes effect at the load of the tail
+			}
+		} else if n <= MaxLen { // else c was stale: the word changed
+			// The span of f's link is read after the tail, so it counts
+			// every position the tail published in that link: the owner
+			// seals a link early (to append a List) before it publishes
+			// what follows.
+			idx = ctlIdx(c)
+			if idx >= spanOf(f.l) {
+				// The oldest item lies beyond the tenure's link: move the
+				// front before reserving, so that the reserved items start
+				// in the front link, idx stays small (it has 32 bits) and
+				// the blocks before the oldest item can be collected. The
+				// queue holds items, so the link that holds the oldest one
+				// exists; a successful move keeps the queue from changing
+				// until it is finished. Moving is progress, not contention.
+				if f.ctl.CompareAndSwap(c, moved(c)) {
+					q.help(f, moved(c))
+					continue
+				}
+			} else {
+				k = 1
+				if p != 0 {
+					k = wsq.StealCount(int(n), p)
+				}
+				// A successful reservation is where the steal takes effect
+				// (Taken, at the load of the tail); a failed one changed
+				// nothing (Contended). Position idx lies in f's link: the
+				// thief read the span after the tail, and a link's span
+				// never shrinks below a counted position (the owner seals
+				// its back link at its fill), nor can the position stop
+				// being counted before the reservation (a pop changes the
+				// word).
+				if f.ctl.CompareAndSwap(c, take(c, k)) {
+					return f.l, idx, k, wsq.Taken
+				}
+			}
 		}
-		return nil, 0, 0, wsq.Contended, false
+		// Another goroutine changed the word under the attempt.
+		if once {
+			return nil, 0, 0, wsq.Contended
+		}
 	}
-	k = 1
-	if p != 0 {
-		k = wsq.StealCount(int(n), p)
-	}
-	// A successful reservation is where the steal takes effect (Taken,
-	// at the load of the tail); a failed one changed nothing (Contended).
-	if !f.ctl.CompareAndSwap(c, take(c, k)) {
-		return nil, 0, 0, wsq.Contended, false
-	}
-	// Position idx lies in f's link: the thief read the span after the
-	// tail, and a link's span never shrinks below a counted position (the
-	// owner seals its back link at its fill), nor can the position stop
-	// being counted before the reservation (a pop changes the word).
-	l = f.l
-	return l, idx, k, wsq.Taken, false
 }
 
 // help finishes moving the front from f, whose word m is moved: it finds
-// the link that holds the oldest item, and makes a new tenure of it, live
-// with m's pop count and the item's position in the link, the front. Any
-// goroutine that meets a moved word calls it. Until the new tenure is the
-// front nobody can pop or reserve, and the oldest item is counted (a thief
-// moves the front only when the queue holds items, the owner only when it
-// claims an item), so the chain up to it cannot change: every helper finds
-// the same link, position and base, and the first compare-and-swap of the
-// front wins. A helper that walks after the front moved on may find
-// anything, or nil, but its compare-and-swap from f fails.
+// the link that holds the oldest item, and makes the next tenure of it (its
+// first, or, if it is f's own link, a tenure of its own), live with m's pop
+// count and the item's position in the link, the front. Any goroutine that
+// meets a moved word calls it. Until the new tenure is the front nobody can
+// pop or reserve, and the oldest item is counted (a thief moves the front
+// only when the queue holds items, the owner only when it claims an item or
+// when the position lies in the chain up to its back link), so the chain up
+// to it cannot change: every helper finds the same link, and the first to
+// finish its walk records the tenure in f.fwd for those who walk later (a
+// helper that walks after the front moved on may find anything). Every
+// helper then computes the position and base of the recorded tenure from
+// the links between f's and its own, which hold no counted position and no
+// longer change, stores the base, makes the word live with a
+// compare-and-swap from unborn (the first one wins; a late one fails) and
+// moves the front with a compare-and-swap from f.
 func (q *Queue[T]) help(f *tenure[T], m uint64) {
-	l, v, base := f.l, ctlIdx(m), f.base
-	for l != nil {
-		span := spanOf(l)
-		if v < span {
-			break
+	nf := f.fwd.Load()
+	if nf == nil {
+		l := f.l
+		for v := ctlIdx(m); l != nil && v >= spanOf(l); {
+			v -= spanOf(l)
+			l = l.next.Load() // nil only for a helper who comes late
 		}
-		v -= span
-		base += uint64(span)
-		l = l.next.Load() // nil only for a helper who comes late
-	}
-	if l == nil {
-		if q.front.Load() == f {
+		if l != nil {
+			cand := &l.first
+			if l == f.l {
+				// The pop that wraps gen moved the front with the oldest
+				// item still in f's link: a second spell of it.
+				cand = &tenure[T]{l: l}
+			}
+			f.fwd.CompareAndSwap(nil, cand)
+		}
+		if nf = f.fwd.Load(); nf == nil {
 			panic("blockq: internal error: the oldest position of a moved front is in no link")
 		}
-		return // a late helper: the front moved on
 	}
-	nf := &tenure[T]{base: base & posMask, l: l}
-	nf.ctl.StoreRelease(live(v, ctlGen(m))) // before publication
+	v, base := ctlIdx(m), f.base.Load()
+	for x := f.l; x != nf.l; x = x.next.Load() {
+		span := spanOf(x)
+		v -= span
+		base += uint64(span)
+	}
+	nf.base.StoreRelease(base & posMask)
+	nf.ctl.CompareAndSwap(0, live(v, ctlGen(m))) // unborn to live, once
 	q.front.CompareAndSwap(f, nf)
 }
 

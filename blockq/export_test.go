@@ -37,7 +37,13 @@ func (q *Queue[T]) CheckInvariants() error {
 	// Positions from f's link's first slot to the owner's newest item.
 	pos := 0
 	found := false
+	if f.fwd.Load() != nil {
+		return errors.New("the front has a successor")
+	}
 	for l := f.l; l != nil; l = l.next.Load() {
+		if l != f.l && l.first.ctl.Load() != 0 {
+			return errors.New("a link after the front link has been the front")
+		}
 		if l == o.back {
 			pos += o.fill
 			found = true
@@ -54,7 +60,7 @@ func (q *Queue[T]) CheckInvariants() error {
 	if !found {
 		return errors.New("the owner's back link is not after the front link")
 	}
-	if want := (otw>>posShift - f.base) & posMask; uint64(pos) != want {
+	if want := (otw>>posShift - f.base.Load()) & posMask; uint64(pos) != want {
 		return fmt.Errorf("the owner's newest position is %d after the front link's first slot; the tail says %d", pos, want)
 	}
 	n := f.length(c, otw)

@@ -38,7 +38,7 @@ func (l *List[T]) Len() int { return l.n }
 func (l *List[T]) Append(v T) {
 	if l.last == nil || l.fill == l.lastCap {
 		l.chunk = min(max(minChunk, 2*l.chunk), MaxBlockSize)
-		l.link(newLink[T](l.chunk))
+		l.link(newLink(make([]T, l.chunk)))
 	}
 	l.last.slots[l.fill] = v
 	l.fill++
@@ -160,7 +160,7 @@ func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
 	// every block of the parcel, reachable as long as any one of them is.
 	l := new(List[T])
 	walkRange(f, idx, k, func(src *link[T], off, n int) {
-		l.link(&link[T]{slots: src.slots[off : off+n : off+n]})
+		l.link(newLink(src.slots[off : off+n : off+n]))
 		l.fill = n
 	})
 	l.n = k

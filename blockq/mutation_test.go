@@ -26,7 +26,7 @@ var explorerCases = []struct {
 	// A thief reserves with a plain store of the control word instead of
 	// the compare-and-swap that validates the value it computed from.
 	{mutant.Mutant{Name: "thief reserves without the compare-and-swap", Patches: []mutant.Patch{
-		patch("\tif !f.ctl.CompareAndSwap(c, take(c, k)) {\n", "\tif f.ctl.Store(take(c, k)); false {\n"),
+		patch("\t\t\t\tif f.ctl.CompareAndSwap(c, take(c, k)) {\n", "\t\t\t\tif f.ctl.Store(take(c, k)); true {\n"),
 	}}, "TestInterleaveTwoSlotBlocks", "one-item/Steal", "violation"},
 	// The owner pops with a plain store: it overwrites a reservation.
 	{mutant.Mutant{Name: "owner pops without the compare-and-swap", Patches: []mutant.Patch{
@@ -51,7 +51,13 @@ var explorerCases = []struct {
 	// A helper makes the new tenure's word with the pop count at 0: after
 	// pops, thieves compare it with the tail's count and miscount.
 	{mutant.Mutant{Name: "helper restarts the pop count in the new tenure", Patches: []mutant.Patch{
-		patch("\tnf.ctl.StoreRelease(live(v, ctlGen(m))) // before publication\n", "\tnf.ctl.StoreRelease(live(v, 0))\n"),
+		patch("\tnf.ctl.CompareAndSwap(0, live(v, ctlGen(m))) // unborn to live, once\n", "\tnf.ctl.CompareAndSwap(0, live(v, 0))\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "two-thieves-move", "violation"},
+	// Whoever moves the front makes the new tenure's word live with a
+	// store, not a compare-and-swap from unborn: a late helper overwrites
+	// the live word with the frozen one, undoing reservations and pops.
+	{mutant.Mutant{Name: "helper stores the new front's word", Patches: []mutant.Patch{
+		patch("\tnf.ctl.CompareAndSwap(0, live(v, ctlGen(m))) // unborn to live, once\n", "\tnf.ctl.Store(live(v, ctlGen(m)))\n"),
 	}}, "TestInterleaveTwoSlotBlocks", "two-thieves-move", "violation"},
 	// A helper installs its tenure with a store, not a compare-and-swap
 	// from the tenure it found moved: a late helper puts back a tenure
@@ -63,7 +69,7 @@ var explorerCases = []struct {
 	// owner sealed the link early to append a List, the thief reserves a
 	// position beyond the seal and reads a slot the queue does not use.
 	{mutant.Mutant{Name: "thief ignores the seal of the front link", Patches: []mutant.Patch{
-		patch("\tif idx >= spanOf(f.l) {\n", "\tif idx >= len(f.l.slots) {\n"),
+		patch("\t\t\tif idx >= spanOf(f.l) {\n", "\t\t\tif idx >= len(f.l.slots) {\n"),
 	}}, "TestInterleaveTwoSlotBlocks", "steal-then-list", "violation"},
 	// The owner moves the front whenever the oldest position lies beyond
 	// it, also when that position is in no link (an empty queue whose
@@ -123,7 +129,7 @@ var wrapMutants = []mutant.WrapCase{
 	// checking that the word it computed from was still the word when it
 	// loaded the tail.
 	{Mutant: mutant.Mutant{Name: "thief reports empty without loading the word again", Patches: []mutant.Patch{
-		patch("\t\tif f.ctl.Load() == c {\n", "\t\tif true {\n"),
+		patch("\t\t\tif f.ctl.Load() == c {\n", "\t\t\tif true {\n"),
 	}}, Test: "TestStalledEmptyCheckAcrossPopCountWrap", Want: "a thief reported empty a queue that always held 2 items"},
 	// The length is not taken modulo the range of positions.
 	{Mutant: mutant.Mutant{Name: "the length ignores the wrap of the positions", Patches: []mutant.Patch{

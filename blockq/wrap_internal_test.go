@@ -40,7 +40,7 @@ func TestStalledStealAcrossPopCountWrap(t *testing.T) {
 		require.True(t, q.Push(4))
 		require.Equal(t, ctlGen(c), ctlGen(q.own.c), "the pop count came round")
 
-		_, _, k, r, _ := q.attempt(f, c, tw, 1)
+		_, _, k, r := q.reserveFrom(f, c, tw, 1, true)
 		require.Equal(t, wsq.Contended, r, "start %d: the stalled thief reserved %d items with a length it read 2^30 pops ago", gen, k)
 		v, ok := q.Steal()
 		require.True(t, ok)
@@ -72,7 +72,7 @@ func TestStalledEmptyCheckAcrossPopCountWrap(t *testing.T) {
 		tw := q.tail.Load()
 		require.Equal(t, uint64(0), f.length(c, tw), "the stale word and the new tail read as empty")
 
-		_, _, _, r, _ := q.attempt(f, c, tw, 0.5)
+		_, _, _, r := q.reserveFrom(f, c, tw, 0.5, true)
 		require.NotEqual(t, wsq.Empty, r, "start %d: a thief reported empty a queue that always held 2 items", gen)
 		assert.Equal(t, []int{1, 3}, q.StealBatch(nil, 1))
 		assert.NoError(t, q.CheckInvariants())
@@ -96,7 +96,7 @@ func TestPopAtPopCountWrap(t *testing.T) {
 	g := q.front.Load()
 	require.NotSame(t, f, g, "the wrap moved the front")
 	assert.Same(t, f.l, g.l, "to a new tenure of the same link")
-	assert.Equal(t, f.base, g.base)
+	assert.Equal(t, f.base.Load(), g.base.Load())
 	assert.False(t, isLive(f.ctl.Load()), "the old tenure's word is moved")
 	assert.Equal(t, live(0, 0), g.ctl.Load())
 	assert.NoError(t, q.CheckInvariants())
