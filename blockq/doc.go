@@ -112,19 +112,24 @@
 // collected. A thief that finds idx beyond the front link's last position,
 // in a queue that holds items, marks the word moved (a compare-and-swap
 // that freezes idx and gen), walks to the link that holds the oldest item,
-// and makes a new tenure of it, live with the frozen gen and the item's
-// position in it, the front; anyone who meets a moved word does the same,
-// with the same result, and the first compare-and-swap of the front wins,
-// so no goroutine waits for another. The owner's pop that would wrap gen
-// moves the front the same way, with gen at 0, to a new tenure that is
-// usually of the same link. Until the new tenure is the front nobody can
-// pop or reserve, and the oldest item is counted, so the chain up to it
-// does not change; a helper that walks after the front moved on may find
-// anything, but its compare-and-swap of the front fails. A tenure is the
-// front only once, so a stale compare-and-swap meets either the same
-// tenure's live word, whose every change made it larger (a match means the
-// state is the current one), or a moved word, which never matches a live
-// one: no counter can wrap into a false match.
+// records that link's next tenure in the old tenure (the first walker to
+// finish wins; the others take its record), and makes the new tenure live,
+// with the frozen gen and the item's position in the link, and the front;
+// anyone who meets a moved word does the same, with the same result, so no
+// goroutine waits for another. A link's first tenure is part of the link,
+// made live by a compare-and-swap from unborn, so a move allocates
+// nothing. The owner moves the front the same way when thieves took every
+// item past the front link (see Memory), and its pop that would wrap gen
+// moves it with gen at 0, usually to a second tenure of the same link,
+// allocated for it. Until the new tenure is the front nobody can pop or
+// reserve, and the oldest position lies in the chain (counted, or within
+// the owner's back link), so the chain up to it does not change; a helper
+// that walks after the front moved on may find anything, but the record
+// is set by then, and its compare-and-swaps fail. A tenure is the front
+// only once, so a stale compare-and-swap meets either the same tenure's
+// live word, whose every change made it larger (a match means the state is
+// the current one), or a moved word, which never matches a live one: no
+// counter can wrap into a false match.
 //
 // # Costs
 //
@@ -133,18 +138,20 @@
 // amd64), such as the store of the tail that every push ends with, or the
 // store of the pointer that links a new block or a List:
 //
-//	Push, PushBatch, PushList   0, plus 2 when the owner moves the front
+//	Push, PushBatch, PushList   0, plus 4 when the owner moves the front
 //	                            (see Memory), which a push does only when
 //	                            it links a new block
 //	Pop                         1 (the claim); 0 when the owner last saw
-//	                            the queue empty; plus 2 when it moves the
+//	                            the queue empty; plus 4 when it moves the
 //	                            front (see Memory, and every 2^30 pops)
-//	Steal, StealBatch,          1 (the reservation), plus 2 when the front
-//	TrySteal, TryStealBatch     moves (1 for a goroutine that helps)
+//	Steal, StealBatch,          1 (the reservation), plus 4 when the front
+//	TrySteal, TryStealBatch     moves (the freeze, the record, the new
+//	                            word, the front; at most 3 for a goroutine
+//	                            that helps)
 //	StealParcel                 as StealBatch, plus one allocation per
 //	                            block the parcel covers (its link)
 //
-// A move of the front allocates its tenure (one cache line). The owner
+// A move of the front allocates nothing but every 2^30 pops. The owner
 // keeps its last view of the control word, so a pop that meets no thief
 // costs exactly one compare-and-swap. A steal's walk costs one step per
 // link it skips.
