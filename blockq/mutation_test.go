@@ -59,12 +59,14 @@ var explorerCases = []struct {
 	{mutant.Mutant{Name: "helper stores the new front's word", Patches: []mutant.Patch{
 		patch("\tnf.ctl.CompareAndSwap(0, live(v, ctlGen(m))) // unborn to live, once\n", "\tnf.ctl.Store(live(v, ctlGen(m)))\n"),
 	}}, "TestInterleaveTwoSlotBlocks", "two-thieves-move", "violation"},
-	// A helper installs its tenure with a store, not a compare-and-swap
-	// from the tenure it found moved: a late helper puts back a tenure
-	// built from a walk over links that changed after the move.
-	{mutant.Mutant{Name: "helper stores the front", Patches: []mutant.Patch{
-		patch("\tq.front.CompareAndSwap(f, nf)\n", "\tq.front.Store(nf)\n"),
-	}}, "TestInterleaveTwoSlotBlocks", "two-thieves-move", "violation"},
+	// A helper records the tenure its walk found with a store, not a
+	// compare-and-swap from nil: a helper that walks after the front moved
+	// on records a tenure of whatever link its walk ended at, and the
+	// helpers after it make that tenure live, so that its link, when it
+	// becomes the front later, starts from a word nobody computed for it.
+	{mutant.Mutant{Name: "helper records its walk's tenure with a store", Patches: []mutant.Patch{
+		patch("\t\t\tf.fwd.CompareAndSwap(nil, cand)\n", "\t\t\tf.fwd.Store(cand)\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "two-thieves-lists", "violation"},
 	// A thief takes the front link's whole window for its span: after the
 	// owner sealed the link early to append a List, the thief reserves a
 	// position beyond the seal and reads a slot the queue does not use.
@@ -133,7 +135,7 @@ var wrapMutants = []mutant.WrapCase{
 	}}, Test: "TestStalledEmptyCheckAcrossPopCountWrap", Want: "a thief reported empty a queue that always held 2 items"},
 	// The length is not taken modulo the range of positions.
 	{Mutant: mutant.Mutant{Name: "the length ignores the wrap of the positions", Patches: []mutant.Patch{
-		patch("\treturn (tw>>posShift - pops - f.base - uint64(ctlIdx(c))) & posMask\n", "\treturn tw>>posShift - pops - f.base - uint64(ctlIdx(c))\n"),
+		patch("\treturn (tw>>posShift - pops - f.base.Load() - uint64(ctlIdx(c))) & posMask\n", "\treturn tw>>posShift - pops - f.base.Load() - uint64(ctlIdx(c))\n"),
 	}}, Test: "TestCountersWrap", Want: "after the pushes"},
 }
 
