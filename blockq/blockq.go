@@ -289,10 +289,6 @@ type owner[T any] struct {
 	// allocates, or 0 for blocks sized to the queue (see MinBlockSize).
 	blockSize int
 
-	// wipe says whether T holds pointers, as Queue.pointers, for the
-	// owner's pops, which clear a slot only then.
-	wipe bool
-
 	// recycled holds the slots of links that thieves emptied (see
 	// link.emptied), kept for the owner's next blocks.
 	recycled [][]T
@@ -567,7 +563,6 @@ func (q *Queue[T]) blockFor(want int) int {
 func (q *Queue[T]) start() {
 	q.pointers = hasPointers(reflect.TypeFor[T]())
 	o := &q.own
-	o.wipe = q.pointers
 	l := newLink(make([]T, q.blockFor(0)))
 	f := &l.first
 	f.base.StoreRelease(o.base) // before publication
@@ -664,10 +659,8 @@ func (q *Queue[T]) Pop() (T, bool) {
 		o.fill--
 		s := &o.back.slots[o.fill]
 		v := *s
-		if o.wipe {
-			var zero T
-			*s = zero
-		}
+		var zero T
+		*s = zero
 		return v, true
 	}
 	return q.popSlow()
@@ -716,9 +709,7 @@ func (q *Queue[T]) popSlow() (T, bool) {
 	o.fill--
 	s := &o.back.slots[o.fill]
 	v := *s
-	if o.wipe {
-		*s = zero
-	}
+	*s = zero
 	o.bounds()
 	return v, true
 }
