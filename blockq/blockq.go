@@ -156,11 +156,6 @@ type link[T any] struct {
 	// thieves walking the chain; a new link needs no store.
 	cut atomicx.Uint32
 
-	// next is the following link, nil at the back. Written by the owner
-	// when it links a block or a List after its back link (or drops the
-	// empty link it keeps behind its back); loaded by thieves.
-	next atomicx.Pointer[link[T]]
-
 	// emptied is set, once, by a thief whose reservation covered every
 	// position of the link and that has copied them all out (StealBatch),
 	// with a release store after its last read of the slots: nobody reads
@@ -170,6 +165,16 @@ type link[T any] struct {
 	// is never marked.
 	emptied atomicx.Uint32
 
+	// next is the following link, nil at the back. Written by the owner
+	// when it links a block or a List after its back link (or drops the
+	// empty link it keeps behind its back); loaded by thieves.
+	next atomicx.Pointer[link[T]]
+
+	// first is the link's first spell as the front, unborn until then. A
+	// link becomes the front for the first time only from an earlier link,
+	// since the front moves forward only, so first is used once.
+	first tenure[T]
+
 	// prev is the link before this one, or nil where nobody recorded it
 	// (the first link of a pushed List, the front link). Only the owner
 	// reads or writes it, to step back when a pop empties its back link;
@@ -177,10 +182,11 @@ type link[T any] struct {
 	// consumed is not kept reachable.
 	prev *link[T]
 
-	// first is the link's first spell as the front, unborn until then. A
-	// link becomes the front for the first time only from an earlier link,
-	// since the front moves forward only, so first is used once.
-	first tenure[T]
+	// The rest of two cache lines on 64-bit platforms: a link is read by
+	// every thief that walks it (slots, cut, next and the first tenure,
+	// which lie in its first line), and an allocation of 128 bytes starts
+	// on a line, where one of 88 bytes would straddle two.
+	_ [6 * bits.UintSize / 8]byte
 }
 
 // newLink returns a link over slots, its first tenure pointing back to it.

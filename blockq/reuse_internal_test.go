@@ -78,6 +78,12 @@ func TestLayout(t *testing.T) {
 	assert.GreaterOrEqual(t, tail-front, pad.Size, "front and tail share a cache line")
 	assert.GreaterOrEqual(t, own.Offset-tail, pad.Size, "tail and the owner's state share a cache line")
 	assert.GreaterOrEqual(t, qt.Size()-(own.Offset+own.Type.Size()), pad.Size, "the owner's state is not padded from the next object")
+	if reflect.TypeFor[uintptr]().Size() == 8 {
+		lt := reflect.TypeFor[link[int]]()
+		assert.Equal(t, uintptr(128), lt.Size(), "a link is two cache lines")
+		first := field(lt, "first")
+		assert.LessOrEqual(t, first.Offset+field(first.Type, "l").Offset+8, uintptr(64), "what a thief reads of a link is not in its first line")
+	}
 	c := field(own.Type, "c")
 	assert.LessOrEqual(t, c.Offset+c.Type.Size(), pad.Size, "the fast paths' fields span more than a cache line")
 }
