@@ -386,17 +386,12 @@ func (pw *poolWorker) retire() bool {
 	case <-s.ctx.Done():
 	}
 	p.mu.Lock()
-	for i, x := range p.spares {
-		if x == pw {
-			last := len(p.spares) - 1
-			p.spares[i] = p.spares[last]
-			p.spares[last] = nil
-			p.spares = p.spares[:last]
-			p.mu.Unlock()
-			return false
-		}
-	}
+	var parked bool
+	p.spares, parked = unordered(p.spares, pw)
 	p.mu.Unlock()
+	if parked {
+		return false
+	}
 	<-pw.resume // a lend took this goroutine before the pool stopped
 	return true
 }

@@ -252,15 +252,9 @@ func (r *random[T]) wakeOne() {
 func (r *random[T]) unpark(w *Worker[T]) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for i, x := range r.sleeping {
-		if x == w {
-			last := len(r.sleeping) - 1
-			r.sleeping[i] = r.sleeping[last]
-			r.sleeping[last] = nil
-			r.sleeping = r.sleeping[:last]
-			r.sleepers.Add(-1)
-			return true
-		}
+	var parked bool
+	if r.sleeping, parked = unordered(r.sleeping, w); parked {
+		r.sleepers.Add(-1)
 	}
-	return false
+	return parked
 }

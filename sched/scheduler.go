@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -271,4 +272,19 @@ type balancer[T any] interface {
 	published()
 	// addStats adds the mode's steal counts to st.
 	addStats(st *Stats)
+}
+
+// unordered removes x from s, a set kept in a slice whose order does not
+// matter, by moving the last element into its place, and reports whether x
+// was there. The vacated slot is cleared, so the slice keeps nothing alive.
+func unordered[E comparable](s []E, x E) ([]E, bool) {
+	i := slices.Index(s, x)
+	if i < 0 {
+		return s, false
+	}
+	last := len(s) - 1
+	s[i] = s[last]
+	var zero E
+	s[last] = zero
+	return s[:last], true
 }
