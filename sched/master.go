@@ -262,10 +262,7 @@ func (w *Worker[T]) accept(d delivery[T]) {
 	if d.parcel != nil {
 		if w.handoff != nil {
 			w.handoff.PushParcel(d.parcel) // O(1) for a parcel of the same implementation
-			if l := w.queue.Len(); l > w.stats.MaxLen {
-				w.stats.MaxLen = l
-			}
-			w.s.notify()
+			w.pushed(d.n)
 			return
 		}
 		d.items = d.parcel.Drain(w.recv[:0])

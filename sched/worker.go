@@ -87,7 +87,14 @@ type Worker[T any] struct {
 	empty     int64     // steals that found a non-empty-looking victim empty (Random mode)
 	contended int64     // steals that met contention (Random mode)
 	stats     WorkerStats
-	_         pad.Line
+	// held bounds from above the items in the worker's queue and overflow:
+	// the length last read, plus what the worker pushed since, less what it
+	// took back. Thieves only take items away, so it never falls below
+	// the true figure, and pushed reads the queue's length (which loads
+	// the word thieves write) only when held exceeds stats.MaxLen, the
+	// one case where the length could raise it.
+	held int
+	_    pad.Line
 }
 
 // delivery is what the master hands an idle worker: a parcel (from a
@@ -170,7 +177,7 @@ func (w *Worker[T]) push(vs []T) {
 		w.overflow = append(w.overflow, vs...)
 		w.refill()
 	}
-	w.pushed()
+	w.pushed(len(vs))
 }
 
 // pushOne is push for one item.
@@ -179,14 +186,18 @@ func (w *Worker[T]) pushOne(v T) {
 		w.overflow = append(w.overflow, v)
 		w.refill()
 	}
-	w.pushed()
+	w.pushed(1)
 }
 
-// pushed records the worker's queue length and tells the scheduler that
-// there is work to steal.
-func (w *Worker[T]) pushed() {
-	if l := w.queue.Len() + len(w.overflow) - w.ovHead; l > w.stats.MaxLen {
-		w.stats.MaxLen = l
+// pushed records that the worker added n items to its queue (or overflow):
+// it keeps stats.MaxLen, the largest length sampled after a push, and tells
+// the scheduler that there is work to steal. The length is sampled only
+// when held says that it might exceed MaxLen, so MaxLen is exactly what a
+// sample after every push would give.
+func (w *Worker[T]) pushed(n int) {
+	if w.held += n; w.held > w.stats.MaxLen {
+		w.held = w.queue.Len() + len(w.overflow) - w.ovHead
+		w.stats.MaxLen = max(w.stats.MaxLen, w.held)
 	}
 	w.s.notify()
 }
@@ -234,9 +245,14 @@ func (w *Worker[T]) next() (T, bool) {
 			// Thieves made room: the items just moved are stealable.
 			w.s.notify()
 		}
+		w.held--
 		return v, true
 	}
-	return w.queue.Pop()
+	v, ok := w.queue.Pop()
+	if ok {
+		w.held--
+	}
+	return v, ok
 }
 
 // run is the worker's loop: handle items until the run is complete. It
