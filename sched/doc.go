@@ -271,7 +271,9 @@
 //     beyond 1024 items; so does the pool's entry for tasks from outside
 //     once it is empty, and every buffer when the Pool is closed;
 //   - its queue, whose memory is the queue's own: with the default queue it
-//     follows what the queue holds (see package blockq).
+//     follows what the queue holds (see package blockq), which for an
+//     empty queue is a block or two and the blocks thieves emptied since
+//     the worker last popped. Close lets go of the queues.
 //
 // Goroutine stacks grow with the depth of the recursion that runs on them
 // and are shrunk by the runtime's garbage collector. Run's workers keep the

@@ -255,7 +255,13 @@ func (p *Pool) Close() Stats {
 		p.stats.Uncompensated = p.uncompensated.Load()
 		p.stats.PeakBlocked = int(p.peak.Load())
 		for _, w := range p.s.workers {
-			w.shed() // the goroutines are gone: nothing uses the buffers
+			// The goroutines are gone: nothing uses the buffers, and no
+			// task will run again, so the queues go too. A queue keeps
+			// some memory when empty (with blockq, a block or two, and the
+			// blocks thieves emptied since its owner last looked), which
+			// a closed pool has no use for.
+			w.shed()
+			w.queue, w.handoff = nil, nil
 		}
 	})
 	return p.stats
