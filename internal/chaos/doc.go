@@ -17,7 +17,10 @@
 // in the order the goroutines reach them, takes the n-th decision. The
 // seed comes from the environment variable WSQ_CHAOS_SEED, or else from the
 // clock, and a test binary prints it to standard error when it starts, so
-// the output of a failing run names it. Running again with the same seed
+// the output of a failing run names it. The seed is read when the package
+// is initialized, before go test can record what a test reads, so go test's
+// cache does not tell seeds apart: run chaos tests with -count=1. Running
+// again with the same seed
 // replays the same decisions, but not the same interleaving, which the
 // operating system's scheduler still chooses: chaos makes rare schedules
 // common, and the interleaving explorer (internal/interleave) replays one
