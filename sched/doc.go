@@ -273,7 +273,8 @@
 //   - its queue, whose memory is the queue's own: with the default queue it
 //     follows what the queue holds (see package blockq), which for an
 //     empty queue is a block or two and the blocks thieves emptied since
-//     the worker last popped. Close lets go of the queues.
+//     the queue's owner last looked at its front. Close lets go of the
+//     queues.
 //
 // Goroutine stacks grow with the depth of the recursion that runs on them
 // and are shrunk by the runtime's garbage collector. Run's workers keep the

@@ -20,11 +20,10 @@
 // the output of a failing run names it. The seed is read when the package
 // is initialized, before go test can record what a test reads, so go test's
 // cache does not tell seeds apart: run chaos tests with -count=1. Running
-// again with the same seed
-// replays the same decisions, but not the same interleaving, which the
-// operating system's scheduler still chooses: chaos makes rare schedules
-// common, and the interleaving explorer (internal/interleave) replays one
-// exactly.
+// again with the same seed replays the same decisions, but not the same
+// interleaving, which the operating system's scheduler still chooses: chaos
+// makes rare schedules common, and the interleaving explorer
+// (internal/interleave) replays one exactly.
 //
 // In every other build Enabled is false and Point is never called. Chaos
 // runs are meant to be run without the race detector: the counter that
