@@ -35,16 +35,15 @@ type Future[R any] struct {
 // The common case costs no atomic read-modify-write on the record: the
 // forking task joins the task it forked, which nobody stole, so it is the
 // newest of its worker's own tasks; Join takes it back and runs it as a
-// call (inline), and finish then leaves the latch alone: nobody else waits
-// for it (see Join).
+// call (runForked), which leaves the latch alone when the task succeeds and
+// started nothing it did not wait for: nobody else waits for it (see Join).
 type forkBase struct {
 	l      latch       // first: see latch
 	gen    uint32      // see above: plain for the forking task, atomic for the others
-	inline bool        // set while the forking task's Join runs the task as a call
 	parent *Task       // the forking task, which outlives this one (it joins it)
 	ranOn  *poolWorker // the worker that ran the task, written before l is done
 	job    runner      // the whole record as a task, to recognize its Job
-	self   clearer     // the whole record, for the free list
+	self   any         // the whole record, for the free list
 }
 
 // forkResult is a fork record as Future sees it.
@@ -148,12 +147,15 @@ type forkFunc[A any] struct {
 	_                    pad.Line // see forkTask
 }
 
-func (ft *forkFunc[A]) clearCall() {
+// call runs the task's function. The record lets go of the function and its
+// argument first: it may wait for reuse on a free list, or be kept by a
+// Future that is never joined, and must not keep them reachable.
+func (ft *forkFunc[A]) call(t *Task, _ func(*Task) error) {
+	fn, a := ft.fn, ft.a
 	var zero A
 	ft.fn, ft.a = nil, zero
+	fn(t, a)
 }
-
-func (ft *forkFunc[A]) call(t *Task, _ func(*Task) error) { ft.fn(t, ft.a) }
 
 // Join waits for the forked task to finish and returns its result. If the
 // task panicked, Join panics with a *PanicError that holds the task's panic
@@ -186,12 +188,11 @@ func (f Future[R]) Join(t *Task) R {
 		// Nobody stole the task: it is the newest of this worker's own
 		// tasks, unless the task forked more after it and has not joined
 		// them, or the worker holds a stolen task to run first. Run it
-		// here as a call; finish sees inline and leaves the latch alone.
+		// here as a call.
 		if j, ok := pw.w.next(); ok {
 			if j.x == rec.job {
-				rec.inline = true
-				pw.runTask(j)
-				rec.inline = false
+				pw.runForked(t, &rec.forkBase)
+				pw.handled()
 			} else {
 				pw.runTask(j)
 				pw.join(&rec.l)
@@ -210,7 +211,6 @@ func (f Future[R]) Join(t *Task) R {
 		pw.free = append(pw.free, rec.self)
 		var zero R
 		rec.r, rec.parent, rec.ranOn = zero, nil, nil
-		rec.self.clearCall()
 	}
 	return r
 }
@@ -235,16 +235,14 @@ func (f Future[R]) joinOther(t *Task) R {
 	return rec.r
 }
 
-// clearer drops what a reusable record holds of its last call, so that the
-// free list keeps nothing alive.
-type clearer interface{ clearCall() }
-
-func (ft *forkTask[A, R]) clearCall() {
+// call runs the task's function, letting go of it and its argument first
+// (see forkFunc.call).
+func (ft *forkTask[A, R]) call(t *Task, _ func(*Task) error) {
+	fn, a := ft.fn, ft.a
 	var zero A
 	ft.fn, ft.a = nil, zero
+	ft.r = fn(t, a)
 }
-
-func (ft *forkTask[A, R]) call(t *Task, _ func(*Task) error) { ft.r = ft.fn(t, ft.a) }
 
 // start and finish are those of every fork record; call is its type's.
 
@@ -256,8 +254,6 @@ func (b *forkBase) start(t *Task) {
 func (b *forkBase) finish(fail *failure) {
 	if fail != nil {
 		b.l.getSlow().fail = fail
-	} else if b.inline {
-		return // the Join that ran the task as a call is the only waiter
 	}
 	b.l.arrive()
 }

@@ -16,13 +16,13 @@ import (
 //
 // idle queues the workers that asked the master for work, in order; its
 // capacity is the worker count and a worker is in it at most once (see
-// Worker.asked), so sending never blocks. waiting is set while the master
-// is parked waiting for any queue to become non-empty; the publisher that
-// clears it sends a token on wake (capacity one).
+// Worker.asked), so sending never blocks. waiting is 1 while the master
+// is parked waiting for any queue to become non-empty, 0 otherwise; the
+// publisher that clears it sends a token on wake (capacity one).
 type master[T any] struct {
 	s       *scheduler[T]
 	_       pad.Line
-	waiting atomic.Bool
+	waiting atomic.Int32
 	_       pad.Line
 	idle    chan *Worker[T]
 	wake    chan struct{}
@@ -37,7 +37,9 @@ type masterStats struct {
 }
 
 func newMaster[T any](s *scheduler[T]) *master[T] {
-	return &master[T]{s: s, idle: make(chan *Worker[T], s.cfg.Workers), wake: make(chan struct{}, 1)}
+	m := &master[T]{s: s, idle: make(chan *Worker[T], s.cfg.Workers), wake: make(chan struct{}, 1)}
+	s.waiters = &m.waiting
+	return m
 }
 
 // start starts the master goroutine.
@@ -61,7 +63,7 @@ func (m *master[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 
 // published wakes the master if it waits for work.
 func (m *master[T]) published() {
-	if m.waiting.Load() && m.waiting.CompareAndSwap(true, false) {
+	if m.waiting.Load() != 0 && m.waiting.CompareAndSwap(1, 0) {
 		select {
 		case m.wake <- struct{}{}:
 		default: // a token is already there
@@ -185,9 +187,9 @@ func (m *master[T]) awaitWork(ctx context.Context) bool {
 	// Announce, then look once more: a publisher pushes and then reads
 	// m.waiting, so one of the two sees the other, once the push is
 	// visible: see lateLook for the look we take once more.
-	m.waiting.Store(true)
+	m.waiting.Store(1)
 	if s.anyWork() {
-		m.waiting.Store(false) // a token sent meanwhile only causes one extra look
+		m.waiting.Store(0) // a token sent meanwhile only causes one extra look
 		return true
 	}
 	late := m.late.arm()
@@ -205,7 +207,7 @@ func (m *master[T]) awaitWork(ctx context.Context) bool {
 		case <-late:
 			late = nil
 			if s.anyWork() {
-				m.waiting.Store(false)
+				m.waiting.Store(0)
 				return true
 			}
 		}

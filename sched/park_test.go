@@ -39,7 +39,7 @@ func allParked(s *scheduler[int]) bool {
 	// The master took one idle worker, found no work and waits; the others
 	// wait in the idle queue.
 	m := s.mode.(*master[int])
-	return m.waiting.Load() && len(m.idle) == n-2
+	return m.waiting.Load() != 0 && len(m.idle) == n-2
 }
 
 // TestIdleWorkersParkAndWake holds one worker busy until every other worker

@@ -301,6 +301,13 @@ func (pw *poolWorker) leave(t *Task, x runner, ok *bool) {
 	if !*ok {
 		f = recovered(recover())
 	}
+	pw.end(t, x, f)
+}
+
+// end ends the task t of x, whose function returned (f nil) or failed
+// with f: it waits for the futures and groups the function did not wait
+// for, takes t off the worker's stack and records the outcome.
+func (pw *poolWorker) end(t *Task, x runner, f *failure) {
 	switch {
 	case f != nil && f.goexit:
 		// The goroutine ends: the handler will not return to count the
@@ -318,6 +325,35 @@ func (pw *poolWorker) leave(t *Task, x runner, ok *bool) {
 		pw.pop(t)
 	}
 	x.finish(f)
+}
+
+// runForked runs the forked task of b as a call, for the Join of the task
+// that forked it (parent), which took it back from the worker's own queue:
+// exec without the calls through runner. When the function returns having
+// waited for everything it started, as fork-join code does, Join is the
+// only one that waits for the task, and the task ends without touching its
+// latch (leaveForked); otherwise it ends as exec's tasks do.
+func (pw *poolWorker) runForked(parent *Task, b *forkBase) {
+	t := pw.enter()
+	t.ctx, t.l = parent.ctx, &b.l
+	b.ranOn = pw
+	ok := false
+	defer pw.leaveForked(t, b, &ok)
+	b.job.call(t, nil)
+	ok = true
+}
+
+// leaveForked is runForked's deferred call, as leave is exec's.
+func (pw *poolWorker) leaveForked(t *Task, b *forkBase, ok *bool) {
+	if *ok && len(t.forks) == 0 && len(t.groups) == 0 {
+		pw.pop(t)
+		return
+	}
+	var f *failure
+	if !*ok {
+		f = recovered(recover())
+	}
+	pw.end(t, b.job, f)
 }
 
 // joinOwned waits for the futures and groups that the task t of x made and
@@ -419,6 +455,12 @@ func (pw *poolWorker) spawn(j Job) {
 // it as handled.
 func (pw *poolWorker) runTask(j Job) {
 	pw.exec(j)
+	pw.handled()
+}
+
+// handled counts a task of the worker's own items as handled, once it
+// ended (by a Goexit, end counts it instead).
+func (pw *poolWorker) handled() {
 	pw.w.credit++
 	pw.w.stats.Processed++
 }

@@ -39,7 +39,11 @@ type scheduler[T any] struct {
 	inj injector[T]
 
 	// mode is the load balancing of cfg.Mode: a *master or a *random.
-	mode balancer[T]
+	// waiters is the word of the mode that is not zero while a worker or
+	// the master may wait for items to be published (random's sleepers,
+	// master's waiting), which notify reads before it calls the mode.
+	mode    balancer[T]
+	waiters *atomic.Int32
 
 	// The goroutines and how the run ended. wg counts the goroutines;
 	// ctx is the context the workers run with, which cancel cancels.
@@ -97,7 +101,8 @@ func newScheduler[T any](cfg Config[T], h Handler[T]) (*scheduler[T], error) {
 	if cfg.Mode == Master {
 		s.mode = newMaster(s)
 	} else {
-		s.mode = &random[T]{s: s}
+		r := &random[T]{s: s}
+		s.mode, s.waiters = r, &r.sleepers
 	}
 	s.workers = make([]*Worker[T], cfg.Workers)
 	for i := range s.workers {
@@ -254,8 +259,14 @@ func (s *scheduler[T]) anyWork() bool {
 }
 
 // notify is called by a worker after it made new items stealable, so that
-// the mode can tell a worker or the master that waits for work.
-func (s *scheduler[T]) notify() { s.mode.published() }
+// the mode can tell a worker or the master that waits for work. Nobody
+// waits, most of the time, which one load tells: the mode's published
+// reads the word again.
+func (s *scheduler[T]) notify() {
+	if s.waiters.Load() != 0 {
+		s.mode.published()
+	}
+}
 
 // balancer is the load balancing of one Mode: how a worker that ran out of
 // work gets more, and how one that made items stealable lets the others

@@ -218,6 +218,21 @@ func (w *Worker[T]) refill() int {
 // else the newest item it holds. A delivery from the master that a helping
 // wait stopped waiting for goes into the queue first.
 func (w *Worker[T]) next() (T, bool) {
+	if !w.asked && !w.hasCarry && w.ovHead == len(w.overflow) {
+		// The usual case, small enough to inline into the worker's loop
+		// and a helping Join.
+		v, ok := w.queue.Pop()
+		if ok {
+			w.held--
+		}
+		return v, ok
+	}
+	return w.nextAside()
+}
+
+// nextAside is next when the worker has a delivery to take, a carried
+// item or an overflow.
+func (w *Worker[T]) nextAside() (T, bool) {
 	if w.asked {
 		select {
 		case d := <-w.inbox:
