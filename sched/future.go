@@ -35,14 +35,14 @@ type Future[R any] struct {
 // The common case costs no atomic read-modify-write on the record: the
 // forking task joins the task it forked, which nobody stole, so it is the
 // newest of its worker's own tasks; Join takes it back and runs it as a
-// call (runForked), which leaves the latch alone when the task succeeds and
+// call (runFork), which leaves the latch alone when the task succeeds and
 // started nothing it did not wait for: nobody else waits for it (see Join).
 type forkBase struct {
 	l      latch       // first: see latch
 	gen    uint32      // see above: plain for the forking task, atomic for the others
 	parent *Task       // the forking task, which outlives this one (it joins it)
 	ranOn  *poolWorker // the worker that ran the task, written before l is done
-	job    runner      // the whole record as a task, to recognize its Job
+	task   forkFn      // the whole record, to call its function
 	self   any         // the whole record, for the free list
 }
 
@@ -90,7 +90,7 @@ func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 	rec, ok := reused[*forkTask[A, R]](t.pw)
 	if !ok {
 		rec = &forkTask[A, R]{}
-		rec.self, rec.job = rec, rec
+		rec.self, rec.task = rec, rec
 	}
 	rec.fn, rec.a = f, a
 	rec.launch(t)
@@ -116,7 +116,7 @@ func (b *forkBase) launch(t *Task) {
 	b.l.n = 1 // the record is this worker's alone until the push publishes it
 	b.parent = t
 	t.forks = append(t.forks, &b.l)
-	t.pw.spawn(Job{x: b.job})
+	t.pw.spawn(Job{fork: b})
 }
 
 // ForkFunc starts f(t', a) as a new task, as Fork does, for a function
@@ -131,7 +131,7 @@ func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
 	rec, ok := reused[*forkFunc[A]](t.pw)
 	if !ok {
 		rec = &forkFunc[A]{}
-		rec.self, rec.job = rec, rec
+		rec.self, rec.task = rec, rec
 	}
 	rec.fn, rec.a = f, a
 	rec.launch(t)
@@ -150,7 +150,7 @@ type forkFunc[A any] struct {
 // call runs the task's function. The record lets go of the function and its
 // argument first: it may wait for reuse on a free list, or be kept by a
 // Future that is never joined, and must not keep them reachable.
-func (ft *forkFunc[A]) call(t *Task, _ func(*Task) error) {
+func (ft *forkFunc[A]) call(t *Task) {
 	fn, a := ft.fn, ft.a
 	var zero A
 	ft.fn, ft.a = nil, zero
@@ -189,9 +189,9 @@ func (f Future[R]) Join(t *Task) R {
 		// tasks, unless the task forked more after it and has not joined
 		// them, or the worker holds a stolen task to run first. Run it
 		// here as a call.
-		if j, ok := pw.w.next(); ok {
-			if j.x == rec.job {
-				pw.runForked(t, &rec.forkBase)
+		if j, ok := pw.next(); ok {
+			if j.fork == &rec.forkBase {
+				pw.runFork(j.fork, true)
 				pw.handled()
 			} else {
 				pw.runTask(j)
@@ -237,20 +237,18 @@ func (f Future[R]) joinOther(t *Task) R {
 
 // call runs the task's function, letting go of it and its argument first
 // (see forkFunc.call).
-func (ft *forkTask[A, R]) call(t *Task, _ func(*Task) error) {
+func (ft *forkTask[A, R]) call(t *Task) {
 	fn, a := ft.fn, ft.a
 	var zero A
 	ft.fn, ft.a = nil, zero
 	ft.r = fn(t, a)
 }
 
-// start and finish are those of every fork record; call is its type's.
+// forkFn is the part of a fork record that depends on its types: the call
+// of its function, which may panic.
+type forkFn interface{ call(t *Task) }
 
-func (b *forkBase) start(t *Task) {
-	t.ctx, t.l = b.parent.ctx, &b.l
-	b.ranOn = t.pw
-}
-
+// finish is that of every fork record: see ender.
 func (b *forkBase) finish(fail *failure) {
 	if fail != nil {
 		b.l.getSlow().fail = fail

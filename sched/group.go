@@ -74,7 +74,7 @@ func (g *Group) Go(t *Task, f func(*Task) error) {
 	if g.ended.Load() {
 		panic("sched: Group.Go after Wait returned: a Group serves one round of Go calls and one Wait; make a new Group")
 	}
-	j := Job{x: g, fn: f}
+	j := Job{group: g, fn: f}
 	if t == nil {
 		// Counted first, so that the task cannot finish before it is
 		// counted; a refused task is uncounted again, so that Wait does
@@ -128,8 +128,6 @@ func (g *Group) end() *failure {
 	g.cancel(g.err)
 	return g.l.failure()
 }
-
-func (g *Group) start(t *Task) { t.ctx, t.l = g.ctx, &g.l }
 
 // call runs f unless the group has stopped, and records its error.
 func (g *Group) call(t *Task, f func(*Task) error) {

@@ -59,18 +59,18 @@ type PoolConfig = Config[Job]
 //
 //	newQueue, err := catalog.Factory[sched.Job]("cl-ub")
 //	pool, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue})
+//
+// A Job is a Fork's task (fork set) or a Group's (group and fn set). The
+// fields are concrete pointers rather than an interface, so that a Join
+// recognizes its own fork's Job by comparing one word.
 type Job struct {
-	x  runner
-	fn func(*Task) error // the function of a Group's task; nil for a Fork
+	fork  *forkBase         // the record of a Fork's task, or nil
+	group *Group            // the group of a Group's task
+	fn    func(*Task) error // the function of a Group's task
 }
 
-// runner is the kind of task a Job holds: a Group's (which runs Job.fn) or
-// a Fork's (which runs its own function).
-type runner interface {
-	// start fills in the frame t of the task: its context and latch.
-	start(t *Task)
-	// call runs the task's function on t; it may panic.
-	call(t *Task, fn func(*Task) error)
+// ender is where a task records its outcome: its Group, or its fork record.
+type ender interface {
 	// finish records the task's outcome (a nil failure for success) and
 	// counts the task as finished.
 	finish(f *failure)
@@ -95,7 +95,10 @@ type Task struct {
 	// joined, groups the groups it made and has not waited for.
 	forks  []*latch
 	groups []*Group
-	_      pad.Line // the frames of different workers must not share a cache line
+	// below is the frame under this one on its worker's stack, nil for
+	// the first: frames[d].below is frames[d-1], for the frame's life.
+	below *Task
+	_     pad.Line // the frames of different workers must not share a cache line
 }
 
 // poolWorker is one goroutine of a Pool (in the Go runtime's terms, an M
@@ -286,17 +289,22 @@ func (p *Pool) handle(_ context.Context, j Job, w *Worker[Job]) error {
 // outcome; so does runtime.Goexit, which goes on to end the worker's
 // goroutine (see runWorker).
 func (pw *poolWorker) exec(j Job) {
+	if j.fork != nil {
+		pw.runFork(j.fork, false)
+		return
+	}
+	g := j.group
 	t := pw.enter()
-	j.x.start(t)
+	t.ctx, t.l = g.ctx, &g.l
 	ok := false
-	defer pw.leave(t, j.x, &ok)
-	j.x.call(t, j.fn)
+	defer pw.leave(t, g, &ok)
+	g.call(t, j.fn)
 	ok = true
 }
 
 // leave ends the task t of x; it is exec's deferred call, and recovers the
 // task's panic.
-func (pw *poolWorker) leave(t *Task, x runner, ok *bool) {
+func (pw *poolWorker) leave(t *Task, x ender, ok *bool) {
 	var f *failure
 	if !*ok {
 		f = recovered(recover())
@@ -307,7 +315,7 @@ func (pw *poolWorker) leave(t *Task, x runner, ok *bool) {
 // end ends the task t of x, whose function returned (f nil) or failed
 // with f: it waits for the futures and groups the function did not wait
 // for, takes t off the worker's stack and records the outcome.
-func (pw *poolWorker) end(t *Task, x runner, f *failure) {
+func (pw *poolWorker) end(t *Task, x ender, f *failure) {
 	switch {
 	case f != nil && f.goexit:
 		// The goroutine ends: the handler will not return to count the
@@ -327,25 +335,26 @@ func (pw *poolWorker) end(t *Task, x runner, f *failure) {
 	x.finish(f)
 }
 
-// runForked runs the forked task of b as a call, for the Join of the task
-// that forked it (parent), which took it back from the worker's own queue:
-// exec without the calls through runner. When the function returns having
-// waited for everything it started, as fork-join code does, Join is the
-// only one that waits for the task, and the task ends without touching its
-// latch (leaveForked); otherwise it ends as exec's tasks do.
-func (pw *poolWorker) runForked(parent *Task, b *forkBase) {
+// runFork runs the forked task of b, as exec runs a Group's: for a worker
+// that took it from a queue (byJoin false), or as a call for the Join of
+// the task that forked it (byJoin true), which took it back from the
+// worker's own queue. When such a call returns having waited for
+// everything it started, as fork-join code does, that Join is the only
+// one that waits for the task, and the task ends without touching its
+// latch (leaveFork); otherwise it ends as every task does.
+func (pw *poolWorker) runFork(b *forkBase, byJoin bool) {
 	t := pw.enter()
-	t.ctx, t.l = parent.ctx, &b.l
+	t.ctx, t.l = b.parent.ctx, &b.l
 	b.ranOn = pw
 	ok := false
-	defer pw.leaveForked(t, b, &ok)
-	b.job.call(t, nil)
+	defer pw.leaveFork(t, b, byJoin, &ok)
+	b.task.call(t)
 	ok = true
 }
 
-// leaveForked is runForked's deferred call, as leave is exec's.
-func (pw *poolWorker) leaveForked(t *Task, b *forkBase, ok *bool) {
-	if *ok && len(t.forks) == 0 && len(t.groups) == 0 {
+// leaveFork is runFork's deferred call, as leave is exec's.
+func (pw *poolWorker) leaveFork(t *Task, b *forkBase, byJoin bool, ok *bool) {
+	if *ok && byJoin && len(t.forks) == 0 && len(t.groups) == 0 {
 		pw.pop(t)
 		return
 	}
@@ -353,7 +362,7 @@ func (pw *poolWorker) leaveForked(t *Task, b *forkBase, ok *bool) {
 	if !*ok {
 		f = recovered(recover())
 	}
-	pw.end(t, b.job, f)
+	pw.end(t, b, f)
 }
 
 // joinOwned waits for the futures and groups that the task t of x made and
@@ -361,7 +370,7 @@ func (pw *poolWorker) leaveForked(t *Task, b *forkBase, ok *bool) {
 // them. A task that this wait runs may end the goroutine by Goexit; then
 // the deferred call below ends t too, as leave would have, with f, or if f
 // is nil that Goexit.
-func (pw *poolWorker) joinOwned(t *Task, x runner, f *failure) *failure {
+func (pw *poolWorker) joinOwned(t *Task, x ender, f *failure) *failure {
 	joined := false
 	defer func() {
 		if !joined {
@@ -383,7 +392,7 @@ func (pw *poolWorker) joinOwned(t *Task, x runner, f *failure) *failure {
 // enter pushes a frame on the worker's stack for a task about to run.
 func (pw *poolWorker) enter() *Task {
 	if pw.depth == len(pw.frames) {
-		pw.frames = append(pw.frames, &Task{pw: pw, forks: newForks()})
+		pw.frames = append(pw.frames, &Task{pw: pw, forks: newForks(), below: pw.top})
 	}
 	t := pw.frames[pw.depth]
 	pw.depth++
@@ -404,20 +413,26 @@ func newForks() []*latch { return make([]*latch, 0, pad.Size/8) }
 // the life of the pool.
 func (pw *poolWorker) pop(t *Task) {
 	t.ctx, t.l = nil, nil
-	if cap(t.forks) > keptForks {
-		t.forks = newForks()
-	}
-	if cap(t.groups) > keptForks {
-		t.groups = nil
-	}
 	pw.depth--
-	if pw.depth > 0 {
-		pw.top = pw.frames[pw.depth-1]
-		return
+	pw.top = t.below
+	if t.below == nil { // depth zero
+		pw.trim()
 	}
-	pw.top = nil
+}
+
+// trim gives back, at depth zero, the frames beyond keptFrames and the
+// slots of the others beyond keptForks.
+func (pw *poolWorker) trim() {
 	if len(pw.frames) > keptFrames {
 		pw.frames = slices.Clone(pw.frames[:keptFrames])
+	}
+	for _, t := range pw.frames {
+		if cap(t.forks) > keptForks {
+			t.forks = newForks()
+		}
+		if cap(t.groups) > keptForks {
+			t.groups = nil
+		}
 	}
 }
 
@@ -586,4 +601,17 @@ func (t *Task) joinOwned() *failure {
 		keep(l.failure())
 	}
 	return first
+}
+
+// next is the worker's Worker.next, compiled for Job.
+func (pw *poolWorker) next() (Job, bool) {
+	w := pw.w
+	if w.asked || w.hasCarry || w.ovHead != len(w.overflow) {
+		return w.nextAside()
+	}
+	j, ok := w.queue.Pop()
+	if ok {
+		w.held--
+	}
+	return j, ok
 }
