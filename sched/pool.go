@@ -264,7 +264,7 @@ func (p *Pool) Close() Stats {
 			// blocks thieves emptied since its owner last looked), which
 			// a closed pool has no use for.
 			w.shed()
-			w.queue, w.handoff = nil, nil
+			w.queue, w.handoff, w.bq = nil, nil, nil
 		}
 	})
 	return p.stats
@@ -460,10 +460,24 @@ func misuse(t *Task, op string) {
 	panic("sched: " + op + " with a Task used outside its own function: a *Task is valid only in its task's function, during the call, and not in the tasks it starts (each gets its own)")
 }
 
-// spawn pushes j into the worker's queue.
+// spawn pushes j into the worker's queue: count and pushOne, with their
+// usual case written out for Job, as next is.
 func (pw *poolWorker) spawn(j Job) {
-	pw.w.count(1)
-	pw.w.pushOne(j)
+	w := pw.w
+	w.count(1)
+	if w.ovHead != len(w.overflow) {
+		w.pushAside(j)
+		return
+	}
+	if bq := w.bq; bq != nil {
+		bq.Push(j)
+	} else if !w.queue.Push(j) {
+		w.pushAside(j)
+		return
+	}
+	if w.held++; w.held > w.stats.MaxLen || w.waiters.Load() != 0 {
+		w.pushedAside()
+	}
 }
 
 // runTask runs the task of j, taken from the worker's own items, and counts
@@ -609,7 +623,13 @@ func (pw *poolWorker) next() (Job, bool) {
 	if w.asked || w.hasCarry || w.ovHead != len(w.overflow) {
 		return w.nextAside()
 	}
-	j, ok := w.queue.Pop()
+	var j Job
+	var ok bool
+	if bq := w.bq; bq != nil {
+		j, ok = bq.Pop()
+	} else {
+		j, ok = w.queue.Pop()
+	}
 	if ok {
 		w.held--
 	}

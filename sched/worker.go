@@ -7,6 +7,7 @@ import (
 	"time"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/blockq"
 	"github.com/worksteal/wsq/internal/pad"
 )
 
@@ -21,6 +22,8 @@ type Worker[T any] struct {
 	id      int
 	queue   wsq.Queue[T]
 	handoff wsq.Handoff[T] // queue, if it implements wsq.Handoff; else nil
+	waiters *atomic.Int32  // s.waiters, one load nearer (see pushed)
+	bq      *blockq.Queue[T]
 	inbox   chan delivery[T]
 	wake    chan struct{}
 	late    lateTimer // the late look of a parked worker (Random mode; see lateLook)
@@ -183,9 +186,17 @@ func (w *Worker[T]) push(vs []T) {
 // pushOne is push for one item.
 func (w *Worker[T]) pushOne(v T) {
 	if w.ovHead != len(w.overflow) || !w.queue.Push(v) {
-		w.overflow = append(w.overflow, v)
-		w.refill()
+		w.pushAside(v)
+		return
 	}
+	w.pushed(1)
+}
+
+// pushAside is pushOne when v goes into overflow: the queue refused it, or
+// items wait there already, which are older.
+func (w *Worker[T]) pushAside(v T) {
+	w.overflow = append(w.overflow, v)
+	w.refill()
 	w.pushed(1)
 }
 
@@ -194,8 +205,18 @@ func (w *Worker[T]) pushOne(v T) {
 // the scheduler that there is work to steal. The length is sampled only
 // when held says that it might exceed MaxLen, so MaxLen is exactly what a
 // sample after every push would give.
+//
+// The usual case (no new maximum, nobody waits) is small enough to inline.
 func (w *Worker[T]) pushed(n int) {
-	if w.held += n; w.held > w.stats.MaxLen {
+	if w.held += n; w.held > w.stats.MaxLen || w.waiters.Load() != 0 {
+		w.pushedAside()
+	}
+}
+
+// pushedAside is pushed when the length may be a new maximum, or a worker
+// or the master may wait.
+func (w *Worker[T]) pushedAside() {
+	if w.held > w.stats.MaxLen {
 		w.held = w.queue.Len() + len(w.overflow) - w.ovHead
 		w.stats.MaxLen = max(w.stats.MaxLen, w.held)
 	}
