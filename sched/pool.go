@@ -461,7 +461,7 @@ func misuse(t *Task, op string) {
 }
 
 // spawn pushes j into the worker's queue: count and pushOne, with their
-// usual case written out for Job, as next is.
+// usual case written out for Job, for the reasons next gives.
 func (pw *poolWorker) spawn(j Job) {
 	w := pw.w
 	w.count(1)
@@ -617,7 +617,14 @@ func (t *Task) joinOwned() *failure {
 	return first
 }
 
-// next is the worker's Worker.next, compiled for Job.
+// next is Worker.next for the pool's worker, with its usual case written
+// out for Job. The pool's code is not generic, so a call from it into
+// Worker's methods goes to their code compiled for Job's shape (with a
+// dictionary, and never inlined), and a call through wsq.Queue to a
+// generic queue's method goes through a wrapper: here the queue is called
+// directly, with no wrapper when it is a blockq (DefaultQueue's). Taking
+// and putting back a task is the work every task pays (see BENCHMARKS.md,
+// "Fork and join against the floor").
 func (pw *poolWorker) next() (Job, bool) {
 	w := pw.w
 	if w.asked || w.hasCarry || w.ovHead != len(w.overflow) {

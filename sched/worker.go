@@ -21,9 +21,9 @@ type Worker[T any] struct {
 	s       *scheduler[T]
 	id      int
 	queue   wsq.Queue[T]
-	handoff wsq.Handoff[T] // queue, if it implements wsq.Handoff; else nil
-	waiters *atomic.Int32  // s.waiters, one load nearer (see pushed)
-	bq      *blockq.Queue[T]
+	handoff wsq.Handoff[T]   // queue, if it implements wsq.Handoff; else nil
+	waiters *atomic.Int32    // s.waiters, one load nearer (see pushed)
+	bq      *blockq.Queue[T] // queue, if it is a blockq (DefaultQueue's); else nil: a Pool's worker calls it directly
 	inbox   chan delivery[T]
 	wake    chan struct{}
 	late    lateTimer // the late look of a parked worker (Random mode; see lateLook)
@@ -240,8 +240,7 @@ func (w *Worker[T]) refill() int {
 // wait stopped waiting for goes into the queue first.
 func (w *Worker[T]) next() (T, bool) {
 	if !w.asked && !w.hasCarry && w.ovHead == len(w.overflow) {
-		// The usual case, small enough to inline into the worker's loop
-		// and a helping Join.
+		// The usual case: a pop (as poolWorker.next writes it out).
 		v, ok := w.queue.Pop()
 		if ok {
 			w.held--
