@@ -41,6 +41,7 @@ type forkBase struct {
 	l      latch       // first: see latch
 	gen    uint32      // see above: plain for the forking task, atomic for the others
 	parent *Task       // the forking task, which outlives this one (it joins it)
+	prev   *forkBase   // the parent's fork before this one, while both are unjoined (see Task.forks)
 	ranOn  *poolWorker // the worker that ran the task, written before l is done
 	task   forkFn      // the whole record, to call its function
 	self   any         // the whole record, for the free list
@@ -115,7 +116,7 @@ func reused[F any](pw *poolWorker) (F, bool) {
 func (b *forkBase) launch(t *Task) {
 	b.l.n = 1 // the record is this worker's alone until the push publishes it
 	b.parent = t
-	t.forks = append(t.forks, &b.l)
+	b.prev, t.forks = t.forks, b
 	t.pw.spawn(Job{fork: b})
 }
 
@@ -201,7 +202,7 @@ func (f Future[R]) Join(t *Task) R {
 			pw.join(&rec.l)
 		}
 	}
-	t.joined(&rec.l)
+	t.joined(&rec.forkBase)
 	r := rec.r
 	if rec.l.slow.Load() != nil {
 		rec.l.failure().raise() // a failed or waited-for record is not reused

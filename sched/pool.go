@@ -17,13 +17,12 @@ import (
 const maxStealingJoins = 16
 
 // keptFrames is the most task frames a worker keeps for reuse once it is
-// back at depth zero, and keptForks the most fork and group slots a frame
-// keeps: what a deep or wide recursion made a worker grow beyond them is
-// given back when the recursion ends (see the package documentation,
-// Memory).
+// back at depth zero, and keptGroups the most group slots a frame keeps:
+// what a deep or wide recursion made a worker grow beyond them is given
+// back when the recursion ends (see the package documentation, Memory).
 const (
 	keptFrames = 64
-	keptForks  = 64
+	keptGroups = 64
 )
 
 // Pool is a set of worker goroutines that run fork-join tasks: functions
@@ -91,9 +90,10 @@ type Task struct {
 	pw  *poolWorker
 	ctx context.Context
 	l   *latch // the latch that counts this task
-	// forks are the latches of the futures this task forked and has not
-	// joined, groups the groups it made and has not waited for.
-	forks  []*latch
+	// forks is the newest fork this task made and has not joined, which
+	// links to the one before it (forkBase.prev), and so on; groups are
+	// the groups it made and has not waited for.
+	forks  *forkBase
 	groups []*Group
 	// below is the frame under this one on its worker's stack, nil for
 	// the first: frames[d].below is frames[d-1], for the frame's life.
@@ -326,7 +326,7 @@ func (pw *poolWorker) end(t *Task, x ender, f *failure) {
 		// dropped with the goroutine (see poolWorker.run).
 		pw.w.credit++
 		pw.depth--
-	case len(t.forks) > 0 || len(t.groups) > 0:
+	case t.forks != nil || len(t.groups) > 0:
 		f = pw.joinOwned(t, x, f)
 		fallthrough
 	default:
@@ -354,7 +354,7 @@ func (pw *poolWorker) runFork(b *forkBase, byJoin bool) {
 
 // leaveFork is runFork's deferred call, as leave is exec's.
 func (pw *poolWorker) leaveFork(t *Task, b *forkBase, byJoin bool, ok *bool) {
-	if *ok && byJoin && len(t.forks) == 0 && len(t.groups) == 0 {
+	if *ok && byJoin && t.forks == nil && len(t.groups) == 0 {
 		pw.pop(t)
 		return
 	}
@@ -392,18 +392,13 @@ func (pw *poolWorker) joinOwned(t *Task, x ender, f *failure) *failure {
 // enter pushes a frame on the worker's stack for a task about to run.
 func (pw *poolWorker) enter() *Task {
 	if pw.depth == len(pw.frames) {
-		pw.frames = append(pw.frames, &Task{pw: pw, forks: newForks(), below: pw.top})
+		pw.frames = append(pw.frames, &Task{pw: pw, below: pw.top})
 	}
 	t := pw.frames[pw.depth]
 	pw.depth++
 	pw.top = t
 	return t
 }
-
-// newForks returns an empty forks slice for a frame. It gets a cache line
-// of its own: a slice of one or two pointers would share its line with
-// other workers' small objects, and the worker writes it on every fork.
-func newForks() []*latch { return make([]*latch, 0, pad.Size/8) }
 
 // pop takes the frame t of a task that has finished off the worker's
 // stack. The frame keeps nothing of the task (its context and latch would
@@ -415,24 +410,19 @@ func (pw *poolWorker) pop(t *Task) {
 	t.ctx, t.l = nil, nil
 	pw.depth--
 	pw.top = t.below
-	if t.below == nil { // depth zero
-		pw.trim()
+	if t.below == nil || cap(t.groups) > keptGroups { // depth zero, or a wide task
+		pw.trim(t)
 	}
 }
 
-// trim gives back, at depth zero, the frames beyond keptFrames and the
-// slots of the others beyond keptForks.
-func (pw *poolWorker) trim() {
-	if len(pw.frames) > keptFrames {
-		pw.frames = slices.Clone(pw.frames[:keptFrames])
+// trim gives back what pop says: t's group slots beyond keptGroups, and
+// at depth zero the frames beyond keptFrames.
+func (pw *poolWorker) trim(t *Task) {
+	if cap(t.groups) > keptGroups {
+		t.groups = nil
 	}
-	for _, t := range pw.frames {
-		if cap(t.forks) > keptForks {
-			t.forks = newForks()
-		}
-		if cap(t.groups) > keptForks {
-			t.groups = nil
-		}
+	if t.below == nil && len(pw.frames) > keptFrames {
+		pw.frames = slices.Clone(pw.frames[:keptFrames])
 	}
 }
 
@@ -556,22 +546,16 @@ func (t *Task) WorkerID() int {
 	return t.pw.w.id
 }
 
-// joined forgets the future of l, which the task has joined. Fork-join code
-// usually joins the newest first, which costs nothing to find. The slot is
-// cleared: it would keep the fork's record, with its argument and result,
-// reachable until the next Fork overwrites it.
-func (t *Task) joined(l *latch) {
-	last := len(t.forks) - 1
-	if last >= 0 && t.forks[last] == l {
-		t.forks[last] = nil
-		t.forks = t.forks[:last]
+// joined forgets the fork b, which the task has joined. Fork-join code
+// usually joins the newest first, which costs nothing to find.
+func (t *Task) joined(b *forkBase) {
+	if t.forks == b {
+		t.forks, b.prev = b.prev, nil
 		return
 	}
-	for i := last - 1; i >= 0; i-- {
-		if t.forks[i] == l {
-			copy(t.forks[i:], t.forks[i+1:])
-			t.forks[last] = nil
-			t.forks = t.forks[:last]
+	for p := t.forks; p != nil; p = p.prev {
+		if p.prev == b {
+			p.prev, b.prev = b.prev, nil
 			return
 		}
 	}
@@ -606,13 +590,11 @@ func (t *Task) joinOwned() *failure {
 		t.pw.join(&g.l)
 		keep(g.end())
 	}
-	for len(t.forks) > 0 {
-		last := len(t.forks) - 1
-		l := t.forks[last]
-		t.forks[last] = nil
-		t.forks = t.forks[:last]
-		t.pw.join(l)
-		keep(l.failure())
+	for t.forks != nil {
+		b := t.forks
+		t.forks, b.prev = b.prev, nil
+		t.pw.join(&b.l)
+		keep(b.l.failure())
 	}
 	return first
 }
