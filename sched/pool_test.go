@@ -389,6 +389,48 @@ func TestImplicitJoin(t *testing.T) {
 	assert.Equal(t, "unjoined", pe.Value)
 }
 
+// TestImplicitJoinInJoin is TestImplicitJoin for a task that its forker's
+// Join runs as a call (one worker in Random mode: nobody steals it), on
+// every queue: the Join returns once what the task left unjoined has
+// finished, and panics with its panic.
+func TestImplicitJoinInJoin(t *testing.T) {
+	for name, newQueue := range poolKinds() {
+		t.Run(name, func(t *testing.T) {
+			p := newPool(t, sched.PoolConfig{Workers: 1, Mode: sched.Random, NewQueue: newQueue})
+			var forked, grouped atomic.Bool
+			require.NoError(t, p.Do(context.Background(), func(tk *sched.Task) error {
+				f := sched.Fork(tk, func(tk *sched.Task, n int) int {
+					sched.ForkFunc(tk, func(*sched.Task, int) { forked.Store(true) }, 0)
+					tk.NewGroup().Go(tk, func(*sched.Task) error {
+						grouped.Store(true)
+						return nil
+					})
+					return n
+				}, 7)
+				assert.Equal(t, 7, f.Join(tk))
+				assert.True(t, forked.Load(), "Join returned before the task's unjoined fork ran")
+				assert.True(t, grouped.Load(), "Join returned before the task's group ran")
+				return nil
+			}))
+
+			e := callInGoroutine(t, func() {
+				_ = p.Do(context.Background(), func(tk *sched.Task) error {
+					f := sched.Fork(tk, func(tk *sched.Task, n int) int {
+						sched.Fork(tk, func(*sched.Task, int) int { panic("unjoined") }, 0)
+						return n
+					}, 7)
+					f.Join(tk)
+					t.Error("Join returned")
+					return nil
+				})
+			})
+			pe, ok := e.recovered.(*sched.PanicError)
+			require.True(t, ok, "Do panicked with %T %v", e.recovered, e.recovered)
+			assert.Equal(t, "unjoined", pe.Value)
+		})
+	}
+}
+
 // TestJoinOnce joins a future from outside the pool after the task that
 // forked it has ended (which waited for it), and checks that a second Join,
 // of the Future or of a copy, and a Join of a zero Future panic.
