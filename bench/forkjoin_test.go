@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/worksteal/wsq/blockq"
 	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/sched"
 )
@@ -70,6 +71,47 @@ func BenchmarkForkJoin(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkForkJoinFloor is what work=fine of BenchmarkForkJoin costs
+// with nothing but the queue: the same recursion on one goroutine, each
+// call that would fork pushing an item for fib(n-1) into a blockq queue,
+// computing fib(n-2), popping the item back and computing fib(n-1) itself.
+// Nobody can steal, so it is not fork-join; it is the floor that the
+// pool's ns/task is read against (the push, the pop and the recursion),
+// without what the pool adds to them: a frame per task, the deferred call
+// that catches its panic, the Future and its record, the statistics, the
+// wake-ups. The item is three words, one a pointer, as a sched.Job is.
+func BenchmarkForkJoinFloor(b *testing.B) {
+	work := fibWorks[0]
+	want := fibSerial(work.n)
+	q := blockq.New[floorJob]()
+	var fib func(n, depth int) int
+	fib = func(n, depth int) int {
+		if n <= work.cutoff {
+			return fibSerial(n)
+		}
+		q.Push(floorJob{n: n - 1, depth: depth, w: &fibWorks[0]})
+		y := fib(n-2, depth+1)
+		if j, ok := q.Pop(); !ok || j.depth != depth {
+			panic("bench: the floor's queue lost its item")
+		}
+		return fib(n-1, depth+1) + y
+	}
+	b.Run("queue=bq/work="+work.name, func(b *testing.B) {
+		for b.Loop() {
+			if got := fib(work.n, 0); got != want {
+				b.Fatalf("fib(%d) = %d, want %d", work.n, got, want)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(fibForks(work.n, work.cutoff))/float64(b.N), "ns/task")
+	})
+}
+
+// floorJob is BenchmarkForkJoinFloor's item.
+type floorJob struct {
+	n, depth int
+	w        *fibWork // the pointer word: any will do
 }
 
 // forkJoinImpl prepares a way to compute fib with the given cutoff, and
