@@ -42,8 +42,8 @@
 // The two halves are disjoint subslices, so the tasks share no element, and
 // Join orders the left half's writes before the caller's return. A part of
 // at most -cutoff integers is sorted serially, which keeps each task long
-// enough (about 200 µs at the default) that the cost of a task, about a
-// tenth of a microsecond, does not show. The program times slices.Sort on a
+// enough (about 200 µs at the default) that the cost of a task, a few
+// tens of nanoseconds, does not show. The program times slices.Sort on a
 // copy of the input, then the parallel sort, and prints the speedup.
 //
 // # Verification
