@@ -41,7 +41,7 @@ type forkBase struct {
 	l      latch       // first: see latch
 	gen    uint32      // see above: plain for the forking task, atomic for the others
 	parent *Task       // the forking task, which outlives this one (it joins it)
-	prev   *forkBase   // the parent's fork before this one, while both are unjoined (see Task.forks)
+	prev   *forkBase   // the parent's fork before this one, while both are unjoined (see Task.forks); the forking task's goroutine alone touches it
 	ranOn  *poolWorker // the worker that ran the task, written before l is done
 	task   forkFn      // the whole record, to call its function
 	self   any         // the whole record, for the free list

@@ -61,9 +61,10 @@ func (m *master[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 	return m.await(ctx, w, l)
 }
 
-// published wakes the master if it waits for work.
+// published wakes the master if it waits for work. Its caller, notify,
+// has seen waiting set.
 func (m *master[T]) published() {
-	if m.waiting.Load() != 0 && m.waiting.CompareAndSwap(1, 0) {
+	if m.waiting.CompareAndSwap(1, 0) {
 		select {
 		case m.wake <- struct{}{}:
 		default: // a token is already there

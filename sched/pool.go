@@ -390,7 +390,11 @@ func (pw *poolWorker) joinOwned(t *Task, x ender, f *failure) *failure {
 // enter pushes a frame on the worker's stack for a task about to run.
 func (pw *poolWorker) enter() *Task {
 	if pw.depth == len(pw.frames) {
-		pw.frames = append(pw.frames, &Task{pw: pw, below: pw.top})
+		var below *Task
+		if pw.depth > 0 {
+			below = pw.frames[pw.depth-1]
+		}
+		pw.frames = append(pw.frames, &Task{pw: pw, below: below})
 	}
 	t := pw.frames[pw.depth]
 	pw.depth++
@@ -463,7 +467,7 @@ func (pw *poolWorker) spawn(j Job) {
 		w.pushAside(j)
 		return
 	}
-	if w.held++; w.held > w.stats.MaxLen || w.waiters.Load() != 0 {
+	if w.held++; w.held > w.stats.MaxLen || w.s.waiters.Load() != 0 {
 		w.pushedAside()
 	}
 }
@@ -493,7 +497,7 @@ func (pw *poolWorker) join(l *latch) {
 	w := pw.w
 	stole := false
 	for !l.done() {
-		if j, ok := w.next(); ok {
+		if j, ok := pw.next(); ok {
 			pw.runTask(j)
 			continue
 		}
@@ -608,7 +612,7 @@ func (t *Task) joinOwned() *failure {
 func (pw *poolWorker) next() (Job, bool) {
 	w := pw.w
 	if w.asked || w.hasCarry || w.ovHead != len(w.overflow) {
-		return w.nextAside()
+		return w.next()
 	}
 	var j Job
 	var ok bool

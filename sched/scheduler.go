@@ -112,13 +112,12 @@ func newScheduler[T any](cfg Config[T], h Handler[T]) (*scheduler[T], error) {
 			return nil, errors.New("sched: Config.NewQueue returned nil")
 		}
 		w := &Worker[T]{
-			s:       s,
-			id:      i,
-			queue:   q,
-			waiters: s.waiters,
-			inbox:   make(chan delivery[T], 1),
-			wake:    make(chan struct{}, 1),
-			rng:     uint64(i)*0x9e3779b97f4a7c15 + 1,
+			s:     s,
+			id:    i,
+			queue: q,
+			inbox: make(chan delivery[T], 1),
+			wake:  make(chan struct{}, 1),
+			rng:   uint64(i)*0x9e3779b97f4a7c15 + 1,
 		}
 		w.handoff, _ = q.(wsq.Handoff[T]) // optional fast path, see Handoff
 		w.bq, _ = q.(*blockq.Queue[T])
