@@ -136,7 +136,10 @@ func forkJoinImpls() []forkJoinImpl {
 		}
 		impls = append(impls,
 			forkJoinImpl{"pool-" + q, func(cutoff int) (func(int) int, func()) {
-				return fibPool(q, cutoff)
+				return fibPool(q, cutoff, false)
+			}},
+			forkJoinImpl{"join-" + q, func(cutoff int) (func(int) int, func()) {
+				return fibPool(q, cutoff, true)
 			}},
 			forkJoinImpl{"cps-" + q, func(cutoff int) (func(int) int, func()) {
 				return func(n int) int { return fibCPS(q, n, cutoff) }, func() {}
@@ -193,8 +196,9 @@ func fibErrgroup(n, cutoff int) int {
 }
 
 // fibPool makes a pool on queue q (Random mode, GOMAXPROCS workers) and
-// returns fib on it, written as the package documentation shows.
-func fibPool(q string, cutoff int) (func(int) int, func()) {
+// returns fib on it, written as the package documentation shows: with
+// Fork and Future.Join, or if join is set, with sched.Join.
+func fibPool(q string, cutoff int, join bool) (func(int) int, func()) {
 	newQueue, err := catalog.Factory[sched.Job](q)
 	if err != nil {
 		panic(err) // the name comes from the catalog
@@ -207,6 +211,10 @@ func fibPool(q string, cutoff int) (func(int) int, func()) {
 	fib = func(t *sched.Task, n int) int {
 		if n <= cutoff {
 			return fibSerial(n)
+		}
+		if join {
+			y, x := sched.Join(t, fib, n-2, fib, n-1)
+			return x + y
 		}
 		x := sched.Fork(t, fib, n-1)
 		y := fib(t, n-2)

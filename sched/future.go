@@ -208,12 +208,22 @@ func (f Future[R]) Join(t *Task) R {
 		rec.l.failure().raise() // a failed or waited-for record is not reused
 		return r
 	}
-	if rec.ranOn == pw && len(pw.free) < maxFree {
+	if rec.ranOn == pw {
+		rec.reuse(pw)
+	}
+	return r
+}
+
+// reuse puts the record on pw's free list, unless the list is full: the
+// record is finished, its task ran on pw's worker (so no other goroutine
+// ever saw it, or one did and the latch ordered it before), nobody waits
+// for it and it did not fail (see forkBase).
+func (rec *forkResult[R]) reuse(pw *poolWorker) {
+	if len(pw.free) < maxFree {
 		pw.free = append(pw.free, rec.self)
 		var zero R
 		rec.r, rec.parent, rec.ranOn = zero, nil, nil
 	}
-	return r
 }
 
 // joinOther is Join by a goroutine other than the forking task's: it claims

@@ -1,0 +1,143 @@
+package sched
+
+// Join runs f(t, a) and g(t', b), in parallel when another worker is free
+// to take g, and returns both results once both have returned: the
+// fork-join of two halves in one call, as rayon's join is in Rust.
+//
+//	// fib is func(*sched.Task, int) int
+//	x, y := sched.Join(t, fib, n-1, fib, n-2)
+//	return x + y
+//
+// g is a task: Join puts it into the queue of t's worker, where another
+// worker may steal it, and then calls f(t, a) on the calling task, as a
+// plain call would. If nobody stole g by the time f returns, Join takes it
+// back and runs it here, as a call with its own Task t'; otherwise Join
+// runs other tasks until the worker that stole g has finished it (as
+// Future.Join does). Put the larger half in g: it is the one that can move.
+//
+// Join is Fork and Future.Join in one call, which costs less: the task's
+// record never leaves Join, so there is no Future to claim (and none to
+// join twice, or to forget), and a g that ran here needs no
+// synchronization at all. Join allocates nothing per call in steady state.
+//
+// f is part of the calling task: what it forks and does not join belongs
+// to t (t waits for it when its function returns). g is a task of its own,
+// which waits for what it forked and did not join before it counts as
+// finished, wherever it ran; Join returns after that.
+//
+// Panics and Goexit: if g panics (or leaves a panicking task unjoined),
+// Join panics with a *PanicError that holds the panic's value and stack,
+// wherever g ran. If f panics, Join first waits for g (running it here if
+// nobody stole it, and dropping its outcome), then panics with a
+// *PanicError that holds f's panic. If f or g calls runtime.Goexit, Join
+// calls runtime.Goexit without waiting for the other, whose task goes on,
+// as a Future left unjoined would.
+//
+// t is the calling task: Join panics if t is nil, or is not the Task of
+// the function that calls it (see Task).
+//
+// In the terms of the Go memory model, the returns of f and g synchronize
+// before the return of Join.
+func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) RB, b B) (ra RA, rb RB) {
+	t.use("Join")
+	pw := t.pw
+	rec, ok := reused[*forkTask[B, RB]](pw)
+	if !ok {
+		rec = &forkTask[B, RB]{}
+		rec.self, rec.task = rec, rec
+	}
+	rec.fn, rec.a = g, b
+	rec.launch(t)
+	js := joinState{t: t, b: &rec.forkBase}
+	defer func() {
+		if !js.done {
+			pw.joinFailed(js.t, js.b, js.gt, recover())
+		}
+	}()
+	ra = f(t, a)
+	if j, ok := pw.next(); ok && j.fork == &rec.forkBase {
+		// Nobody stole g, and f left nothing above it in the queue: run
+		// it as a call, in a frame of its own (its Task, the misuse checks
+		// and the wait for what it leaves unjoined), as runFork would,
+		// but with this function's deferred call for its failures.
+		t.joined(&rec.forkBase)
+		var zero B
+		rec.fn, rec.a = nil, zero
+		gt := pw.enter()
+		gt.ctx, gt.l = t.ctx, &rec.l
+		js.gt = gt
+		rb = g(gt, b)
+		js.gt = nil
+		if gt.forks == nil && len(gt.groups) == 0 {
+			pw.pop(gt)
+			pw.handled()
+			js.done = true
+			rec.reuse(pw)
+			return ra, rb
+		}
+		// g left tasks unjoined: its frame ends as every task's does,
+		// waiting for them and arriving at the latch with their outcome.
+		pw.end(gt, &rec.forkBase, nil)
+		pw.handled()
+	} else {
+		if ok {
+			pw.runTask(j) // f left a task unjoined, or the worker holds a stolen one
+		}
+		pw.join(&rec.l)
+		t.joined(&rec.forkBase)
+		rb = rec.r
+	}
+	js.done = true
+	if rec.l.slow.Load() != nil {
+		rec.l.failure().raise() // a failed or waited-for record is not reused
+		return ra, rb
+	}
+	if rec.ranOn == pw {
+		rec.reuse(pw)
+	}
+	return ra, rb
+}
+
+// joinState is what Join's deferred call needs to know: the calling task,
+// g's record, g's frame while g runs here as a call, and whether both
+// functions have returned (from then on, a failure is read from the
+// latch and raised by Join itself).
+type joinState struct {
+	t    *Task
+	b    *forkBase
+	gt   *Task
+	done bool
+}
+
+// joinEnd is Join's deferred call. It does nothing once both functions
+// have returned; otherwise f or g failed (or a task that Join ran while
+// it waited called runtime.Goexit), and joinEnd recovers the panic and
+// passes it to joinFailed.
+func (pw *poolWorker) joinEnd(js *joinState) {
+	if !js.done {
+		pw.joinFailed(js.t, js.b, js.gt, recover())
+	}
+}
+
+// joinFailed ends a Join whose f or g did not return: gt is g's frame if
+// g was running here as a call, and v what recover returned. It ends g's
+// frame as a task's, or when f failed, waits for g, and then repeats the
+// failure: g's if g failed, f's otherwise. A Goexit goes on at once (see
+// Join).
+func (pw *poolWorker) joinFailed(t *Task, b *forkBase, gt *Task, v any) {
+	f := recovered(v)
+	if gt != nil {
+		pw.end(gt, b, f) // waits for what g left unjoined, unless f is a Goexit
+	}
+	if f.goexit {
+		return // the Goexit goes on when this call returns: calling it again here would be a second one
+	}
+	if gt != nil {
+		pw.handled()
+		f = b.l.failure()
+	} else {
+		pw.join(&b.l)
+		t.joined(b)
+	}
+	f.raise()
+}
