@@ -22,6 +22,8 @@ import (
 //   - goroutines: a goroutine and a sync.WaitGroup per fork;
 //   - errgroup: an errgroup.Group per fork;
 //   - pool-Q: a sched.Pool on queue Q (Fork and Future.Join), made once;
+//   - join-Q: the same pool with sched.Join, Fork and Future.Join in one
+//     call (its g is fib(n-1), the task another worker may steal);
 //   - cps-Q: sched.Run on queue Q with hand-written continuations (below),
 //     the only way to fork-join on Run, where a handler cannot wait.
 //

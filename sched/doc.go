@@ -50,6 +50,13 @@
 // a task t is always that task's (an inner t shadows the outer one). A task
 // whose function has no result is forked with ForkFunc.
 //
+// When a task splits its work in two halves and waits for both, as fib
+// does, Join does the fork and the join in one call, as rayon's join does
+// in Rust, and costs less (no Future, and nothing to join twice or forget):
+//
+//	x, y := sched.Join(t, fib, n-2, fib, n-1) // fib(n-1) may run on another worker
+//	return x + y
+//
 // A Group is errgroup for tasks: Group.Go starts tasks, Group.Wait waits for
 // them and returns the first error, which also cancels the group's context.
 // Tasks may add tasks to the group they belong to (a directory walk adds one
@@ -122,8 +129,9 @@
 //
 // A task or an item costs the scheduler a few tens of nanoseconds: a push,
 // a pop and a call (a Fork and its Join, when nobody steals the task, about
-// 35 ns on the machine of the module's benchmarks; a Pool reuses its fork
-// records, so forking allocates nothing in steady state). Work split finer
+// 35 ns on the machine of the module's benchmarks, a Join about 30 ns; a
+// Pool reuses its fork records, so forking allocates nothing in steady
+// state). Work split finer
 // than that is mostly overhead, however many workers share it, so below
 // some size a computation should stop splitting and run serially: the
 // cutoff of the examples. Choose it so that a task does at least some
@@ -202,7 +210,9 @@
 // the original value and the panicking goroutine's stack. A panic in a task
 // stops at the task: Join and Wait panic with the *PanicError in the task
 // that waits, and so on up to the goroutine that called Do or Wait; a group
-// whose task panicked runs none of its tasks that have not started. The
+// whose task panicked runs none of its tasks that have not started. Join
+// panics with the *PanicError of g, or of f (after waiting for g), when
+// either panics, wherever it ran. The
 // process survives, and the pool goes on. A handler or task that calls
 // runtime.Goexit (t.FailNow or t.Fatal in a test) is treated in the same
 // way, except that the caller of Run, Do, Wait or Join calls runtime.Goexit
@@ -288,10 +298,11 @@
 // A mistake in the use of a Pool is named by a panic whose message starts
 // with "sched: " and says what was wrong, before it can corrupt anything:
 //
-//   - Fork, Task.NewGroup, Task.Context and Task.WorkerID, and Group.Go,
-//     Group.Wait and Future.Join given a Task, panic if the Task is nil
-//     (Go, Wait and Join accept nil from outside the pool: see Group), or
-//     is not the calling task's own: a Task kept after its function
+//   - Fork, Join, Task.NewGroup, Task.Context and Task.WorkerID, and
+//     Group.Go, Group.Wait and Future.Join given a Task, panic if the Task
+//     is nil
+//     (Go, Wait and Future.Join accept nil from outside the pool: see
+//     Group), or is not the calling task's own: a Task kept after its function
 //     returned, or the Task of an enclosing task used in a task it
 //     started. That is seen whenever the Task's worker is not running the
 //     Task's frame at that moment; a Task is only ever valid in its own
@@ -299,7 +310,7 @@
 //   - Pool.Do called by a task blocks the task's worker, and panics, rather
 //     than wait forever, when every worker is running a task at that
 //     moment (with one worker, always): nobody would be left to run it.
-//     A task forks and waits with Fork, Task.NewGroup, Join and Wait.
+//     A task forks and waits with Fork, Join, Task.NewGroup and Wait.
 //   - Pool.Close called by a task panics: it would wait for itself.
 //   - Group.Go after the group's Wait returned panics: a Group serves one
 //     round of Go calls and one Wait.
@@ -322,10 +333,12 @@
 //
 // In the terms of the Go memory model: Worker.Spawn(x) synchronizes before
 // the handler call that handles x; Fork and Group.Go synchronize before the
-// call of the task's function; what a task does before Task.Block
+// call of the task's function (Join before the calls of f and g); what a
+// task does before Task.Block
 // synchronizes before the call of Block's function, and the return of that
 // function before the return of Block; the return of a task's function
-// synchronizes before the return of the Join or Wait that waits for it; and
+// synchronizes before the return of the Join or Wait that waits for it (the
+// returns of f and g before the return of Join); and
 // every handler call and task synchronizes before the return of Run, Do or
 // Close. Between tasks that do not wait for each other, the scheduler
 // promises no order: share data between them as between goroutines.

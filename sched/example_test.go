@@ -167,6 +167,46 @@ func ExamplePool() {
 	// Output: fib(30) = 832040
 }
 
+// ExampleJoin sums a slice by halves: each call above a cutoff runs the
+// two halves with Join, which puts the second half where another worker
+// may steal it and sums the first itself.
+func ExampleJoin() {
+	pool, err := sched.NewPool()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	var sum func(t *sched.Task, xs []int) int
+	sum = func(t *sched.Task, xs []int) int {
+		if len(xs) <= 1000 {
+			s := 0
+			for _, x := range xs {
+				s += x
+			}
+			return s
+		}
+		mid := len(xs) / 2
+		left, right := sched.Join(t, sum, xs[:mid], sum, xs[mid:])
+		return left + right
+	}
+	xs := make([]int, 1_000_000)
+	for i := range xs {
+		xs[i] = i
+	}
+	var total int
+	if err := pool.Do(context.Background(), func(t *sched.Task) error {
+		total = sum(t, xs)
+		return nil
+	}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("sum:", total)
+	// Output: sum: 499999500000
+}
+
 // ExampleGroup counts the words of the files in a directory tree, with a
 // task per file and per directory, all in one Group: a directory's task adds
 // a task to the group for each entry, passing its own Task (the parameter t

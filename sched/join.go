@@ -5,7 +5,7 @@ package sched
 // fork-join of two halves in one call, as rayon's join is in Rust.
 //
 //	// fib is func(*sched.Task, int) int
-//	x, y := sched.Join(t, fib, n-1, fib, n-2)
+//	x, y := sched.Join(t, fib, n-2, fib, n-1)
 //	return x + y
 //
 // g is a task: Join puts it into the queue of t's worker, where another
@@ -13,12 +13,14 @@ package sched
 // plain call would. If nobody stole g by the time f returns, Join takes it
 // back and runs it here, as a call with its own Task t'; otherwise Join
 // runs other tasks until the worker that stole g has finished it (as
-// Future.Join does). Put the larger half in g: it is the one that can move.
+// Future.Join does). A thief takes g, so a g at least as large as f makes
+// each steal worth more.
 //
 // Join is Fork and Future.Join in one call, which costs less: the task's
 // record never leaves Join, so there is no Future to claim (and none to
-// join twice, or to forget), and a g that ran here needs no
-// synchronization at all. Join allocates nothing per call in steady state.
+// join twice, or to forget), and a g that ran here costs no atomic
+// operation beyond the queue's push and pop. Join allocates nothing per
+// call in steady state.
 //
 // f is part of the calling task: what it forks and does not join belongs
 // to t (t waits for it when its function returns). g is a task of its own,

@@ -121,11 +121,11 @@ done
 workers() { if [ "$1" = 1 ]; then echo "1 worker"; else echo "$1 workers"; fi; }
 for c in $cpus; do
   gorow "fj-fine-$c" "fork-join fib(27), a task per call, $(workers "$c")" ns/task \
-    "$(gobench '^BenchmarkForkJoin$/^impl=pool-bq$/^work=fine$' "$(n 10x 1x)" "$c")" \
-    "-bench BenchmarkForkJoin/impl=rayon/work=fine -cpu $c -benchtime $(n 10x 1x)" "pool-bq:rayon"
+    "$(gobench '^BenchmarkForkJoin$/^impl=(pool|join)-bq$/^work=fine$' "$(n 10x 1x)" "$c")" \
+    "-bench BenchmarkForkJoin/impl=rayon/work=fine -cpu $c -benchtime $(n 10x 1x)" "pool-bq:rayon join-bq:rayon"
   gorow "fj-coarse-$c" "fork-join fib(34), cutoff 17, $(workers "$c")" ns/op \
-    "$(gobench '^BenchmarkForkJoin$/^impl=pool-bq$/^work=coarse$' "$(n 10x 1x)" "$c")" \
-    "-bench BenchmarkForkJoin/impl=rayon/work=coarse -cpu $c -benchtime $(n 10x 1x)" "pool-bq:rayon"
+    "$(gobench '^BenchmarkForkJoin$/^impl=(pool|join)-bq$/^work=coarse$' "$(n 10x 1x)" "$c")" \
+    "-bench BenchmarkForkJoin/impl=rayon/work=coarse -cpu $c -benchtime $(n 10x 1x)" "pool-bq:rayon join-bq:rayon"
 done
 row fib-serial "serial fib(27), no tasks" ns/op \
   "$bin/fibserial" "-test.benchtime $(n 20x 1x)" \
