@@ -44,7 +44,7 @@ type forkBase struct {
 	prev   *forkBase   // the parent's fork before this one, while both are unjoined (see Task.forks); the forking task's goroutine alone touches it
 	ranOn  *poolWorker // the worker that ran the task, written before l is done
 	task   forkFn      // the whole record, to call its function
-	self   any         // the whole record, for the free list
+	self   any         // the whole record, to take it from the free list as its type
 }
 
 // forkResult is a fork record as Future sees it.
@@ -94,7 +94,8 @@ func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 		rec.self, rec.task = rec, rec
 	}
 	rec.fn, rec.a = f, a
-	rec.launch(t)
+	rec.link(t)
+	rec.push(t)
 	return Future[R]{rec: &rec.forkResult, gen: rec.gen}
 }
 
@@ -102,7 +103,7 @@ func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 // if the newest one is of that type.
 func reused[F any](pw *poolWorker) (F, bool) {
 	if n := len(pw.free); n > 0 {
-		if r, ok := pw.free[n-1].(F); ok {
+		if r, ok := pw.free[n-1].self.(F); ok {
 			pw.free = pw.free[:n-1]
 			return r, true
 		}
@@ -111,12 +112,14 @@ func reused[F any](pw *poolWorker) (F, bool) {
 	return none, false
 }
 
-// launch pushes the fork record of b into the queue of t's worker, as a
+// link makes b the newest of t's unjoined forks.
+func (b *forkBase) link(t *Task) { b.prev, t.forks = t.forks, b }
+
+// push pushes the fork record of b into the queue of t's worker, as a
 // child of t.
-func (b *forkBase) launch(t *Task) {
+func (b *forkBase) push(t *Task) {
 	b.l.n = 1 // the record is this worker's alone until the push publishes it
 	b.parent = t
-	b.prev, t.forks = t.forks, b
 	t.pw.spawn(Job{fork: b})
 }
 
@@ -135,7 +138,8 @@ func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
 		rec.self, rec.task = rec, rec
 	}
 	rec.fn, rec.a = f, a
-	rec.launch(t)
+	rec.link(t)
+	rec.push(t)
 	return Future[struct{}]{rec: &rec.forkResult, gen: rec.gen}
 }
 
@@ -214,13 +218,28 @@ func (f Future[R]) Join(t *Task) R {
 	return r
 }
 
+// giveBack puts the record b, whose task ran here as a call of Join (so no
+// other goroutine ever saw it), back on pw's free list. When reused took b
+// from the list and nothing was taken or put since, as fork-join code
+// leaves the list, the list's next slot still holds b, and the list grows
+// back over it without writing it again; otherwise b is appended (see
+// reuse). b's result was never written.
+func (pw *poolWorker) giveBack(b *forkBase) {
+	b.parent = nil
+	if k := len(pw.free); k < cap(pw.free) && pw.free[:k+1][k] == b {
+		pw.free = pw.free[:k+1]
+	} else if k < maxFree {
+		pw.free = append(pw.free, b)
+	}
+}
+
 // reuse puts the record on pw's free list, unless the list is full: the
 // record is finished, its task ran on pw's worker (so no other goroutine
 // ever saw it, or one did and the latch ordered it before), nobody waits
 // for it and it did not fail (see forkBase).
 func (rec *forkResult[R]) reuse(pw *poolWorker) {
 	if len(pw.free) < maxFree {
-		pw.free = append(pw.free, rec.self)
+		pw.free = append(pw.free, &rec.forkBase)
 		var zero R
 		rec.r, rec.parent, rec.ranOn = zero, nil, nil
 	}

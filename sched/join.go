@@ -49,11 +49,13 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 		rec.self, rec.task = rec, rec
 	}
 	rec.fn, rec.a = g, b
-	rec.launch(t)
-	js := joinState{t: t, b: &rec.forkBase}
+	// Not linked into t's unjoined forks: Join waits for g itself, also
+	// when f panics (see joinFailed).
+	rec.push(t)
+	js := joinState{b: &rec.forkBase}
 	defer func() {
 		if !js.done {
-			pw.joinFailed(js.t, js.b, js.gt, recover())
+			pw.joinFailed(js.b, js.gt, recover())
 		}
 	}()
 	ra = f(t, a)
@@ -62,7 +64,6 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 		// it as a call, in a frame of its own (its Task, the misuse checks
 		// and the wait for what it leaves unjoined), as runFork would,
 		// but with this function's deferred call for its failures.
-		t.joined(&rec.forkBase)
 		var zero B
 		rec.fn, rec.a = nil, zero
 		gt := pw.enter()
@@ -74,7 +75,7 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 			pw.pop(gt)
 			pw.handled()
 			js.done = true
-			rec.reuse(pw)
+			pw.giveBack(&rec.forkBase)
 			return ra, rb
 		}
 		// g left tasks unjoined: its frame ends as every task's does,
@@ -86,7 +87,6 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 			pw.runTask(j) // f left a task unjoined, or the worker holds a stolen one
 		}
 		pw.join(&rec.l)
-		t.joined(&rec.forkBase)
 		rb = rec.r
 	}
 	js.done = true
@@ -100,25 +100,14 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 	return ra, rb
 }
 
-// joinState is what Join's deferred call needs to know: the calling task,
-// g's record, g's frame while g runs here as a call, and whether both
-// functions have returned (from then on, a failure is read from the
-// latch and raised by Join itself).
+// joinState is what Join's deferred call needs to know: g's record, g's
+// frame while g runs here as a call, and whether both functions have
+// returned (from then on, a failure is read from the latch and raised by
+// Join itself).
 type joinState struct {
-	t    *Task
 	b    *forkBase
 	gt   *Task
 	done bool
-}
-
-// joinEnd is Join's deferred call. It does nothing once both functions
-// have returned; otherwise f or g failed (or a task that Join ran while
-// it waited called runtime.Goexit), and joinEnd recovers the panic and
-// passes it to joinFailed.
-func (pw *poolWorker) joinEnd(js *joinState) {
-	if !js.done {
-		pw.joinFailed(js.t, js.b, js.gt, recover())
-	}
 }
 
 // joinFailed ends a Join whose f or g did not return: gt is g's frame if
@@ -126,7 +115,7 @@ func (pw *poolWorker) joinEnd(js *joinState) {
 // frame as a task's, or when f failed, waits for g, and then repeats the
 // failure: g's if g failed, f's otherwise. A Goexit goes on at once (see
 // Join).
-func (pw *poolWorker) joinFailed(t *Task, b *forkBase, gt *Task, v any) {
+func (pw *poolWorker) joinFailed(b *forkBase, gt *Task, v any) {
 	f := recovered(v)
 	if gt != nil {
 		pw.end(gt, b, f) // waits for what g left unjoined, unless f is a Goexit
@@ -139,7 +128,6 @@ func (pw *poolWorker) joinFailed(t *Task, b *forkBase, gt *Task, v any) {
 		f = b.l.failure()
 	} else {
 		pw.join(&b.l)
-		t.joined(b)
 	}
 	f.raise()
 }

@@ -307,6 +307,37 @@ func TestJoinReuse(t *testing.T) {
 	assert.Less(t, allocs, float64(fibForks(18))/100, "allocations per run of %d Joins", fibForks(18))
 }
 
+// TestJoinAfterRecoveredPanic checks that a record whose task failed is
+// never reused, when a Join runs as a call after a nested Join failed and
+// f recovered: the outer Join puts its own record back on the worker's
+// free list, not the failed one, and the next fork of the same types runs
+// as it should instead of repeating the old panic.
+func TestJoinAfterRecoveredPanic(t *testing.T) {
+	p := newPool(t, sched.PoolConfig{Workers: 1})
+	boom := func(*sched.Task, int) int { panic("boom") }
+	require.NoError(t, p.Do(ctx, func(tk *sched.Task) error {
+		// Two records of Join's types on the free list.
+		a, b := sched.Fork(tk, double, 1), sched.Fork(tk, double, 2)
+		assert.Equal(t, 4, b.Join(tk))
+		assert.Equal(t, 2, a.Join(tk))
+		x, y := sched.Join(tk, func(tk *sched.Task, _ int) int {
+			func() {
+				defer func() { assert.NotNil(t, recover()) }()
+				sched.Join(tk, double, 1, boom, 2)
+			}()
+			return 1
+		}, 0, double, 3)
+		assert.Equal(t, 1, x)
+		assert.Equal(t, 6, y)
+		for i := range 4 {
+			assert.Equal(t, 2*i, sched.Fork(tk, double, i).Join(tk))
+			_, y := sched.Join(tk, double, i, double, i+1)
+			assert.Equal(t, 2*(i+1), y)
+		}
+		return nil
+	}))
+}
+
 // TestJoinErrorValue checks that g's panic with an error reaches the
 // caller as a *PanicError that errors.Is sees through.
 func TestJoinErrorValue(t *testing.T) {

@@ -135,3 +135,38 @@ func TestIdleBuffersReleased(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinArgumentsReleased: a Join's record, reused for the next Join,
+// keeps neither g's argument nor its result once Join returned, whether g
+// ran as a call or on another worker.
+func TestJoinArgumentsReleased(t *testing.T) {
+	const size = 4 << 20
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			before := queuetest.LiveHeap()
+			p, err := sched.NewPool(sched.PoolConfig{Workers: workers, Mode: sched.Random})
+			require.NoError(t, err)
+			var started atomic.Bool
+			first := func(*sched.Task, []byte) int {
+				for workers > 1 && !started.Load() {
+					runtime.Gosched() // so that the other worker runs g
+				}
+				return 0
+			}
+			g := func(_ *sched.Task, arg []byte) []byte {
+				started.Store(true)
+				return append(make([]byte, 0, size), arg[:1]...)
+			}
+			var total int
+			require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
+				_, r := sched.Join(t, first, nil, g, make([]byte, size))
+				total = cap(r)
+				return nil
+			}))
+			require.Equal(t, size, total)
+			assert.Less(t, heapGrowth(before), int64(size), "live heap after Do returned: the pool keeps a Join's argument or result")
+			p.Close()
+			runtime.KeepAlive(p)
+		})
+	}
+}

@@ -118,10 +118,10 @@ type poolWorker struct {
 	w        *Worker[Job]
 	frames   []*Task // frames[:depth] are running, innermost last
 	depth    int
-	top      *Task // frames[depth-1], or nil at depth zero and in Task.Block's function: the only Task its goroutine may use
-	blocking bool  // in Task.Block's function, for the message of misuse
-	stealing int   // helping waits on the stack that take work from elsewhere
-	free     []any // finished fork records to reuse (see forkBase)
+	top      *Task       // frames[depth-1], or nil at depth zero and in Task.Block's function: the only Task its goroutine may use
+	blocking bool        // in Task.Block's function, for the message of misuse
+	stealing int         // helping waits on the stack that take work from elsewhere
+	free     []*forkBase // finished fork records to reuse (see forkBase)
 	gid      uint64
 	// resume (capacity one) receives a token when another goroutine
 	// hands this one a worker: a parked spare, or a goroutine waiting to

@@ -162,7 +162,8 @@ func compute(ctx context.Context, c config, workers int, stderr io.Writer) (resu
 	// worker steals it first, computes fib(n-2) itself, and joins. Join
 	// runs tasks while it waits, so no worker sits idle while there is
 	// work; the variable is set once, so that Fork gets the same function
-	// value every time and allocates only its Future.
+	// value every time, and allocates nothing: the pool reuses its fork
+	// records.
 	var fib func(t *sched.Task, n int) uint64
 	fib = func(t *sched.Task, n int) uint64 {
 		if n <= cutoff {

@@ -1,7 +1,7 @@
 // Command quicksort sorts a slice of integers by parallel quicksort on the
 // fork-join tasks of a sched.Pool, and checks the result against the
 // standard library's slices.Sort: ordinary parallel work, written as the
-// serial recursion with one Fork and one Join added.
+// serial recursion with one sched.Join added.
 //
 // Usage:
 //
@@ -32,15 +32,16 @@
 //
 // A task partitions its part of the slice around the median of its first,
 // middle and last elements (Hoare's scheme, which both halves leave
-// non-empty), forks the left half as a new task, sorts the right half
-// itself, and joins the left:
+// non-empty) and sorts the two halves with sched.Join, which puts the left
+// half into the worker's queue as a new task that another worker may
+// steal, sorts the right half itself, and then sorts the left half too,
+// unless a thief took it, or waits for the thief, running other tasks
+// meanwhile:
 //
-//	left := sched.Fork(t, sort, xs[:p])
-//	sort(t, xs[p:])
-//	left.Join(t)
+//	sched.Join(t, sort, xs[p:], sort, xs[:p])
 //
 // The two halves are disjoint subslices, so the tasks share no element, and
-// Join orders the left half's writes before the caller's return. A part of
+// Join orders the left half's writes before its return. A part of
 // at most -cutoff integers is sorted serially, which keeps each task long
 // enough (about 200 µs at the default) that the cost of a task, a few
 // tens of nanoseconds, does not show. The program times slices.Sort on a

@@ -142,8 +142,8 @@ func sortParallel(ctx context.Context, c config, xs []int64, stderr io.Writer) (
 // newSorter returns the parallel quicksort with the given cutoff, which
 // adds the length of every part it sorts serially to done.
 func newSorter(cutoff int, done *atomic.Int64) func(t *sched.Task, xs []int64) struct{} {
-	// sort is set once, so that every Fork gets the same function value
-	// and allocates only its Future.
+	// sort is set once, so that every Join gets the same function value,
+	// and allocates nothing: the pool reuses its task records.
 	var sort func(t *sched.Task, xs []int64) struct{}
 	sort = func(t *sched.Task, xs []int64) struct{} {
 		if len(xs) <= cutoff {
@@ -152,9 +152,7 @@ func newSorter(cutoff int, done *atomic.Int64) func(t *sched.Task, xs []int64) s
 			return struct{}{}
 		}
 		p := partition(xs)
-		left := sched.Fork(t, sort, xs[:p])
-		sort(t, xs[p:])
-		left.Join(t)
+		sched.Join(t, sort, xs[p:], sort, xs[:p]) // the left half may run on another worker
 		return struct{}{}
 	}
 	return sort
