@@ -106,6 +106,12 @@
 //     wsq.Empty sends it on at once. Stats counts both (EmptySteals,
 //     ContendedSteals).
 //
+// How much a steal takes is Config.Proportion: by default half of the
+// victim's queue for Run, whose items are independent (the paper's
+// workloads), and one task for a Pool, whose oldest task is the largest
+// piece of fork-join work a queue holds; see PoolConfig for why and for
+// the measurements.
+//
 // Idle workers search briefly and then park; a worker that publishes new
 // work wakes a parked one only when nobody is already searching, in the
 // spirit of the Go runtime's spinning threads. An idle Pool costs no

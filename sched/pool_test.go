@@ -569,3 +569,45 @@ func TestGoexitInImplicitJoin(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolStealsOneTask checks a Pool's default steal, in both modes: one
+// task a steal. A task keeps the other worker busy with a first task
+// until it has forked eight more, and then spins until the other worker
+// has run them all: that worker's first steal finds eight tasks in the
+// queue and must take one (Stats.Moved equals Stats.Steals); with an
+// explicit Proportion of one half, it takes four.
+func TestPoolStealsOneTask(t *testing.T) {
+	const forks = 8
+	for _, mode := range sched.Modes() {
+		for _, proportion := range []float64{0, 0.5} {
+			t.Run(fmt.Sprintf("%v/proportion=%v", mode, proportion), func(t *testing.T) {
+				p, err := sched.NewPool(sched.PoolConfig{Workers: 2, Mode: mode, Proportion: proportion})
+				require.NoError(t, err)
+				var ran atomic.Int32
+				var busy atomic.Bool
+				release := make(chan struct{})
+				require.NoError(t, p.Do(ctx, func(tk *sched.Task) error {
+					sched.ForkFunc(tk, func(*sched.Task, int) { busy.Store(true); <-release }, 0)
+					for !busy.Load() {
+						runtime.Gosched()
+					}
+					for range forks {
+						sched.ForkFunc(tk, func(*sched.Task, int) { ran.Add(1) }, 0)
+					}
+					close(release)
+					for ran.Load() < forks {
+						runtime.Gosched()
+					}
+					return nil
+				}))
+				st := p.Close()
+				if proportion == 0 {
+					assert.Equal(t, int64(1+forks), st.Steals)
+					assert.Equal(t, st.Steals, st.Moved, "a steal took more than one task")
+				} else {
+					assert.Greater(t, st.Moved, st.Steals, "no steal took more than one task")
+				}
+			})
+		}
+	}
+}

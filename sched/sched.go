@@ -107,11 +107,13 @@ type Config[T any] struct {
 
 	// Proportion is the part of a victim's queue that one steal takes, with
 	// 0 < Proportion <= 1 (see wsq.StealCount); zero means
-	// DefaultProportion.
+	// DefaultProportion for Run, and one task a steal for a Pool (see
+	// PoolConfig).
 	Proportion float64
 
 	// StealOne makes Random mode steal one item at a time with TrySteal
 	// instead of a proportion with TryStealBatch. Master mode ignores it.
+	// A Pool whose Proportion is zero sets it.
 	StealOne bool
 
 	// Spin is the number of rounds an idle worker (in Random mode) or the

@@ -25,7 +25,9 @@
 //	             does, instead of -proportion of the queue (default false,
 //	             as in dagexplore)
 //	-proportion  the part of a victim's queue one steal takes (default 0.5,
-//	             the half the Go runtime steals)
+//	             the half the Go runtime steals; a Pool left to its own
+//	             default steals one task at a time, which scales better on
+//	             many cores: see sched.PoolConfig)
 //	-cutoff      calls fib(k) with k <= cutoff run serially inside their task
 //	             (default 1: every call with k >= 2 forks)
 //	-progress    show a progress line on stderr (default true)
