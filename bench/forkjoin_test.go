@@ -205,7 +205,14 @@ func fibPool(q string, cutoff int, join bool) (func(int) int, func()) {
 	if err != nil {
 		panic(err) // the name comes from the catalog
 	}
-	pool, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue, Mode: sched.Random})
+	run, pool := fibOnPool(sched.PoolConfig{NewQueue: newQueue, Mode: sched.Random}, cutoff, join)
+	return run, func() { pool.Close() }
+}
+
+// fibOnPool makes a pool as cfg says and returns it and fib on it (see
+// fibPool).
+func fibOnPool(cfg sched.PoolConfig, cutoff int, join bool) (func(int) int, *sched.Pool) {
+	pool, err := sched.NewPool(cfg)
 	if err != nil {
 		panic(err)
 	}
@@ -232,7 +239,43 @@ func fibPool(q string, cutoff int, join bool) (func(int) int, func()) {
 		}
 		return r
 	}
-	return run, func() { pool.Close() }
+	return run, pool
+}
+
+// BenchmarkForkJoinSteal is how much a Pool's steal takes, on fork-join
+// work: work=coarse of BenchmarkForkJoin (Fork and Future.Join, the
+// default queue) in both modes, stealing one task (steal=one, a Pool's
+// default) or half of the victim's queue (steal=half, PoolConfig.Proportion
+// 0.5, Run's default), with GOMAXPROCS workers. Besides the time it
+// reports, per computation, the steals and the tasks they moved, and the
+// share of the workers' time spent without work (idle-%, over the pool's
+// whole life). Run it on a machine with many cores:
+//
+//	go test -run '^$' -bench ForkJoinSteal -cpu 4,16,64 -benchtime 10x -count 6 ./bench
+func BenchmarkForkJoinSteal(b *testing.B) {
+	work := fibWorks[1]
+	want := fibSerial(work.n)
+	forks := fibForks(work.n, work.cutoff)
+	for _, mode := range sched.Modes() {
+		for _, steal := range []struct {
+			name       string
+			proportion float64
+		}{{"one", 0}, {"half", 0.5}} {
+			b.Run(fmt.Sprintf("mode=%v/steal=%s/work=%s", mode, steal.name, work.name), func(b *testing.B) {
+				run, pool := fibOnPool(sched.PoolConfig{Mode: mode, Proportion: steal.proportion}, work.cutoff, false)
+				for b.Loop() {
+					if got := run(work.n); got != want {
+						b.Fatalf("fib(%d) = %d, want %d", work.n, got, want)
+					}
+				}
+				st := pool.Close()
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(forks)/float64(b.N), "ns/task")
+				b.ReportMetric(float64(st.Steals)/float64(b.N), "steals/op")
+				b.ReportMetric(float64(st.Moved)/float64(b.N), "moved/op")
+				b.ReportMetric(100*st.IdleWait.Seconds()/(float64(st.Workers)*st.Elapsed.Seconds()), "idle-%")
+			})
+		}
+	}
 }
 
 // Continuation-passing fork-join on sched.Run, as examples/fib did before
