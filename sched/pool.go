@@ -62,9 +62,9 @@ type Pool struct {
 // them. Measured on 16 cores (fib(34) with a serial cutoff at 17, tasks of
 // about 8 µs, 16 workers): 3.1 ms in Master mode and 3.8 ms in Random mode
 // with one task a steal, against 5.1 and 12.3 ms with half the queue, 3.2
-// ms with a goroutine per task and 34-45 ms serially (BenchmarkForkJoin and
-// BENCHMARKS.md, "Fork-join on 16 cores"). A Proportion set explicitly is
-// honoured.
+// ms with a goroutine per task and 34-45 ms on one worker
+// (BenchmarkForkJoinSteal, and BENCHMARKS.md, "On 16 cores"). A
+// Proportion set explicitly is honoured.
 type PoolConfig = Config[Job]
 
 // oneTask is the steal proportion of a Pool whose PoolConfig.Proportion
