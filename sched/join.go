@@ -121,7 +121,7 @@ func (pw *poolWorker) joinFailed(b *forkBase, gt *Task, v any) {
 		pw.end(gt, b, f) // waits for what g left unjoined, unless f is a Goexit
 	}
 	if f.goexit {
-		return // the Goexit goes on when this call returns: calling it again here would be a second one
+		return // the Goexit goes on by itself when this call returns
 	}
 	if gt != nil {
 		pw.handled()
