@@ -134,8 +134,8 @@
 // # Granularity
 //
 // A task or an item costs the scheduler a few tens of nanoseconds: a push,
-// a pop and a call (a Fork and its Join, when nobody steals the task, about
-// 35 ns on the machine of the module's benchmarks, a Join about 30 ns; a
+// a pop and a call (a Fork and its Join, when nobody steals the task, 25
+// to 40 ns on the machine of the module's benchmarks, a Join 18 to 30 ns; a
 // Pool reuses its fork records, so forking allocates nothing in steady
 // state). Work split finer
 // than that is mostly overhead, however many workers share it, so below
