@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/worksteal/wsq/internal/testenv"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -25,33 +24,6 @@ func fibJoin(t *sched.Task, n int) int {
 	}
 	y, x := sched.Join(t, fibJoin, n-2, fibJoin, n-1)
 	return x + y
-}
-
-// TestJoinFib computes fib with Join on every queue, in both modes, with
-// one to four workers, and checks the result and that every g ran once
-// as a task (Stats.Processed), stolen or not.
-func TestJoinFib(t *testing.T) {
-	n := testenv.Size(14, 14, 18)
-	for kind, newQueue := range poolKinds() {
-		for _, mode := range sched.Modes() {
-			for _, workers := range []int{1, 2, 4} {
-				t.Run(fmt.Sprintf("queue=%s/mode=%v/workers=%d", kind, mode, workers), func(t *testing.T) {
-					p, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue, Mode: mode, Workers: workers})
-					require.NoError(t, err)
-					for range 3 {
-						var got int
-						require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
-							got = fibJoin(t, n)
-							return nil
-						}))
-						assert.Equal(t, fibValue(n), got)
-					}
-					st := p.Close()
-					assert.Equal(t, 3*(fibForks(n)+1), st.Processed, "every g and every Do is one task")
-				})
-			}
-		}
-	}
 }
 
 // stolenJoin runs Join(t, f, g) on a pool of two workers so that the other
@@ -289,22 +261,6 @@ func TestJoinMisuse(t *testing.T) {
 		})
 	})
 	assert.Contains(t, got, "sched: Fork with a Task used outside its own function")
-}
-
-// TestJoinReuse checks that Join reuses its records: once a first run has
-// filled the worker's free list, fork-join code written with Join
-// allocates almost nothing per task.
-func TestJoinReuse(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 1})
-	run := func() {
-		require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
-			fibJoin(t, 18)
-			return nil
-		}))
-	}
-	run()
-	allocs := testing.AllocsPerRun(10, run)
-	assert.Less(t, allocs, float64(fibForks(18))/100, "allocations per run of %d Joins", fibForks(18))
 }
 
 // TestJoinAfterRecoveredPanic checks that a record whose task failed is

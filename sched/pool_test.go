@@ -62,32 +62,39 @@ func fibValue(n int) int {
 
 func fibForks(n int) int64 { return int64(fibValue(n+1)) - 1 }
 
+// TestPoolFib computes fib on every queue, in both modes, with one to four
+// workers, written with Fork and Future.Join and with Join (whose g is
+// one task, stolen or not), and checks the result and that every forked
+// task ran once (Stats.Processed).
 func TestPoolFib(t *testing.T) {
 	n := testenv.Size(14, 14, 18)
+	styles := map[string]func(*sched.Task, int) int{"Fork": fib, "Join": fibJoin}
 	for kind, newQueue := range poolKinds() {
 		for _, mode := range sched.Modes() {
 			for _, workers := range []int{1, 2, 4} {
-				t.Run(fmt.Sprintf("queue=%s/mode=%v/workers=%d", kind, mode, workers), func(t *testing.T) {
-					p, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue, Mode: mode, Workers: workers})
-					require.NoError(t, err)
-					assert.Equal(t, workers, p.Workers())
-					for range 3 {
-						var got int
-						require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
-							got = fib(t, n)
-							return nil
-						}))
-						assert.Equal(t, fibValue(n), got)
-					}
-					st := p.Close()
-					assert.Equal(t, 3*(fibForks(n)+1), st.Processed, "every fork and every Do is one task")
-					assert.Equal(t, st, p.Close(), "a second Close returns the same")
-					var per int64
-					for _, w := range st.PerWorker {
-						per += w.Processed
-					}
-					assert.Equal(t, st.Processed, per)
-				})
+				for style, fib := range styles {
+					t.Run(fmt.Sprintf("queue=%s/mode=%v/workers=%d/%s", kind, mode, workers, style), func(t *testing.T) {
+						p, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue, Mode: mode, Workers: workers})
+						require.NoError(t, err)
+						assert.Equal(t, workers, p.Workers())
+						for range 3 {
+							var got int
+							require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
+								got = fib(t, n)
+								return nil
+							}))
+							assert.Equal(t, fibValue(n), got)
+						}
+						st := p.Close()
+						assert.Equal(t, 3*(fibForks(n)+1), st.Processed, "every fork and every Do is one task")
+						assert.Equal(t, st, p.Close(), "a second Close returns the same")
+						var per int64
+						for _, w := range st.PerWorker {
+							per += w.Processed
+						}
+						assert.Equal(t, st.Processed, per)
+					})
+				}
 			}
 		}
 	}
@@ -465,18 +472,23 @@ func TestJoinOnce(t *testing.T) {
 
 // TestForkReuse checks that fork records are reused: after a first run has
 // filled the workers' free lists, fork-join code that joins what it forks
-// allocates almost nothing per task.
+// (with Fork and Future.Join, or with Join) allocates almost nothing per
+// task.
 func TestForkReuse(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 1})
-	run := func() {
-		require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
-			fib(t, 18)
-			return nil
-		}))
+	for name, fib := range map[string]func(*sched.Task, int) int{"Fork": fib, "Join": fibJoin} {
+		t.Run(name, func(t *testing.T) {
+			p := newPool(t, sched.PoolConfig{Workers: 1})
+			run := func() {
+				require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
+					fib(t, 18)
+					return nil
+				}))
+			}
+			run()
+			allocs := testing.AllocsPerRun(10, run)
+			assert.Less(t, allocs, float64(fibForks(18))/100, "allocations per run of %d forks", fibForks(18))
+		})
 	}
-	run()
-	allocs := testing.AllocsPerRun(10, run)
-	assert.Less(t, allocs, float64(fibForks(18))/100, "allocations per run of %d forks", fibForks(18))
 }
 
 // TestWaitForItself checks that a task waiting for its own group panics
