@@ -178,10 +178,10 @@ func ExampleJoin() {
 	}
 	defer pool.Close()
 
-	var sum func(t *sched.Task, xs []int) int
-	sum = func(t *sched.Task, xs []int) int {
+	var sum func(t *sched.Task, xs []int64) int64
+	sum = func(t *sched.Task, xs []int64) int64 {
 		if len(xs) <= 1000 {
-			s := 0
+			var s int64
 			for _, x := range xs {
 				s += x
 			}
@@ -191,11 +191,11 @@ func ExampleJoin() {
 		left, right := sched.Join(t, sum, xs[:mid], sum, xs[mid:])
 		return left + right
 	}
-	xs := make([]int, 1_000_000)
+	xs := make([]int64, 1_000_000)
 	for i := range xs {
-		xs[i] = i
+		xs[i] = int64(i)
 	}
-	var total int
+	var total int64
 	if err := pool.Do(context.Background(), func(t *sched.Task) error {
 		total = sum(t, xs)
 		return nil

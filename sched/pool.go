@@ -601,20 +601,14 @@ func (t *Task) waited(g *Group) {
 
 // joinOwned waits for the futures and groups the task made and did not
 // wait for, newest first, and returns the first failure among them.
-func (t *Task) joinOwned() *failure { return t.joinDown(nil, 0) }
-
-// joinDown waits for the futures and groups the task made and did not
-// wait for since its unjoined forks were forks and it had groups groups
-// (what a Join's second function, run as a call, left: see Join), newest
-// first, and returns the first failure among them.
-func (t *Task) joinDown(forks *forkBase, groups int) *failure {
+func (t *Task) joinOwned() *failure {
 	var first *failure
 	keep := func(f *failure) {
 		if first == nil {
 			first = f
 		}
 	}
-	for len(t.groups) > groups {
+	for len(t.groups) > 0 {
 		last := len(t.groups) - 1
 		g := t.groups[last]
 		t.groups[last] = nil
@@ -622,7 +616,7 @@ func (t *Task) joinDown(forks *forkBase, groups int) *failure {
 		t.pw.join(&g.l)
 		keep(g.end())
 	}
-	for t.forks != forks {
+	for t.forks != nil {
 		b := t.forks
 		t.forks, b.prev = b.prev, nil
 		t.pw.join(&b.l)
