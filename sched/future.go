@@ -43,8 +43,7 @@ type forkBase struct {
 	parent *Task       // the forking task, which outlives this one (it joins it)
 	prev   *forkBase   // the parent's fork before this one, while both are unjoined (see Task.forks); the forking task's goroutine alone touches it
 	ranOn  *poolWorker // the worker that ran the task, written before l is done
-	task   forkFn      // the whole record, to call its function
-	self   any         // the whole record, to take it from the free list as its type
+	task   forkFn      // the whole record: to call its function, and to take it from the free list as its type
 }
 
 // forkResult is a fork record as Future sees it.
@@ -90,8 +89,7 @@ func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 	t.use("Fork")
 	rec, ok := reused[*forkTask[A, R]](t.pw)
 	if !ok {
-		rec = &forkTask[A, R]{}
-		rec.self, rec.task = rec, rec
+		rec = newForkTask[A, R]()
 	}
 	rec.fn, rec.a = f, a
 	rec.link(t)
@@ -99,11 +97,21 @@ func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 	return Future[R]{rec: &rec.forkResult, gen: rec.gen}
 }
 
+// newForkTask makes a fork record of Fork's and Join's type, for a worker
+// with none of that type to reuse (see reused). The pool's hot paths call
+// reused themselves: a generic function called from generic code is
+// compiled as a call with a dictionary, never inlined.
+func newForkTask[A, R any]() *forkTask[A, R] {
+	rec := &forkTask[A, R]{}
+	rec.task = rec
+	return rec
+}
+
 // reused takes a finished fork record of type F from the worker's free list,
 // if the newest one is of that type.
 func reused[F any](pw *poolWorker) (F, bool) {
 	if n := len(pw.free); n > 0 {
-		if r, ok := pw.free[n-1].self.(F); ok {
+		if r, ok := pw.free[n-1].task.(F); ok {
 			pw.free = pw.free[:n-1]
 			return r, true
 		}
@@ -135,7 +143,7 @@ func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
 	rec, ok := reused[*forkFunc[A]](t.pw)
 	if !ok {
 		rec = &forkFunc[A]{}
-		rec.self, rec.task = rec, rec
+		rec.task = rec
 	}
 	rec.fn, rec.a = f, a
 	rec.link(t)
@@ -208,14 +216,22 @@ func (f Future[R]) Join(t *Task) R {
 	}
 	t.joined(&rec.forkBase)
 	r := rec.r
-	if rec.l.slow.Load() != nil {
-		rec.l.failure().raise() // a failed or waited-for record is not reused
-		return r
-	}
-	if rec.ranOn == pw {
+	if rec.settle(pw) {
 		rec.reuse(pw)
 	}
 	return r
+}
+
+// settle ends the use of a finished record by the task that forked it:
+// it repeats the task's failure, if it failed, and otherwise reports
+// whether the record may be reused, which it may if its task ran on pw. A
+// failed or waited-for record is not reused.
+func (b *forkBase) settle(pw *poolWorker) bool {
+	if b.l.slow.Load() != nil {
+		b.l.raise()
+		return false
+	}
+	return b.ranOn == pw
 }
 
 // giveBack puts the record b, whose task ran here as a call of Join (so no
@@ -225,7 +241,7 @@ func (f Future[R]) Join(t *Task) R {
 // back over it without writing it again; otherwise b is appended (see
 // reuse). b's result was never written.
 func (pw *poolWorker) giveBack(b *forkBase) {
-	b.parent = nil
+	b.parent, b.ranOn = nil, nil
 	if k := len(pw.free); k < cap(pw.free) && pw.free[:k+1][k] == b {
 		pw.free = pw.free[:k+1]
 	} else if k < maxFree {
@@ -261,7 +277,7 @@ func (f Future[R]) joinOther(t *Task) R {
 			t.pw.join(&rec.l)
 		}
 	}
-	rec.l.failure().raise()
+	rec.l.raise()
 	return rec.r
 }
 

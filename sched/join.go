@@ -45,8 +45,7 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 	pw := t.pw
 	rec, ok := reused[*forkTask[B, RB]](pw)
 	if !ok {
-		rec = &forkTask[B, RB]{}
-		rec.self, rec.task = rec, rec
+		rec = newForkTask[B, RB]()
 	}
 	rec.fn, rec.a = g, b
 	// Not linked into t's unjoined forks: Join waits for g itself, also
@@ -66,8 +65,7 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 		// but with this function's deferred call for its failures.
 		var zero B
 		rec.fn, rec.a = nil, zero
-		gt := pw.enter()
-		gt.ctx, gt.l = t.ctx, &rec.l
+		gt := pw.enterFork(&rec.forkBase)
 		js.gt = gt
 		rb = g(gt, b)
 		js.gt = nil
@@ -90,11 +88,7 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 		rb = rec.r
 	}
 	js.done = true
-	if rec.l.slow.Load() != nil {
-		rec.l.failure().raise() // a failed or waited-for record is not reused
-		return ra, rb
-	}
-	if rec.ranOn == pw {
+	if rec.settle(pw) {
 		rec.reuse(pw)
 	}
 	return ra, rb
@@ -103,7 +97,9 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 // joinState is what Join's deferred call needs to know: g's record, g's
 // frame while g runs here as a call, and whether both functions have
 // returned (from then on, a failure is read from the latch and raised by
-// Join itself).
+// Join itself). The record is here too so that the deferred closure
+// captures one pointer: each captured variable costs a store on every
+// Join.
 type joinState struct {
 	b    *forkBase
 	gt   *Task

@@ -74,6 +74,10 @@ func (l *latch) failure() *failure {
 	return nil
 }
 
+// raise repeats how the tasks failed, if they did, in the calling
+// goroutine (see failure.raise). It may be called once the latch is done.
+func (l *latch) raise() { l.failure().raise() }
+
 // channel returns a channel that is closed when the count next reaches
 // zero. A waiter must check done after it has the channel, and sleep on it
 // only if that reports false.

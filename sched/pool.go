@@ -368,9 +368,7 @@ func (pw *poolWorker) end(t *Task, x ender, f *failure) {
 // latch; otherwise it ends as every task does (the deferred function is
 // leave, written in place: one call fewer on every task).
 func (pw *poolWorker) runFork(b *forkBase, byJoin bool) {
-	t := pw.enter()
-	t.ctx, t.l = b.parent.ctx, &b.l
-	b.ranOn = pw
+	t := pw.enterFork(b)
 	ok := false
 	defer func() {
 		if ok && byJoin && t.forks == nil && len(t.groups) == 0 {
@@ -409,6 +407,14 @@ func (pw *poolWorker) joinOwned(t *Task, x ender, f *failure) *failure {
 	}
 	joined = true
 	return f
+}
+
+// enterFork pushes the frame of b's task, about to run on this worker.
+func (pw *poolWorker) enterFork(b *forkBase) *Task {
+	t := pw.enter()
+	t.ctx, t.l = b.parent.ctx, &b.l
+	b.ranOn = pw
+	return t
 }
 
 // enter pushes a frame on the worker's stack for a task about to run.
