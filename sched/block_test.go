@@ -311,12 +311,7 @@ func TestBlockGoexit(t *testing.T) {
 				})
 				assert.False(t, e.returned, "Do returned")
 				assert.Nil(t, e.recovered, "Do panicked")
-				var got int
-				require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
-					got = fib(t, 15)
-					return nil
-				}))
-				require.Equal(t, fibValue(15), got)
+				requireFib(t, p, fib)
 			}
 			eventually(t, "one goroutine per worker", func() bool {
 				all, spares, blocked, _ := p.Goroutines()

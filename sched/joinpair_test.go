@@ -186,12 +186,7 @@ func TestJoinPanic(t *testing.T) {
 				assert.Equal(t, c.want, pe.Value)
 				assert.Contains(t, string(pe.Stack), "TestJoinPanic", "the stack is the panicking function's")
 
-				var r int
-				require.NoError(t, p.Do(context.Background(), func(tk *sched.Task) error {
-					r = fibJoin(tk, 15)
-					return nil
-				}))
-				assert.Equal(t, fibValue(15), r, "the pool works after a panic")
+				requireFib(t, p, fibJoin) // the pool works after a panic
 				st := p.Close()
 				left := int64(0)
 				if c.gLeftBoom {
@@ -229,12 +224,7 @@ func TestJoinGoexit(t *testing.T) {
 					assert.False(t, e.returned, "Do returned")
 					assert.Nil(t, e.recovered, "Do panicked")
 				}
-				var r int
-				require.NoError(t, p.Do(context.Background(), func(tk *sched.Task) error {
-					r = fibJoin(tk, 15)
-					return nil
-				}))
-				assert.Equal(t, fibValue(15), r, "the pool works after a Goexit")
+				requireFib(t, p, fibJoin) // the pool works after a Goexit
 				p.Close()
 				assert.True(t, gRan.Load(), "the other function never ran")
 			})

@@ -62,6 +62,19 @@ func fibValue(n int) int {
 
 func fibForks(n int) int64 { return int64(fibValue(n+1)) - 1 }
 
+// requireFib computes fib(15) on p with fib (written with Fork or with
+// Join) and stops the test unless Do returns the right value: the pool
+// works.
+func requireFib(t *testing.T, p *sched.Pool, fib func(*sched.Task, int) int) {
+	t.Helper()
+	var got int
+	require.NoError(t, p.Do(context.Background(), func(tk *sched.Task) error {
+		got = fib(tk, 15)
+		return nil
+	}))
+	require.Equal(t, fibValue(15), got, "fib(15) on the pool")
+}
+
 // TestPoolFib computes fib on every queue, in both modes, with one to four
 // workers, written with Fork and Future.Join and with Join (whose g is
 // one task, stolen or not), and checks the result and that every forked
@@ -247,12 +260,7 @@ func TestForkPanic(t *testing.T) {
 				assert.Equal(t, errBoom, pe.Value)
 				assert.Contains(t, string(pe.Stack), "TestForkPanic", "the stack is the panicking task's")
 
-				var got int
-				require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
-					got = fib(t, 15)
-					return nil
-				}))
-				assert.Equal(t, fibValue(15), got, "the pool works after a panic")
+				requireFib(t, p, fib) // the pool works after a panic
 				st := p.Close()
 				assert.Equal(t, forks.Load()+1+fibForks(15)+1, st.Processed, "every forked task ran once, none was lost")
 			})
@@ -352,12 +360,7 @@ func TestPoolAfterGoexit(t *testing.T) {
 				})
 				require.False(t, e.returned, "Do returned")
 				require.Nil(t, e.recovered, "Do panicked")
-				var got int
-				require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
-					got = fib(t, 15)
-					return nil
-				}))
-				require.Equal(t, fibValue(15), got)
+				requireFib(t, p, fib)
 			}
 		})
 	}
