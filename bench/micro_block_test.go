@@ -10,7 +10,8 @@ import (
 
 // The block-queue contenders (blockq):
 //
-//	push   bq        PushBatch: copies the batch into blocks, one publication
+//	push   bq        Push of one item
+//	batch  bq        PushBatch: copies the batch into blocks, one publication
 //	       bq-list   PushList of a List built outside the timer: constant time
 //	steal  bq        StealParcel: the native hand-off, which relinks the stolen
 //	                 blocks (the untimed refill drains the parcel, checks its
@@ -21,16 +22,18 @@ import (
 // As the rings are created with room for the whole window and warmed, the
 // bq push contender reserves room for the window (Reserve links empty blocks
 // behind the back) and warms it by pushing and popping the window, outside
-// the timer; BenchmarkPushFresh shows what pushing into a fresh queue costs,
-// with its blocks allocated inside the timed loop (32 to 4096 slots each,
-// growing with the queue).
+// the timer; BenchmarkPushBatchFresh shows what pushing into a fresh queue
+// costs, with its blocks allocated inside the timed loop (32 to 4096 slots
+// each, growing with the queue).
 func init() {
-	pushContenders = append(pushContenders,
-		pushContenderOf("bq", func(items int) *blockq.Queue[int] {
-			q := blockq.New[int]()
-			warmBlocks(q, items)
-			return q
-		}, bqPushes),
+	newWarm := func(items int) *blockq.Queue[int] {
+		q := blockq.New[int]()
+		warmBlocks(q, items)
+		return q
+	}
+	pushContenders = append(pushContenders, pushContenderOf("bq", newWarm, bqPushItems))
+	batchContenders = append(batchContenders,
+		pushContenderOf("bq", newWarm, bqPushes),
 		pushContender{name: "bq-list", maxOps: listWindowOps, prepare: func(batch, ops int) func() {
 			q := blockq.New[int]()
 			lists := make([]blockq.List[int], ops)
@@ -83,6 +86,15 @@ func init() {
 
 // The timed loops of blockq (see pushContenderOf and popContenderOf).
 
+func bqPushItems(name string, q *blockq.Queue[int], vs []int, ops int) {
+	v := vs[0]
+	for range ops {
+		if !q.Push(v) {
+			panic("bench: " + name + ": Push refused an item")
+		}
+	}
+}
+
 func bqPushes(name string, q *blockq.Queue[int], vs []int, ops int) {
 	for range ops {
 		if q.PushBatch(vs) != len(vs) {
@@ -116,10 +128,11 @@ func warmBlocks(q *blockq.Queue[int], n int) {
 	}
 }
 
-// BenchmarkPushFresh measures pushing into a fresh block queue, which
-// allocates its blocks inside the timed loop: the cost that
-// BenchmarkPush's reserved room takes out, as it takes out a ring's growth.
-func BenchmarkPushFresh(b *testing.B) {
+// BenchmarkPushBatchFresh measures PushBatch into a fresh block queue,
+// which allocates its blocks inside the timed loop: the cost that
+// BenchmarkPushBatch's reserved room takes out, as it takes out a ring's
+// growth.
+func BenchmarkPushBatchFresh(b *testing.B) {
 	for _, batch := range batchSizes {
 		b.Run(fmt.Sprintf("queue=bq/batch=%d", batch), func(b *testing.B) {
 			fresh := pushContenderOf("bq", func(int) *blockq.Queue[int] { return blockq.New[int]() }, bqPushes)

@@ -11,7 +11,8 @@ import (
 // The ring-buffer contenders: Taskflow's queues (tfdeque) and the Chase-Lev
 // deques they are built on (chaselev).
 //
-//	push   tf-ub, tf-bd            per-item loop of Push, as the paper measured
+//	push   tf-ub, tf-bd, cl-ub, cl-bd  Push of one item (tf-ub-bulk's Push is tf-ub's)
+//	batch  tf-ub, tf-bd            per-item loop of Push, as the paper measured
 //	       tf-ub-bulk, tf-bd-bulk  Taskflow v4's bulk push: slot stores, one publication
 //	       cl-ub, cl-bd            chaselev's PushBatch (the same one publication)
 //	steal  tf-ub                   loop of single steals, as the paper measured
@@ -19,8 +20,8 @@ import (
 //	pop    tf-ub, tf-bd, cl-ub, cl-bd
 //
 // Every timed push and pop loop calls the concrete type, as the other
-// contenders do (see pushContenderOf for what one loop for both types would
-// cost); the steals, which cost hundreds of nanoseconds or
+// contenders do (see pushContenderOf for why one loop for both types would
+// cost more); the steals, which cost hundreds of nanoseconds or
 // more, go through the wsq.Queue interface in sliceSteal. Every loop checks
 // that it did what its name says: each push took its whole batch
 // into a queue of the expected capacity and push style without growing it,
@@ -68,23 +69,40 @@ func init() {
 			}
 			return q
 		}
+		// Push of one item does not depend on the push style: the bulk
+		// forms push a batch only.
+		single := c.style == tfdeque.PerItem
 		if !c.bounded {
-			pushContenders = append(pushContenders, pushContenderOf(c.name, func(items int) *tfdeque.Deque[int] {
+			newUnbounded := func(items int) *tfdeque.Deque[int] {
 				q := newQ(roomFor(items))
 				warm(q)
 				return q
-			}, tfPushes))
+			}
+			if single {
+				pushContenders = append(pushContenders, pushContenderOf(c.name, newUnbounded, tfPushItems))
+			}
+			batchContenders = append(batchContenders, pushContenderOf(c.name, newUnbounded, tfPushes))
 			continue
 		}
-		pushContenders = append(pushContenders, boundedPushContenderOf(c.name, func() *tfdeque.Deque[int] { return newQ(boundedCapacity) }, tfBoundedPushes))
+		newBounded := func() *tfdeque.Deque[int] { return newQ(boundedCapacity) }
+		if single {
+			pushContenders = append(pushContenders, boundedPushContenderOf(c.name, newBounded, tfBoundedPushItems))
+		}
+		batchContenders = append(batchContenders, boundedPushContenderOf(c.name, newBounded, tfBoundedPushes))
 	}
+	clUnbounded := func(items int) *chaselev.Deque[int] {
+		q := chaselev.NewUnbounded[int](roomFor(items))
+		warm(q)
+		return q
+	}
+	clBounded := func() *chaselev.Deque[int] { return chaselev.NewBounded[int](boundedCapacity) }
 	pushContenders = append(pushContenders,
-		pushContenderOf("cl-ub", func(items int) *chaselev.Deque[int] {
-			q := chaselev.NewUnbounded[int](roomFor(items))
-			warm(q)
-			return q
-		}, clPushes),
-		boundedPushContenderOf("cl-bd", func() *chaselev.Deque[int] { return chaselev.NewBounded[int](boundedCapacity) }, clBoundedPushes),
+		pushContenderOf("cl-ub", clUnbounded, clPushItems),
+		boundedPushContenderOf("cl-bd", clBounded, clBoundedPushItems),
+	)
+	batchContenders = append(batchContenders,
+		pushContenderOf("cl-ub", clUnbounded, clPushes),
+		boundedPushContenderOf("cl-bd", clBounded, clBoundedPushes),
 	)
 
 	stealContenders = append(stealContenders,
@@ -106,6 +124,26 @@ func init() {
 
 // The timed loops of tfdeque and chaselev (see pushContenderOf,
 // boundedPushContenderOf and popContenderOf).
+
+func tfPushItems(name string, q *tfdeque.Deque[int], vs []int, ops int) {
+	v := vs[0]
+	for range ops {
+		if !q.Push(v) {
+			panic("bench: " + name + ": Push refused an item")
+		}
+	}
+}
+
+func tfBoundedPushItems(name string, plan boundedPlan, queues []*tfdeque.Deque[int]) {
+	v := plan.item()
+	for i, q := range queues {
+		for range plan.fill[i] {
+			if !q.Push(v) {
+				panic("bench: " + name + ": a bounded queue refused an item it had room for")
+			}
+		}
+	}
+}
 
 func tfPushes(name string, q *tfdeque.Deque[int], vs []int, ops int) {
 	for range ops {
@@ -135,6 +173,26 @@ func tfPops(name string, queues []*tfdeque.Deque[int]) {
 		for range q.Len() {
 			if _, ok := q.Pop(); !ok {
 				panic("bench: " + name + ": Pop found the queue empty")
+			}
+		}
+	}
+}
+
+func clPushItems(name string, q *chaselev.Deque[int], vs []int, ops int) {
+	v := vs[0]
+	for range ops {
+		if !q.Push(v) {
+			panic("bench: " + name + ": Push refused an item")
+		}
+	}
+}
+
+func clBoundedPushItems(name string, plan boundedPlan, queues []*chaselev.Deque[int]) {
+	v := plan.item()
+	for i, q := range queues {
+		for range plan.fill[i] {
+			if !q.Push(v) {
+				panic("bench: " + name + ": a bounded queue refused an item it had room for")
 			}
 		}
 	}
@@ -178,7 +236,8 @@ func clPops(name string, queues []*chaselev.Deque[int]) {
 // go into queues and as many warmed queues as the plan fills; the timed
 // loop is pushes, the queue type's own loop that follows the plan and
 // panics when a queue refuses items it has room for (the loop calls the
-// concrete PushBatch, as in pushContenderOf).
+// concrete PushBatch, or Push for batches of one item, as in
+// pushContenderOf).
 func boundedPushContenderOf[Q ring](name string, newQ func() Q, pushes func(name string, plan boundedPlan, queues []Q)) pushContender {
 	return pushContender{name: name, prepare: func(batch, ops int) func() {
 		plan := newBoundedPlan(batch, ops)
@@ -263,6 +322,15 @@ func newBoundedPlan(batch, ops int) boundedPlan {
 		plan.fill = append(plan.fill, min(perQueue, left))
 	}
 	return plan
+}
+
+// item returns the one item of a plan for batches of one item (Push), and
+// panics for a larger batch.
+func (plan boundedPlan) item() int {
+	if len(plan.pieces) != 1 || len(plan.pieces[0]) != 1 {
+		panic("bench: a Push contender was prepared with a batch of more than one item")
+	}
+	return plan.pieces[0][0]
 }
 
 // check panics unless the timed loop ended on a batch boundary.

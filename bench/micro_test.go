@@ -12,21 +12,25 @@ import (
 	"github.com/worksteal/wsq/mutexq"
 )
 
-// The micro-benchmarks of the paper: push latency by batch size, steal
-// latency by proportion, pop latency. Each contender is a named function that
-// prepares a queue and its inputs outside the timer and returns the loop to
-// time, so that every figure is a whole timed loop divided by its operation
-// count and never a single timed call.
+// The micro-benchmarks of the paper: push latency (Push of one item, and
+// PushBatch by batch size), steal latency by proportion, pop latency. Each
+// contender is a named function that prepares a queue and its inputs
+// outside the timer and returns the loop to time, so that every figure is a
+// whole timed loop divided by its operation count and never a single timed
+// call.
 //
 // Contenders are registered in the tables below, from this file for the
-// lock-based baseline and lfqueue and from micro_ring_test.go for the ring
-// buffers; names follow the queue=NAME convention of BENCHMARKS.md.
+// lock-based baseline and lfqueue, from micro_ring_test.go for the ring
+// buffers and from micro_block_test.go for blockq; names follow the
+// queue=NAME convention of BENCHMARKS.md.
 
 // pushContender prepares a fresh queue and ops batches of batch items each,
-// and returns a function that pushes all of them: one op is one batch.
-// maxOps, if not 0, bounds the batches of one timed window, for a contender
-// that builds a separate input for each batch in advance (a pre-built List),
-// whose memory would otherwise grow with the window.
+// and returns a function that pushes all of them: one op is one batch. A
+// contender of BenchmarkPush is prepared with batch 1 and pushes by Push,
+// one item an op; one of BenchmarkPushBatch pushes each batch by PushBatch
+// or PushList. maxOps, if not 0, bounds the batches of one timed window,
+// for a contender that builds a separate input for each batch in advance
+// (a pre-built List), whose memory would otherwise grow with the window.
 type pushContender struct {
 	name    string
 	prepare func(batch, ops int) (run func())
@@ -48,17 +52,24 @@ type popContender struct {
 	prepare func(ops int) (run func())
 }
 
+// The contenders of each benchmark: pushContenders push one item by Push
+// (BenchmarkPush), batchContenders a batch by PushBatch or PushList
+// (BenchmarkPushBatch).
 var (
 	pushContenders  []pushContender
+	batchContenders []pushContender
 	stealContenders []stealContender
 	popContenders   []popContender
 )
 
 func init() {
-	// lf: the interface's PushBatch, which copies the values into a new
-	// block of nodes. lf-list: the native push of a List built in advance
-	// (outside the timer), which links it in constant time.
+	// lf: Push of one item; for a batch, the interface's PushBatch, which
+	// copies the values into a new block of nodes. lf-list: the native push
+	// of a List built in advance (outside the timer), which links it in
+	// constant time.
 	pushContenders = append(pushContenders,
+		pushContenderOf("lf", func(int) *lfqueue.Queue[int] { return lfqueue.New[int]() }, lfPushItems))
+	batchContenders = append(batchContenders,
 		pushContenderOf("lf", func(int) *lfqueue.Queue[int] { return lfqueue.New[int]() }, lfPushes),
 		pushContender{name: "lf-list", maxOps: listWindowOps, prepare: func(batch, ops int) func() {
 			q := lfqueue.New[int]()
@@ -115,7 +126,8 @@ func init() {
 	}})
 	popContenders = append(popContenders, popContenderOf("lf", false, func() *lfqueue.Queue[int] { return lfqueue.New[int]() }, lfPops))
 
-	pushContenders = append(pushContenders, pushContenderOf("mutex", func(int) *mutexq.Queue[int] { return mutexq.New[int]() }, mutexPushes))
+	pushContenders = append(pushContenders, pushContenderOf("mutex", func(int) *mutexq.Queue[int] { return mutexq.New[int]() }, mutexPushItems))
+	batchContenders = append(batchContenders, pushContenderOf("mutex", func(int) *mutexq.Queue[int] { return mutexq.New[int]() }, mutexPushes))
 	stealContenders = append(stealContenders, stealContender{"mutex", func(n int, p float64) (func() int, func()) {
 		return sliceSteal("mutex", mutexq.New[int](), n, p)
 	}})
@@ -124,6 +136,15 @@ func init() {
 
 // The timed loops of lfqueue and mutexq (see pushContenderOf and
 // popContenderOf).
+
+func lfPushItems(name string, q *lfqueue.Queue[int], vs []int, ops int) {
+	v := vs[0]
+	for range ops {
+		if !q.Push(v) {
+			panic("bench: " + name + ": Push refused an item")
+		}
+	}
+}
 
 func lfPushes(name string, q *lfqueue.Queue[int], vs []int, ops int) {
 	for range ops {
@@ -139,6 +160,15 @@ func lfPops(name string, queues []*lfqueue.Queue[int]) {
 			if _, ok := q.Pop(); !ok {
 				panic("bench: " + name + ": Pop found the queue empty")
 			}
+		}
+	}
+}
+
+func mutexPushItems(name string, q *mutexq.Queue[int], vs []int, ops int) {
+	v := vs[0]
+	for range ops {
+		if !q.Push(v) {
+			panic("bench: " + name + ": Push refused an item")
 		}
 	}
 }
@@ -161,22 +191,21 @@ func mutexPops(name string, queues []*mutexq.Queue[int]) {
 	}
 }
 
-// pushContenderOf is the push contender name of a queue type's PushBatch.
-// For a window of ops batches it makes, outside the timer, a queue with newQ
-// (told how many items the window pushes, for a queue that takes room for
-// them in advance) and one batch of items; the timed loop is pushes, the
-// queue type's own loop, which pushes the batch ops times and panics when
-// a push does not take it whole, followed, for a ring, by pushCheck's check
-// that the ring received every item without growing. The loop calls the
-// concrete PushBatch, so each queue type has a loop of its own, the same
-// lines over another type. One loop for every type costs every timed
-// operation: a generic function calls a method of its type parameter through
-// its dictionary (the Go compiler makes one body for all pointer types),
-// and a loop over an interface must switch on the type. Measured as the best
-// of 300 windows of 2^20 operations on cl-ub, interleaved: a generic loop
-// adds 1.2 to 1.4 ns to a push of one item and 0.5 to 1.0 ns to a pop, a
-// type switch 0.5 and 0.2 ns, a fifth of the push. The call of pushes is
-// the one indirect call of a window.
+// pushContenderOf is the push contender name of a queue type. For a window
+// of ops batches it makes, outside the timer, a queue with newQ (told how
+// many items the window pushes, for a queue that takes room for them in
+// advance) and one batch of items; the timed loop is pushes, the queue
+// type's own loop, which pushes the batch ops times (by PushBatch, or for
+// BenchmarkPush by Push of its one item) and panics when a push does not
+// take it whole, followed, for a ring, by pushCheck's check that the ring
+// received every item without growing. The loop calls the concrete method,
+// so each queue type has a loop of its own, the same lines over another
+// type. One loop for every type would cost every timed operation: a
+// generic function calls a method of its type parameter through its
+// dictionary (the Go compiler makes one body for all pointer types), and a
+// loop over an interface must switch on the type, each a measurable share
+// of a push of one item. The call of pushes is the one indirect call of a
+// window.
 func pushContenderOf[Q interface{ PushBatch([]int) int }](name string, newQ func(items int) Q, pushes func(name string, q Q, vs []int, ops int)) pushContender {
 	return pushContender{name: name, prepare: func(batch, ops int) func() {
 		q := newQ(batch * ops)
@@ -361,9 +390,20 @@ func timeWindows(b *testing.B, window int, prepare func(ops int) (run func())) {
 	}
 }
 
-// BenchmarkPush measures pushing one batch: ns/op is the time per batch.
+// BenchmarkPush measures one Push of one item: ns/op is the time per push.
 func BenchmarkPush(b *testing.B) {
 	for _, c := range pushContenders {
+		b.Run("queue="+c.name, func(b *testing.B) {
+			timeWindows(b, pushWindow(c, 1), func(ops int) func() { return c.prepare(1, ops) })
+		})
+	}
+}
+
+// BenchmarkPushBatch measures pushing one batch of batch items by PushBatch
+// (or PushList): ns/op is the time per batch, ns/item the time per item.
+// Its batch=1 is PushBatch of a one-item slice; BenchmarkPush times Push.
+func BenchmarkPushBatch(b *testing.B) {
+	for _, c := range batchContenders {
 		for _, batch := range batchSizes {
 			b.Run(fmt.Sprintf("queue=%s/batch=%d", c.name, batch), func(b *testing.B) {
 				timeWindows(b, pushWindow(c, batch), func(ops int) func() { return c.prepare(batch, ops) })
