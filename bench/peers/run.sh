@@ -20,8 +20,10 @@
 # Needs Go, cargo and Debian's crate sources of crossbeam-deque and rayon
 # (/usr/share/cargo/registry); installs cargo and the crates with apt-get
 # when they are missing and apt-get can, and otherwise stops with a message
-# saying what to install. Exit status 2 for a wrong command line. Not part
-# of go test or CI.
+# saying what to install. It checks its flags before it installs or builds
+# anything, builds both sides in a temporary directory that it removes, and
+# warns when the load average exceeds the number of cores. Exit status 2
+# for a wrong command line. Not part of go test or CI.
 set -euo pipefail
 
 die() { echo "bench/peers: $*" >&2; exit 1; }
@@ -48,42 +50,12 @@ for c in $cpus; do [[ $c =~ ^[1-9][0-9]*$ ]] || usage "-cpus: $c is not a positi
 for s in $steals; do
   [[ $s =~ ^([1-9][0-9]*):([1-9][0-9]?|100)$ ]] || usage "-steals: $s is not n:percent"
 done
+if [ -n "$out" ] && [ -e "$out" ] && [ ! -d "$out" ]; then usage "-out $out: not a directory"; fi
 
-# ---- what it needs ----
-
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else return 1; fi; }
-apt_install() {
-  command -v apt-get >/dev/null || return 1
-  echo "bench/peers: installing $* with apt-get" >&2
-  (as_root apt-get update -qq && as_root apt-get install -y -qq "$@") >/dev/null 2>&1
-}
-
-command -v go >/dev/null || die "go not found: install Go (see go.mod for the version)"
-if ! command -v cargo >/dev/null; then
-  apt_install cargo || true
-  command -v cargo >/dev/null ||
-    die "cargo not found, and apt-get could not install it: install Rust (Debian: apt-get install cargo; elsewhere rustup) and rerun"
-fi
-registry=/usr/share/cargo/registry
-have_crates() { compgen -G "$registry/crossbeam-deque-0.8.*" >/dev/null && compgen -G "$registry/rayon-1.*" >/dev/null; }
-if ! have_crates; then
-  apt_install librust-crossbeam-deque-dev librust-rayon-dev || true
-  have_crates || die "Debian's crate sources of crossbeam-deque 0.8 and rayon 1 are not in $registry, and apt-get could not install them (apt-get install librust-crossbeam-deque-dev librust-rayon-dev). Without Debian's packages, delete bench/peers/rust/.cargo/config.toml so that cargo fetches the crates from crates.io, and rerun"
-fi
-
-if [ -z "$out" ]; then out=$(mktemp -d "${TMPDIR:-/tmp}/wsq-peers.XXXXXX"); fi
-mkdir -p "$out/raw"
-out=$(cd "$out" && pwd)
-echo "bench/peers: output in $out" >&2
-
-echo "bench/peers: building the Rust harness (cargo build --release)" >&2
-(cd bench/peers/rust && cargo build --release --quiet) || die "cargo build failed (see above)"
-rust=$root/bench/peers/rust/target/release/wsq-peers
-echo "bench/peers: building the Go benchmarks (go test -c ./bench) and fibserial" >&2
-bin=$(mktemp -d "${TMPDIR:-/tmp}/wsq-peers-bin.XXXXXX")
+# The builds go here, outside the source tree; it is removed on exit.
+bin=$(mktemp -d "${TMPDIR:-/tmp}/wsq-peers-build.XXXXXX")
 trap 'rm -rf "$bin"' EXIT
-go test -c -o "$bin/bench.test" ./bench || die "go test -c ./bench failed"
-go build -o "$bin/fibserial" bench/peers/fibserial.go || die "go build bench/peers/fibserial.go failed"
+rust=$bin/rust/target/release/wsq-peers
 
 # ---- the rows ----
 # A row: id, operation, metric, Go command, Rust arguments, pairs (Go
@@ -101,12 +73,12 @@ gobench() { # regex benchtime [cpu]: the binary and the arguments of a row
   printf '%s\n' "$bin/bench.test" "-test.run ^\$ -test.bench $1 -test.benchtime $2${3:+ -test.cpu $3}"
 }
 
-gorow push1 "push 1 item" ns/op \
-  "$(gobench '^BenchmarkPush$/^queue=(bq|cl-ub)$/^batch=1$' "$(n 1000000x 2048x)")" \
-  "-bench BenchmarkPush/queue=cb/batch=1 -benchtime $(n 1000000x 2048x)" "bq:cb cl-ub:cb"
-gorow push1024 "push 1024 items" ns/op \
-  "$(gobench '^BenchmarkPush$/^queue=(bq|cl-ub)$/^batch=1024$' "$(n 20000x 1024x)")" \
-  "-bench BenchmarkPush/queue=cb/batch=1024 -benchtime $(n 20000x 1024x)" "bq:cb cl-ub:cb"
+gorow push1 "push 1 item (Push)" ns/op \
+  "$(gobench '^BenchmarkPush$/^queue=(bq|cl-ub)$' "$(n 1000000x 2048x)")" \
+  "-bench BenchmarkPush/queue=cb -benchtime $(n 1000000x 2048x)" "bq:cb cl-ub:cb"
+gorow push1024 "push a batch of 1024 items" ns/op \
+  "$(gobench '^BenchmarkPushBatch$/^queue=(bq|cl-ub)$/^batch=1024$' "$(n 20000x 1024x)")" \
+  "-bench BenchmarkPushBatch/queue=cb/batch=1024 -benchtime $(n 20000x 1024x)" "bq:cb cl-ub:cb"
 gorow pop "pop" ns/op \
   "$(gobench '^BenchmarkPop$/^queue=(bq|cl-ub)$' "$(n 4000000x 65536x)")" \
   "-bench BenchmarkPop/* -benchtime $(n 4000000x 65536x)" "bq:cb bq:cb-steady cl-ub:cb cl-ub:cb-steady"
@@ -139,6 +111,68 @@ if [ -n "$only" ]; then
   done
 fi
 selected() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
+
+# ---- what it needs ----
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+# apt_install PACKAGE...: installs the packages with apt-get, quietly; on a
+# failure it prints apt-get's last lines and returns 1.
+apt_install() {
+  if ! command -v apt-get >/dev/null; then
+    echo "bench/peers: apt-get not found, so $* cannot be installed here" >&2; return 1
+  fi
+  if [ "$(id -u)" != 0 ] && ! command -v sudo >/dev/null; then
+    echo "bench/peers: apt-get needs root, and sudo is not installed" >&2; return 1
+  fi
+  echo "bench/peers: installing $* with apt-get" >&2
+  local log=$bin/apt-get.log
+  if ! { as_root apt-get update -q && as_root apt-get install -y -q "$@"; } > "$log" 2>&1; then
+    echo "bench/peers: apt-get failed; its last lines:" >&2
+    tail -n 15 "$log" | sed 's/^/  /' >&2
+    return 1
+  fi
+}
+
+command -v go >/dev/null || die "go not found: install Go (see go.mod for the version)"
+if ! command -v cargo >/dev/null; then
+  apt_install cargo || true
+  command -v cargo >/dev/null ||
+    die "cargo not found, and apt-get could not install it: install Rust (Debian: apt-get install cargo; elsewhere rustup) and rerun"
+fi
+registry=/usr/share/cargo/registry
+have_crates() { compgen -G "$registry/crossbeam-deque-0.8.*" >/dev/null && compgen -G "$registry/rayon-1.*" >/dev/null; }
+if ! have_crates; then
+  apt_install librust-crossbeam-deque-dev librust-rayon-dev || true
+  have_crates || die "Debian's crate sources of crossbeam-deque 0.8 and rayon 1 are not in $registry, and apt-get could not install them (apt-get install librust-crossbeam-deque-dev librust-rayon-dev). Without Debian's packages, delete bench/peers/rust/.cargo/config.toml so that cargo fetches the crates from crates.io, and rerun"
+fi
+
+# loadcheck WHEN: warns when the load average of the last minute exceeds
+# one per core: other work then slows the two sides unevenly.
+cores=$(nproc)
+loadcheck() {
+  local load
+  load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null) || return 0
+  if awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l > c) }'; then
+    echo "bench/peers: warning: load average $load $1 on $cores cores: other work slows the two sides unevenly, so the ratios may not reproduce" >&2
+  fi
+}
+loadcheck "before the run"
+
+if [ -z "$out" ]; then out=$(mktemp -d "${TMPDIR:-/tmp}/wsq-peers.XXXXXX"); fi
+mkdir -p "$out/raw"
+out=$(cd "$out" && pwd)
+echo "bench/peers: output in $out" >&2
+
+# Cargo writes target/ and Cargo.lock beside Cargo.toml: build a copy of
+# the project, so that the source tree stays as it is.
+echo "bench/peers: building the Rust harness (cargo build --release, in $bin)" >&2
+mkdir "$bin/rust"
+cp -R bench/peers/rust/Cargo.toml bench/peers/rust/src bench/peers/rust/.cargo "$bin/rust/"
+(cd "$bin/rust" && cargo build --release --quiet) || die "cargo build failed (see above)"
+cp "$bin/rust/Cargo.lock" "$out/Cargo.lock"
+echo "bench/peers: building the Go benchmarks (go test -c ./bench) and fibserial" >&2
+go test -c -o "$bin/bench.test" ./bench || die "go test -c ./bench failed"
+go build -o "$bin/fibserial" bench/peers/fibserial.go || die "go build bench/peers/fibserial.go failed"
 
 # ---- the rounds ----
 
@@ -183,7 +217,7 @@ run_side() { # side index round
   echo "commit: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
   echo "go: $(go version)"
   echo "rust: $(rustc --version 2>/dev/null)"
-  echo "crates: $(cd bench/peers/rust && awk '/^name = "(crossbeam-deque|rayon|rayon-core)"/ {n=$3} /^version/ && n {print n, $3; n=""}' Cargo.lock | tr -d '"' | paste -sd, -)"
+  echo "crates: $(awk '/^name = "(crossbeam-deque|rayon|rayon-core)"/ {n=$3} /^version/ && n {print n, $3; n=""}' "$out/Cargo.lock" | tr -d '"' | paste -sd, -)"
   echo "rounds: $rounds"
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 } > "$out/machine.txt"
@@ -198,7 +232,8 @@ for ((r = 1; r <= rounds; r++)); do
   done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" >> "$out/machine.txt"
-echo "minutes: $(( ($(date +%s) - start + 59) / 60 ))" >> "$out/machine.txt"
+echo "seconds: $(( $(date +%s) - start ))" >> "$out/machine.txt"
+loadcheck "at the end of the run"
 
 # ---- the table ----
 # Per row and pair: the median over rounds of each side's figure (with the
@@ -221,13 +256,23 @@ awk -F'\t' -v rounds="$rounds" '
   }
   function lo(s,   a, k) { k = split(s, a, " "); asort_num(a, k); return a[1] }
   function hi(s,   a, k) { k = split(s, a, " "); asort_num(a, k); return a[k] }
+  # plain prints v rounded to three significant digits in plain decimal
+  # notation (%.3g would print 96600 as 9.66e+04).
+  function plain(v,   e, dec, p) {
+    if (v == 0) return "0"
+    e = int(log(v < 0 ? -v : v) / log(10) + 1e-9)
+    if ((v < 0 ? -v : v) < 1) e = e - 1
+    dec = 2 - e
+    if (dec < 0) { p = 10 ^ (-dec); return sprintf("%.0f", int(v / p + 0.5) * p) }
+    return sprintf("%." dec "f", v)
+  }
   # fig prints a median and its range in one unit, chosen by the median.
   function fig(m, l, h, unit,   d, u) {
     d = 1; u = "ns"
     if (unit == "ns/task") u = "ns/task"
     else if (m >= 1e6) { d = 1e6; u = "ms" }
     else if (m >= 1e3) { d = 1e3; u = "µs" }
-    return sprintf("%.3g %s (%.3g–%.3g)", m / d, u, l / d, h / d)
+    return sprintf("%s %s (%s–%s)", plain(m / d), u, plain(l / d), plain(h / d))
   }
   FILENAME == ARGV[1] { split($0, f, " "); val[f[1], f[2], f[3], f[4]] = f[5]; next }
   {
@@ -241,9 +286,9 @@ awk -F'\t' -v rounds="$rounds" '
         gs = gs " " val[gk]; rss = rss " " val[rk]; qs = qs " " val[gk] / val[rk]
       }
       if (qs == "") { printf "| %s | %s | – | %s | – | no result (has ./bench renamed it?) | |\n", op, g, rs; bad = 1; continue }
-      printf "| %s | %s | %s | %s | %s | **%.3g** | %.3g–%.3g |\n", op, g,
+      printf "| %s | %s | %s | %s | %s | **%s** | %s–%s |\n", op, g,
         fig(median(gs), lo(gs), hi(gs), unit), rs, fig(median(rss), lo(rss), hi(rss), unit),
-        median(qs), lo(qs), hi(qs)
+        plain(median(qs)), plain(lo(qs)), plain(hi(qs))
       if (missing) printf "bench/peers: %s %s:%s: %d round(s) without a result\n", id, g, rs, missing > "/dev/stderr"
     }
   }

@@ -7,9 +7,13 @@
 //! outside the timer, that it did what its name says. The benchmarks, with
 //! the Go benchmark each one mirrors:
 //!
-//! - `BenchmarkPush/queue=cb/batch=B` (Go: `BenchmarkPush/queue=Q/batch=B`):
-//!   one op pushes B items with a loop of `Worker::push` (crossbeam has no
-//!   bulk push). Chunks of 1024 ops go into a fresh worker whose buffer was
+//! - `BenchmarkPush/queue=cb` (Go: `BenchmarkPush/queue=Q`): one op is one
+//!   `Worker::push` of one item, as Go's is one `Push`.
+//! - `BenchmarkPushBatch/queue=cb/batch=B` (Go:
+//!   `BenchmarkPushBatch/queue=Q/batch=B`): one op pushes B items with a
+//!   loop of `Worker::push` (crossbeam has no bulk push).
+//!
+//!   For both, chunks of 1024 ops go into a fresh worker whose buffer was
 //!   grown to hold the chunk and touched outside the timer (filled, then
 //!   emptied by steals, which never shrink it), as the Go harness warms its
 //!   rings; so the timed loop never grows the buffer.
@@ -309,9 +313,14 @@ const MAX_BATCH: usize = 32;
 
 fn benchmarks() -> Vec<Bench> {
     let mut v = Vec::new();
+    v.push(Bench {
+        name: "BenchmarkPush/queue=cb".to_string(),
+        run: Box::new(|ops, _| chunks(ops, CHUNK_OPS, |k| push_chunk(1, k))),
+        metrics: vec![],
+    });
     for &batch in &BATCH_SIZES {
         v.push(Bench {
-            name: format!("BenchmarkPush/queue=cb/batch={}", batch),
+            name: format!("BenchmarkPushBatch/queue=cb/batch={}", batch),
             run: Box::new(move |ops, _| chunks(ops, CHUNK_OPS, |k| push_chunk(batch, k))),
             metrics: vec![(batch as f64, "ns/item")],
         });
@@ -693,8 +702,9 @@ mod tests {
     fn glob_matches_whole_names() {
         assert!(glob("*", "BenchmarkPop/queue=cb"));
         assert!(glob("BenchmarkPop/queue=cb", "BenchmarkPop/queue=cb"));
-        assert!(glob("BenchmarkPush/*/batch=1", "BenchmarkPush/queue=cb/batch=1"));
-        assert!(!glob("BenchmarkPush/*/batch=1", "BenchmarkPush/queue=cb/batch=1024"));
+        assert!(glob("BenchmarkPushBatch/*/batch=1", "BenchmarkPushBatch/queue=cb/batch=1"));
+        assert!(!glob("BenchmarkPushBatch/*/batch=1", "BenchmarkPushBatch/queue=cb/batch=1024"));
+        assert!(!glob("BenchmarkPush/*", "BenchmarkPushBatch/queue=cb/batch=1"));
         assert!(glob("*/n=10000/*", "BenchmarkSteal/queue=cb-single/n=10000/p=60"));
         assert!(!glob("BenchmarkPop", "BenchmarkPop/queue=cb"));
     }
