@@ -28,19 +28,20 @@ func workers(x float64) string { return plural(int(x), "worker", "workers") }
 // charts returns every figure the results allow.
 func (r *report) charts() []chart {
 	var out []chart
-	if cs := r.pushCurves(); len(cs) > 0 {
-		out = append(out, chart{"push.png", &figure{
-			title:  "Push latency by batch size",
-			xLabel: "batch size (items)", yLabel: "ns per batch push",
-			series: r.seriesOf(cs),
+	if names, stats := r.pushStats(); len(names) > 0 {
+		out = append(out, chart{"push-one.png", r.queueFigure(names, stats, &figure{
+			title:  "Push latency, one item",
+			yLabel: "ns per push",
 			procs:  procsFor(r.bench("Push")),
-			group:  func(x float64) string { return "batch of " + strconv.FormatFloat(x, 'f', -1, 64) },
-			refs: []reference{
-				{label: "paper: lfqueue < 500 ns, flat", pts: []point{exact(1, paper.pushLFBound), exact(1024, paper.pushLFBound)}, line: true},
-				{label: "paper: Taskflow ≈ 5000 ns at 1024", pts: []point{exact(1024, paper.pushTaskflow1024)}},
-			},
-			notes: noteIf(timedNote(curveNames(cs), func(c contender) string { return c.push })),
-		}})
+			refs: []reference{{
+				label: fmt.Sprintf("paper: lfqueue < %v ns for 1 to 1024 items", paper.pushLFBound),
+				pts:   []point{exact(0, paper.pushLFBound)}, span: true,
+			}},
+			notes: []string{"What is timed: a loop of Push of one item into a queue with room for every item, divided by its length (BenchmarkPush)."},
+		})})
+	}
+	if f := r.batchFigure(); f != nil {
+		out = append(out, chart{"push.png", f})
 	}
 	for _, n := range distinctInts(r.bench("Steal"), "n") {
 		cs := r.stealCurves(n)
@@ -66,21 +67,17 @@ func (r *report) charts() []chart {
 		out = append(out, chart{fmt.Sprintf("steal-n%d.png", n), f})
 	}
 	if names, stats := r.popStats(); len(names) > 0 {
-		f := &figure{
+		out = append(out, chart{"pop.png", r.queueFigure(names, stats, &figure{
 			title:  "Pop latency",
-			yLabel: "ns per pop", categories: names,
-			procs: procsFor(r.bench("Pop")),
+			yLabel: "ns per pop",
+			procs:  procsFor(r.bench("Pop")),
 			refs: []reference{{
 				label: fmt.Sprintf("paper: %v–%v ns, all queues", paper.popLow, paper.popHigh),
 				pts:   []point{exact(0, (paper.popLow+paper.popHigh)/2)}, span: true,
 			}},
 			notes: []string{"What is timed: a loop of Pop over a queue filled outside the timer, divided by its length. " +
 				"The paper timed each call with a clock, which costs more than the pop itself; its figure does not compare with these."},
-		}
-		for i, q := range names {
-			f.series = append(f.series, series{name: q, style: r.queueStyle(q), pts: []point{{float64(i), stats[i]}}})
-		}
-		out = append(out, chart{"pop.png", f})
+		})})
 	}
 	dag := r.bench("DAG")
 	busy := r.busyCurve()
@@ -107,15 +104,114 @@ func (r *report) charts() []chart {
 	if f := r.speedupFigure(); f != nil {
 		out = append(out, chart{"dag-speedup.png", f})
 	}
-	if cs := r.masterCurves("capacity-steals/s", 1e-6); len(cs) > 0 {
-		out = append(out, chart{"master-capacity.png", &figure{
-			title:  "Master capacity: hand-offs per second of the master's busy time",
-			xLabel: "workers", yLabel: "million hand-offs per second",
-			series: r.seriesOf(cs), group: workers,
-			procs: procsFor(r.bench("MasterCapacity")),
-		}})
+	if f := r.masterFigure(); f != nil {
+		out = append(out, chart{"master-capacity.png", f})
 	}
 	return out
+}
+
+// queueFigure completes f as a chart of one figure per queue: names on
+// the x axis, stats their medians and spreads.
+func (r *report) queueFigure(names []string, stats []Stat, f *figure) *figure {
+	f.categories = names
+	for i, q := range names {
+		f.series = append(f.series, series{name: q, style: r.queueStyle(q), pts: []point{{float64(i), stats[i]}}})
+	}
+	return f
+}
+
+// batchFigure returns the figure of the batch pushes, ns per batch against
+// the batch size, or nil without results. Each kind of push (batchPanels)
+// has a panel of its own, with every other queue drawn in grey behind, so
+// that no panel holds more than a few lines.
+func (r *report) batchFigure() *figure {
+	cs := r.batchCurves()
+	if len(cs) == 0 {
+		return nil
+	}
+	f := &figure{
+		title:  "PushBatch latency by batch size",
+		xLabel: "batch size (items)", yLabel: "ns per batch push",
+		procs: procsFor(r.bench("PushBatch")),
+		refs: []reference{
+			{label: "paper: lfqueue < 500 ns, flat", pts: []point{exact(1, paper.pushLFBound), exact(1024, paper.pushLFBound)}, line: true},
+			{label: "paper: Taskflow ≈ 5000 ns at 1024", pts: []point{exact(1024, paper.pushTaskflow1024)}},
+		},
+		notes: noteIf(timedNote(curveNames(cs), func(c contender) string { return c.batch })),
+	}
+	all := r.seriesOf(cs)
+	panelOf := func(name string) int {
+		if i := contenderIndex(name); i >= 0 {
+			if j := slices.IndexFunc(batchPanels, func(p struct{ desc, title string }) bool { return p.desc == contenders[i].batch }); j >= 0 {
+				return j
+			}
+		}
+		return len(batchPanels) // a queue the report does not know
+	}
+	groups := make([][]series, len(batchPanels)+1)
+	for _, s := range all {
+		groups[panelOf(s.name)] = append(groups[panelOf(s.name)], s)
+	}
+	for i, g := range groups {
+		if len(g) == 0 {
+			continue
+		}
+		title := "other queues"
+		if i < len(batchPanels) {
+			title = batchPanels[i].title
+		}
+		var context []series
+		for _, s := range all {
+			if panelOf(s.name) != i {
+				context = append(context, s)
+			}
+		}
+		f.panels = append(f.panels, &figure{title: title, xLabel: f.xLabel, series: g, context: context, refs: f.refs})
+	}
+	if len(f.panels) == 1 {
+		f.series, f.panels = all, nil
+		return f
+	}
+	f.series = all        // the figure's queues, for its caption's counts
+	f.yLabel = "ns/batch" // beside a panel, the longer label would set its height
+	f.notes = append(f.notes, "In grey behind each panel: the queues of the other panels.")
+	return f
+}
+
+// masterFigure returns the figure of the master's capacity, hand-offs per
+// second of its busy time: a point per queue when the runs have one worker
+// count besides 1, a curve per queue over the worker counts with more, or
+// nil without results.
+func (r *report) masterFigure() *figure {
+	cs := r.masterCurves("capacity-steals/s", 1e-6)
+	if len(cs) == 0 {
+		return nil
+	}
+	f := &figure{
+		title:  "Master capacity: hand-offs per second of the master's busy time",
+		xLabel: "workers", yLabel: "million hand-offs per second",
+		procs: procsFor(r.bench("MasterCapacity")),
+	}
+	var ks []float64
+	for _, c := range cs {
+		for _, p := range c.pts {
+			if !slices.Contains(ks, p.x) {
+				ks = append(ks, p.x)
+			}
+		}
+	}
+	if len(ks) > 1 {
+		f.series, f.group = r.seriesOf(cs), workers
+		return f
+	}
+	f.title = fmt.Sprintf("Master capacity with %s: hand-offs per second of its busy time", workers(ks[0]))
+	f.xLabel = ""
+	var names []string
+	var stats []Stat
+	for _, c := range cs {
+		names, stats = append(names, c.name), append(stats, c.pts[0].Stat)
+	}
+	return r.queueFigure(names, stats, f)
 }
 
 // curveNames returns the names of the curves.

@@ -14,14 +14,16 @@ type contender struct {
 	name  string
 	color color.Color
 	glyph draw.GlyphDrawer
-	// push and steal say what BenchmarkPush and BenchmarkSteal time for
-	// the contender; contenders that say the same are named together in a
-	// caption. Empty where the contender is not in that benchmark.
-	push, steal string
+	// batch and steal say what BenchmarkPushBatch and BenchmarkSteal time
+	// for the contender; contenders that say the same are named together
+	// in a caption, and in a panel of the batch plot. Empty where the
+	// contender is not in that benchmark. (BenchmarkPush times one Push of
+	// one item for every queue.)
+	batch, steal string
 }
 
-// What the push and steal benchmarks time (package bench documents each
-// contender beside its code).
+// What the batch-push and steal benchmarks time (package bench documents
+// each contender beside its code).
 const (
 	pushCopy    = "PushBatch, which copies the batch into the queue"
 	pushBulk    = "Taskflow v4's bulk push, which copies the batch in too"
@@ -52,6 +54,16 @@ var contenders = []contender{
 	{"cl-ub", rgb(0x91, 0x1E, 0xB4), pentagonGlyph{filled: true}, pushCopy, stealCopy},              // purple
 	{"cl-bd", rgb(0x9A, 0x63, 0x24), pentagonGlyph{}, pushCopy, ""},                                 // brown
 	{"mutex", rgb(0x70, 0x70, 0x70), triangleGlyph{right: true, filled: true}, pushCopy, stealCopy}, // grey
+}
+
+// batchPanels are the panels of the batch-push plot, in order: the
+// contenders whose batch description is desc, under title. Queues the
+// report does not know go into a last panel of their own.
+var batchPanels = []struct{ desc, title string }{
+	{pushCopy, "PushBatch, a copy"},
+	{pushBulk, "Taskflow v4's bulk push"},
+	{pushLoop, "a loop of Push (Taskflow, as the paper)"},
+	{pushList, "PushList of a List built untimed"},
 }
 
 // contenderIndex returns the place of a contender in contenders, or -1.

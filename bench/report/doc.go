@@ -1,9 +1,9 @@
 // Command report runs the module's benchmarks (or reads saved `go test
 // -bench` output) and writes the figures of the paper's evaluation beside
-// ours: CSV files, Markdown tables and PNG plots of push latency by batch
-// size, steal latency by proportion, pop latency, DAG exploration time and
-// speedup by worker count (uniform and irregular work), and the master's
-// capacity.
+// ours: CSV files, Markdown tables and PNG plots of push latency (Push of
+// one item, and PushBatch by batch size), steal latency by proportion, pop
+// latency, DAG exploration time and speedup by worker count (uniform and
+// irregular work), and the master's capacity.
 //
 // It lives in its own module so that users of the library never download its
 // plotting, statistics and progress-bar dependencies. From the repository
@@ -54,13 +54,21 @@
 // what the figures are, and the push and steal plots say what each
 // contender's timed loop does: bq, lf and lf-skip steal by handing the
 // stolen blocks or nodes over, the others copy; bq-list and lf-list push a
-// List built outside the timer. An axis whose values span a factor of 20 or
-// more is logarithmic, so that no queue is drawn as a sliver; a reference
-// far above every measurement on a linear axis (the paper's 213 ns pop) is
-// written at the top of the plot and in the caption instead of setting the
-// scale. The DAG speedups over one worker make one chart: a group of bars
-// per work distribution and mode when the runs have one worker count besides
-// 1, a panel of curves for each with more.
+// List built outside the timer. The batch-push plot has a panel for each
+// kind of push, each with its few queues in colour and the other queues in
+// grey behind. An axis whose values span a factor of 20 or more is
+// logarithmic, so that no queue is drawn as a sliver. A bar's length means
+// nothing on a logarithmic axis: there a bar chart draws a marker at each
+// median instead. A reference far above every measurement on a linear axis
+// (the paper's 213 ns pop) is written at the top of the plot and in the
+// caption instead of setting the scale. The DAG speedups over one worker
+// make one chart: a group of bars per work distribution and mode when the
+// runs have one worker count besides 1, a panel of curves for each with
+// more. The master's capacity at one worker count is a chart of the queues.
+//
+// Saved output from before BenchmarkPush timed Push of one item names the
+// batch pushes BenchmarkPush/queue=Q/batch=B; the report reads them as
+// BenchmarkPushBatch's.
 //
 // The raw output of a run starts with comment lines that go test does not
 // print:

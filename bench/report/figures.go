@@ -59,7 +59,23 @@ func newReport(set *Set) *report {
 	return r
 }
 
-func (r *report) bench(name string) []Row { return filter(r.rows, name) }
+// bench returns the rows of the top-level benchmark name. Saved output
+// from before BenchmarkPush and BenchmarkPushBatch were two benchmarks
+// names PushBatch's rows BenchmarkPush/queue=Q/batch=B: they are
+// PushBatch's, not Push's.
+func (r *report) bench(name string) []Row {
+	var out []Row
+	for _, row := range r.rows {
+		b := row.Bench
+		if b == "Push" && row.Params["batch"] != "" {
+			b = "PushBatch"
+		}
+		if b == name {
+			out = append(out, row)
+		}
+	}
+	return out
+}
 
 // queueStyle returns the style index of a queue name: a contender's place
 // in contenders, or for another queue the place after them that its first
@@ -149,8 +165,8 @@ func curveOf(rows []Row, name string, want map[string]string, x, unit string, sc
 	return c
 }
 
-// pushCurves returns ns per batch against batch size, one curve per queue.
-func (r *report) pushCurves() []curve { return r.curves("Push", nil, "batch", "ns/op", 1) }
+// batchCurves returns ns per batch against batch size, one curve per queue.
+func (r *report) batchCurves() []curve { return r.curves("PushBatch", nil, "batch", "ns/op", 1) }
 
 // stealCurves returns µs per steal against the proportion, one curve per
 // queue, for queues of n items.
@@ -159,8 +175,15 @@ func (r *report) stealCurves(n int) []curve {
 }
 
 // popStats returns ns per pop by queue.
-func (r *report) popStats() (names []string, stats []Stat) {
-	rows := r.bench("Pop")
+func (r *report) popStats() (names []string, stats []Stat) { return r.queueStats("Pop") }
+
+// pushStats returns ns per Push of one item by queue.
+func (r *report) pushStats() (names []string, stats []Stat) { return r.queueStats("Push") }
+
+// queueStats returns ns per op of a benchmark whose only parameter is the
+// queue, by queue.
+func (r *report) queueStats(bench string) (names []string, stats []Stat) {
+	rows := r.bench(bench)
 	procs := procsFor(rows)
 	for _, q := range distinct(rows, "queue") {
 		if row, ok := lookup(rows, procs, map[string]string{"queue": q}); ok {

@@ -37,16 +37,26 @@ func (r *report) markdown(imgDir string, plots map[string]bool) string {
 		"(± ∞: fewer than 6 samples, too few for one; %s: ± %.0f %% or more, too wide to mean anything, as the median could be half or double)._\n\n",
 		plural(maxN, "sample", "samples"), machine(r.config, procsFor(r.rows)), wideMark, 100*wideCI)
 
-	if rows := r.bench("Push"); len(rows) > 0 {
-		w("### Push latency by batch size\n\n")
-		w("Time of one push of a batch (ns per batch). The paper: lfqueue stays under %s for 1 to 1024 items, Taskflow's per-item loop rises to about %s at 1024.\n\n",
+	if names, stats := r.pushStats(); len(names) > 0 {
+		w("### Push latency, one item\n\n")
+		w("Time of one Push of one item (ns), BenchmarkPush. The paper: lfqueue's push stays under %s for 1 to 1024 items.\n\n", duration(paper.pushLFBound))
+		w("| queue | ns/push |\n|---|---:|\n")
+		for i, q := range names {
+			w("| %s | %s %s |\n", q, num(stats[i].Median), ci(stats[i]))
+		}
+		w("\n")
+		img("push-one.png", "push latency, one item")
+	}
+	if rows := r.bench("PushBatch"); len(rows) > 0 {
+		w("### PushBatch latency by batch size\n\n")
+		w("Time of one push of a batch (ns per batch), BenchmarkPushBatch; its batch=1 is PushBatch of a one-item slice. The paper: lfqueue stays under %s for 1 to 1024 items, Taskflow's per-item loop rises to about %s at 1024.\n\n",
 			duration(paper.pushLFBound), duration(paper.pushTaskflow1024))
-		if note := timedNote(distinct(rows, "queue"), func(c contender) string { return c.push }); note != "" {
+		if note := timedNote(distinct(rows, "queue"), func(c contender) string { return c.batch }); note != "" {
 			w("%s\n\n", note)
 		}
 		batches := distinctInts(rows, "batch")
 		r.table(&b, rows, "queue", "batch", batches, "ns/op", func(s Stat) string { return num(s.Median) + " " + ci(s) })
-		img("push.png", "push latency by batch size")
+		img("push.png", "PushBatch latency by batch size")
 	}
 	if rows := r.bench("Steal"); len(rows) > 0 {
 		w("### Steal latency by proportion\n\n")

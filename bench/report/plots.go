@@ -19,10 +19,12 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 )
 
-// The figures' size.
+// The figures' size: figHeight for a figure with one row of plots, and
+// rowHeight more for each further row of panels.
 const (
 	figWidth  = 10 * vg.Inch
 	figHeight = 6 * vg.Inch
+	rowHeight = 3 * vg.Inch
 )
 
 // palette holds the colours of the contenders, in their order, and shapes
@@ -262,6 +264,10 @@ type figure struct {
 	// title; they take their y label from the figure and may leave their
 	// own empty.
 	panels []*figure
+	// context are series of other panels, drawn thin and grey behind the
+	// figure's own as a backdrop, without markers or legend entries of
+	// their own.
+	context []series
 }
 
 // xs returns the distinct x values of the series, sorted.
@@ -279,8 +285,14 @@ func (f *figure) xs() []float64 {
 }
 
 // bars reports whether the figure is a bar chart: categories, groups, or
-// too few x values for a line to mean anything.
+// too few x values for a line to mean anything. On a logarithmic y axis,
+// where a bar's length means nothing, the chart draws a marker at each
+// bar's median instead (see dots).
 func (f *figure) bars() bool { return f.categories != nil || f.grouped || len(f.xs()) <= 2 }
+
+// dots reports whether the figure, laid out as a bar chart, draws markers
+// instead of bars: on the logarithmic y scale sc.
+func (f *figure) dots(sc yScale) bool { return sc.log && f.bars() }
 
 // visibleRefs returns the references with only their points that fall on
 // the figure: at a group of bars, or within the measured x range; a
@@ -532,7 +544,7 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 		counts = fmt.Sprintf("%d to %d samples", lo, hi)
 	}
 	what := "Points"
-	if f.plots()[0].bars() {
+	if f.plots()[0].bars() && !f.dots(sc) {
 		what = "Bars"
 	}
 	var lines []string
@@ -542,8 +554,8 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 	} else {
 		lines = append(lines, fmt.Sprintf("%s: medians of %s; whiskers: smallest to largest sample (6 or more samples give a 95 %% confidence interval instead).", what, counts))
 	}
-	if sc.log && what == "Bars" {
-		lines = append(lines, "The y axis is logarithmic, so that every bar can be read: compare bars by their values, not their lengths.")
+	if f.dots(sc) {
+		lines = append(lines, "The y axis is logarithmic, so that every queue can be read: a marker, not a bar, shows each median.")
 	}
 	if wide, all := f.wideCounts(ci); wide > 0 {
 		lines = append(lines, fmt.Sprintf("%s: an interval of ± %.0f %% or more, too wide to mean anything (the median could be half or double): whisker left out; %d of %d %s.",
@@ -564,6 +576,7 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 // the legend, and the labels of the references it left off the scale.
 func (f *figure) build(ci bool, sc yScale, lg *legend) (*plot.Plot, []string) {
 	bars := f.bars()
+	dots := f.dots(sc) // bars drawn as markers, on a log scale
 	xs := f.xs()
 
 	p := plot.New()
@@ -632,7 +645,17 @@ func (f *figure) build(ci bool, sc yScale, lg *legend) (*plot.Plot, []string) {
 		}
 	}
 
-	// Our measurements.
+	// The backdrop of the other panels' queues, then our measurements.
+	for _, s := range f.context {
+		p.Add(plotFunc(func(c draw.Canvas, p *plot.Plot) {
+			trX, trY := p.Transforms(&c)
+			var line []vg.Point
+			for _, q := range s.pts {
+				line = append(line, vg.Point{X: trX(q.x), Y: trY(q.Median)})
+			}
+			c.StrokeLines(contextStyle.line(), c.ClipLinesXY(line)...)
+		}))
+	}
 	slot := 0 // a bar's place in its group
 	for _, s := range f.series {
 		st := queueStyle(s.style)
@@ -650,14 +673,22 @@ func (f *figure) build(ci bool, sc yScale, lg *legend) (*plot.Plot, []string) {
 						x0 = pos(q.x) - halfGroup + float64(i)*w
 						x1 = x0 + w*0.9
 					}
-					drawBar(c, p, st, x0, x1, base, q.Stat, ci)
+					if dots {
+						drawDot(c, p, st, (x0+x1)/2, q.Stat, ci)
+					} else {
+						drawBar(c, p, st, x0, x1, base, q.Stat, ci)
+					}
 				}
 			}
 		} else {
 			drawFn = func(c draw.Canvas, p *plot.Plot) { drawLine(c, p, st, s.pts, ci, true) }
 		}
 		p.Add(drawFn)
-		lg.add(s.name, func(c *draw.Canvas) { thumbnail(c, st, bars) })
+		thumb := st
+		if dots {
+			thumb.width = 0 // a marker only
+		}
+		lg.add(s.name, func(c *draw.Canvas) { thumbnail(c, thumb, bars && !dots) })
 	}
 
 	// wideMark over each median whose interval is too wide to mean
@@ -761,6 +792,8 @@ const panelCols = 2
 // several), the legend to their right and the caption below all, and
 // encodes the whole as a PNG.
 func drawFigure(title string, plots []*plot.Plot, lg *legend, caption []string) ([]byte, error) {
+	rows := (len(plots) + panelCols - 1) / panelCols
+	figHeight := figHeight + rowHeight*vg.Length(rows-1)
 	img := vgimg.New(figWidth, figHeight)
 	dc := draw.New(img)
 	dc.SetColor(color.White)
@@ -790,7 +823,6 @@ func drawFigure(title string, plots []*plot.Plot, lg *legend, caption []string) 
 		plots[0].Draw(area)
 	} else {
 		const cols = panelCols
-		rows := (len(plots) + cols - 1) / cols
 		grid := make([][]*plot.Plot, rows)
 		for i := range grid {
 			grid[i] = make([]*plot.Plot, cols)
@@ -980,6 +1012,21 @@ func drawWhisker(c draw.Canvas, p *plot.Plot, clr color.Color, x vg.Length, s St
 	c.StrokeLine2(ls, x, y0, x, y1)
 	c.StrokeLine2(ls, x-end, y0, x+end, y0)
 	c.StrokeLine2(ls, x-end, y1, x+end, y1)
+}
+
+// contextStyle draws the queues of other panels behind a panel's own: a
+// thin grey line without markers or whiskers.
+var contextStyle = style{color: rgb(0xCC, 0xCC, 0xCC), width: vg.Points(1)}
+
+// drawDot draws the marker of one median at x, with its whisker: a bar
+// chart's bar on a logarithmic scale, where a bar's length means nothing.
+func drawDot(c draw.Canvas, p *plot.Plot, st style, x float64, s Stat, ci bool) {
+	trX, trY := p.Transforms(&c)
+	pt := vg.Point{X: trX(x), Y: trY(s.Median)}
+	drawWhisker(c, p, st.color, pt.X, s, ci)
+	if c.Contains(pt) {
+		c.DrawGlyph(st.glyphStyle(vg.Points(5)), pt)
+	}
 }
 
 // drawBar draws one bar from base to the median over [x0, x1] and its

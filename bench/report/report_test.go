@@ -31,7 +31,7 @@ func TestParseSample(t *testing.T) {
 	for _, s := range set.Samples {
 		counts[s.Bench]++
 	}
-	want := map[string]int{"DAG": 144, "DAGCeiling": 4, "MasterCapacity": 36, "Pop": 12, "Push": 108, "Steal": 168}
+	want := map[string]int{"DAG": 144, "DAGCeiling": 4, "MasterCapacity": 36, "Pop": 12, "Push": 12, "PushBatch": 108, "Steal": 168}
 	for b, n := range want {
 		if counts[b] != n {
 			t.Errorf("%s: %d samples, want %d", b, counts[b], n)
@@ -286,7 +286,7 @@ func TestContendersOfResults(t *testing.T) {
 		for _, b := range []struct {
 			bench string
 			what  func(contender) string
-		}{{"Push", func(c contender) string { return c.push }}, {"Steal", func(c contender) string { return c.steal }}} {
+		}{{"PushBatch", func(c contender) string { return c.batch }}, {"Steal", func(c contender) string { return c.steal }}} {
 			for _, q := range distinct(r.bench(b.bench), "queue") {
 				if i := contenderIndex(q); i >= 0 && b.what(contenders[i]) == "" {
 					t.Errorf("%s: %s %s: no caption says what is timed", file, b.bench, q)
@@ -334,7 +334,7 @@ func TestWriteAll(t *testing.T) {
 	if err := writeAll(set, &writer{dir: out, stdout: &log}, md); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"samples.csv", "summary.csv", "report.md", "push.png", "steal-n10000.png", "steal-n100000.png", "pop.png",
+	for _, f := range []string{"samples.csv", "summary.csv", "report.md", "push-one.png", "push.png", "steal-n10000.png", "steal-n100000.png", "pop.png",
 		"dag-time-uniform-master.png", "dag-speedup.png", "master-capacity.png"} {
 		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
@@ -353,10 +353,12 @@ func TestWriteAll(t *testing.T) {
 	doc := string(b)
 	for _, want := range []string{
 		"The lead's prose.", "## Recipe", // outside the region: kept
-		"### Push latency by batch size", "| queue | batch=1 | batch=4 |", "± ∞",
+		"### Push latency, one item", "| queue | ns/push |", "| mutex | 8296 ± ∞ |",
+		"### PushBatch latency by batch size", "| queue | batch=1 | batch=4 |", "± ∞",
 		"### Steal latency by proportion", "n = 10000 items:",
 		"### Pop latency", "### DAG exploration", "uniform work:", "irregular work:",
-		"| lf | master |", "| busy work alone | – |", "### Master capacity", "![push latency by batch size](results/push.png)",
+		"| lf | master |", "| busy work alone | – |", "### Master capacity", "![PushBatch latency by batch size](results/push.png)",
+		"![push latency, one item](results/push-one.png)",
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("BENCHMARKS.md lacks %q", want)
@@ -369,7 +371,7 @@ func TestWriteAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(report), "![push latency by batch size](push.png)") {
+	if !strings.Contains(string(report), "![PushBatch latency by batch size](push.png)") {
 		t.Error("report.md does not name its plots relative to itself")
 	}
 	samples, err := os.ReadFile(filepath.Join(out, "samples.csv"))
@@ -584,7 +586,7 @@ func TestInOutLeavesRepositoryAlone(t *testing.T) {
 	if n := strings.Count(stdout, "wrote "); n != len(written) {
 		t.Errorf("said %d files, wrote %d", n, len(written))
 	}
-	if !strings.Contains(stdout, "472 samples") {
+	if !strings.Contains(stdout, "484 samples") {
 		t.Errorf("stdout: %s", stdout)
 	}
 }
@@ -677,11 +679,13 @@ func TestChartsSmallInputs(t *testing.T) {
 	for name, in := range map[string]string{
 		"one worker": "BenchmarkDAG/queue=bq/mode=master/work=uniform/workers=1 1 5000000 ns/op\n" +
 			"BenchmarkDAGCeiling/workers=1 1 4000000 ns/op\n",
-		"one of each": "BenchmarkPush/queue=bq-batch/batch=1-8 100 10 ns/op\n" +
+		"one of each": "BenchmarkPushBatch/queue=bq-batch/batch=1-8 100 10 ns/op\n" +
+			"BenchmarkPush/queue=bq-8 100 3 ns/op\n" +
 			"BenchmarkSteal/queue=bq/n=10000/p=10-8 100 1000 ns/op\n" +
 			"BenchmarkPop/queue=bq-list-8 100 5 ns/op\n" +
 			"BenchmarkMasterCapacity/queue=bq/workers=2-8 1 100 ns/op 5 steals/run 1000 capacity-steals/s\n",
-		"flat": "BenchmarkPush/queue=q/batch=1 100 0 ns/op\nBenchmarkPush/queue=q/batch=4 100 0 ns/op\nBenchmarkPush/queue=q/batch=16 100 0 ns/op\n",
+		"flat":      "BenchmarkPushBatch/queue=q/batch=1 100 0 ns/op\nBenchmarkPushBatch/queue=q/batch=4 100 0 ns/op\nBenchmarkPushBatch/queue=q/batch=16 100 0 ns/op\n",
+		"old names": "BenchmarkPush/queue=bq/batch=1 100 3 ns/op\nBenchmarkPush/queue=bq/batch=4 100 5 ns/op\nBenchmarkPush/queue=lf/batch=1 100 30 ns/op\n",
 	} {
 		set, err := Parse([]byte(in), name)
 		if err != nil {
@@ -811,12 +815,72 @@ func TestOneSpeedupChart(t *testing.T) {
 }
 
 func TestTimedNote(t *testing.T) {
-	got := timedNote([]string{"tf-ub", "bq", "bq-list", "nosuch", "lf"}, func(c contender) string { return c.push })
+	got := timedNote([]string{"tf-ub", "bq", "bq-list", "nosuch", "lf"}, func(c contender) string { return c.batch })
 	want := "What is timed. tf-ub: " + pushLoop + ". bq, lf: " + pushCopy + ". bq-list: " + pushList + "."
 	if got != want {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 	if got := timedNote([]string{"nosuch", "tf-bd"}, func(c contender) string { return c.steal }); got != "" {
 		t.Errorf("no descriptions: %q", got)
+	}
+}
+
+// TestBatchPanels checks that the batch-push plot gives each kind of push a
+// panel of a few queues, with the others in grey behind, and that saved
+// output from before BenchmarkPushBatch (BenchmarkPush/queue=Q/batch=B, as
+// in the committed results) is read as PushBatch's.
+func TestBatchPanels(t *testing.T) {
+	r, f := committedChart(t, "push.png")
+	if len(r.bench("Push")) != 0 || len(r.bench("PushBatch")) != 66 {
+		t.Errorf("old names: %d Push rows, %d PushBatch rows; want 0 and 66", len(r.bench("Push")), len(r.bench("PushBatch")))
+	}
+	want := []string{"PushBatch, a copy", "Taskflow v4's bulk push", "a loop of Push (Taskflow, as the paper)", "PushList of a List built untimed"}
+	if len(f.panels) != len(want) {
+		t.Fatalf("%d panels; want %d", len(f.panels), len(want))
+	}
+	seen := map[string]bool{}
+	for i, p := range f.panels {
+		if p.title != want[i] {
+			t.Errorf("panel %d: %q; want %q", i, p.title, want[i])
+		}
+		if len(p.series) > 5 || len(p.series)+len(p.context) != len(f.series) {
+			t.Errorf("%s: %d queues and %d behind; want at most 5, and %d in all", p.title, len(p.series), len(p.context), len(f.series))
+		}
+		for _, s := range p.series {
+			if seen[s.name] {
+				t.Errorf("%s in two panels", s.name)
+			}
+			seen[s.name] = true
+		}
+	}
+	if len(seen) != 11 || len(f.series) != 11 {
+		t.Errorf("%d queues in the panels, %d in the figure; want 11", len(seen), len(f.series))
+	}
+	if _, err := f.render(r.config); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestNoBarsOnLogScale checks that a bar chart whose values call for a
+// logarithmic axis draws markers instead of bars, and that the master's
+// capacity at one worker count is a chart of the queues, not one group.
+func TestNoBarsOnLogScale(t *testing.T) {
+	r, f := committedChart(t, "master-capacity.png")
+	if len(f.categories) != 10 || f.categories[1] != "lf" || !strings.Contains(f.title, "with 2 workers") {
+		t.Errorf("categories %v, title %q; want the 10 queues, with 2 workers", f.categories, f.title)
+	}
+	sc := f.yScaleOf(f.useCI())
+	if !sc.log || !f.dots(sc) {
+		t.Errorf("capacities from 0.18 to 4 million: log %v, dots %v; want markers on a log scale", sc.log, f.dots(sc))
+	}
+	for _, c := range r.charts() {
+		sc := c.fig.yScaleOf(c.fig.useCI())
+		if c.fig.plots()[0].bars() && sc.log && !c.fig.dots(sc) {
+			t.Errorf("%s: bars on a log scale", c.file)
+		}
+	}
+	_, pop := committedChart(t, "pop.png")
+	if sc := pop.yScaleOf(pop.useCI()); pop.dots(sc) {
+		t.Error("pop: markers on a linear scale; want bars")
 	}
 }

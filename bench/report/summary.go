@@ -110,17 +110,6 @@ func Summarize(samples []Sample) []Row {
 	return rows
 }
 
-// filter returns the rows of one top-level benchmark.
-func filter(rows []Row, bench string) []Row {
-	var out []Row
-	for _, r := range rows {
-		if r.Bench == bench {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // distinct returns the distinct values of a parameter in order of first
 // appearance.
 func distinct(rows []Row, key string) []string {
