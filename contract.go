@@ -46,4 +46,16 @@ type Contract struct {
 	// Locking says that every operation, the owner's included, takes a
 	// lock, so any call may wait for another goroutine.
 	Locking bool
+
+	// OwnerHolds says that the owner may hold some of its newest items
+	// where thieves cannot see them, so that it pushes and pops those
+	// without synchronizing with anyone. Steals see only the published
+	// items: Steal, StealBatch and Len act on the queue as if the held
+	// items were not in it, a steal's count is StealCount of the
+	// published length, and a steal reports an empty queue when nothing
+	// is published. Pop sees every item. The owner holds items only after
+	// a Pop, and publishes all of them by its next Push or Pop after a
+	// steal that found nothing published. The queue's documentation says
+	// exactly when else it publishes.
+	OwnerHolds bool
 }

@@ -248,6 +248,16 @@ type Queue[T any] struct {
 
 	_ pad.Line
 
+	// want is a thief's request that the owner publish the items it
+	// holds (see Holding items): set to 1 by a thief that found no
+	// published item, and cleared by the owner when it answers. Thieves
+	// load it before they store, so a request already made costs them a
+	// load, and the line stays in the owner's cache until a new request.
+	// The owner loads it only while it holds items.
+	want atomicx.Uint32
+
+	_ pad.Line
+
 	own owner[T]
 
 	_ pad.Line
@@ -258,13 +268,16 @@ type Queue[T any] struct {
 type owner[T any] struct {
 	// back is the link the owner fills and pops, base the absolute
 	// position of its first slot (modulo 2^34), and fill the number of
-	// its positions in use. The owner's tail word (see tail) is base+fill
-	// and the pop count of c; the owner publishes it after every push,
-	// and after a pop it differs from the published one until the next
-	// push.
-	back *link[T]
-	base uint64
-	fill int
+	// its positions in use. Of those, the first pfill are published: the
+	// owner's published tail word (see published) is base+pfill and the
+	// pop count of c. The positions from pfill to fill hold the items the
+	// owner holds (see Holding items). Invariant: 0 <= pfill <= fill, and
+	// pfill < fill only after a takeover, so held items lie in the back
+	// link only.
+	back  *link[T]
+	base  uint64
+	fill  int
+	pfill int
 
 	// stop and floor bound the fast paths: Push writes in place while
 	// fill < stop, and Pop claims with one compare-and-swap while
@@ -303,6 +316,13 @@ type owner[T any] struct {
 // tail returns the owner's tail word: the position after its newest item
 // and its pop count.
 func (o *owner[T]) tail() uint64 { return (o.base+uint64(o.fill))<<posShift | o.c&genMask }
+
+// published returns the tail word the owner publishes: the position after
+// its newest published item and its pop count.
+func (o *owner[T]) published() uint64 { return (o.base+uint64(o.pfill))<<posShift | o.c&genMask }
+
+// held reports how many items the owner holds.
+func (o *owner[T]) held() int { return o.fill - o.pfill }
 
 var (
 	_ wsq.Queue[int]   = (*Queue[int])(nil)
@@ -347,7 +367,7 @@ func New[T any](opts ...Option) *Queue[T] {
 // the instant it takes effect, and no call waits for another (a TrySteal or
 // TryStealBatch reports wsq.Contended only when another goroutine changed
 // the control word under it). Any goroutine may call it.
-func (q *Queue[T]) Contract() wsq.Contract { return wsq.Contract{} }
+func (q *Queue[T]) Contract() wsq.Contract { return wsq.Contract{OwnerHolds: true} }
 
 // Len returns the number of items in the queue, not counting items a thief
 // has reserved and is still copying out. Under concurrency it is a snapshot
@@ -382,16 +402,21 @@ func (o *owner[T]) length() int {
 	return int(o.f.length(o.c, o.tail()))
 }
 
-// bounds sets stop and floor from the owner's view: Push may write in
-// place while fill < stop (the back link has room and the queue is below
-// MaxLen), and Pop may claim with one compare-and-swap while fill > floor
-// (the back link holds an item and the queue is not empty). A push or pop
-// changes fill and the length alike, so both bounds hold until the owner
-// changes its back link or reloads the word.
+// bounds sets stop and floor from the owner's view. Push may write in
+// place while fill < stop: the back link has room and the queue is below
+// MaxLen. Pop may claim one published item with one compare-and-swap while
+// pfill > floor: the back link holds a published item, and a takeover does
+// not apply (see takeover). Every push and pop changes fill and the length
+// alike, and pfill and the published length alike, so both bounds hold
+// until the owner changes its back link or reloads the word.
 func (o *owner[T]) bounds() {
 	n := o.length()
 	o.stop = min(o.limit, o.fill+MaxLen-n)
-	o.floor = max(0, o.fill-n)
+	if pub := n - o.held(); pub > o.pfill {
+		o.floor = o.cap // a takeover may apply: Pop's slow path decides
+	} else {
+		o.floor = o.pfill - pub
+	}
 }
 
 // Push adds v as the newest item. It always reports true: the queue is
@@ -401,23 +426,35 @@ func (o *owner[T]) bounds() {
 //
 // Push writes the slot and publishes it with a release store of the tail,
 // where it takes effect; it uses no atomic read-modify-write operation.
+// While the owner holds items, Push holds v too and stores nothing that
+// thieves read (see Holding items).
 func (q *Queue[T]) Push(v T) bool {
 	o := &q.own
 	if o.fill >= o.stop {
 		q.makeRoom(1)
 	}
 	o.back.slots[o.fill] = v
+	if o.fill == o.pfill {
+		o.fill++
+		o.pfill = o.fill
+		q.tail.StoreRelease(o.published()) // where the push takes effect
+		return true
+	}
 	o.fill++
-	q.tail.StoreRelease(o.tail())
+	if q.want.Load() != 0 { // a thief found nothing published
+		q.publish()
+	}
 	return true
 }
 
 // PushBatch adds the items of vs, vs[len(vs)-1] being the newest, as one
 // operation, and returns len(vs): it copies them into the back block and
 // further blocks, then publishes them all with one release store of the
-// tail, so a thief sees none or all of them. It panics if the queue would
-// hold more than MaxLen items. PushBatch does not retain vs. Only the
-// owner may call it; it does not block.
+// tail, so a thief sees none or all of them. A batch that fits the back
+// block while the owner holds items is held with them (see Holding
+// items). It panics if the queue would hold more than MaxLen items.
+// PushBatch does not retain vs. Only the owner may call it; it does not
+// block.
 func (q *Queue[T]) PushBatch(vs []T) int {
 	m := len(vs)
 	o := &q.own
@@ -432,13 +469,22 @@ func (q *Queue[T]) PushBatch(vs []T) int {
 	default:
 		copy(o.back.slots[o.fill:], vs)
 	}
+	if o.fill == o.pfill {
+		o.fill += m
+		o.pfill = o.fill
+		q.tail.StoreRelease(o.published())
+		return m
+	}
 	o.fill += m
-	q.tail.StoreRelease(o.tail())
+	if q.want.Load() != 0 {
+		q.publish()
+	}
 	return m
 }
 
 // pushSlow is PushBatch for a batch that needs more blocks, or that may
-// exceed MaxLen.
+// exceed MaxLen. It publishes the whole batch, and the items the owner
+// held, with one store.
 func (q *Queue[T]) pushSlow(vs []T) int {
 	m := len(vs)
 	q.checkRoom(m)
@@ -451,19 +497,46 @@ func (q *Queue[T]) pushSlow(vs []T) int {
 		o.fill += n
 		rest = rest[n:]
 	}
-	q.tail.StoreRelease(o.tail())
+	q.publish()
 	o.bounds()
 	return m
 }
 
 // makeRoom makes room in the back link for the first of m items: it panics
 // if the queue would hold more than MaxLen, and moves on to a new back link
-// if the back link is full.
+// if the back link is full, publishing the items the owner held in it.
 func (q *Queue[T]) makeRoom(m int) {
 	q.checkRoom(m)
 	if q.own.fill == q.own.limit { // the back link is full, or there is none yet
+		if q.own.held() > 0 {
+			q.publish() // held items lie in the back link only
+		}
 		q.advance(m)
 	}
+}
+
+// Publish makes every item the owner holds stealable. An owner that holds
+// items and will not call Push or Pop for a while calls it, so that thieves
+// can take them meanwhile (see Holding items). It costs one release store
+// when the owner holds items, and a load otherwise. Only the owner may
+// call it; it does not block.
+func (q *Queue[T]) Publish() {
+	if q.own.held() > 0 {
+		q.publish()
+	}
+}
+
+// publish publishes every item the owner holds, with one release store of
+// the tail, and clears a thief's request. The request is cleared first, so
+// that a thief that asks again after the clear is answered at the next
+// push or pop.
+func (q *Queue[T]) publish() {
+	if q.want.Load() != 0 {
+		q.want.StoreRelease(0)
+	}
+	o := &q.own
+	o.pfill = o.fill
+	q.tail.StoreRelease(o.published())
 }
 
 // checkRoom panics, before the queue changes, if m more items would make
@@ -496,6 +569,7 @@ func (q *Queue[T]) advance(want int) {
 	// last looked may serve as the next ones (see harvest).
 	q.refresh(true, want)
 	o.base = (o.base + uint64(o.fill)) & posMask // the back link is full
+	o.pfill = 0                                  // published with the items of the batch, if a batch
 	if nx := o.back.next.Plain(); nx != nil {    // an empty link kept for pushes
 		o.back, o.fill, o.limit, o.cap = nx, 0, spanOf(nx), len(nx.slots)
 		o.spares--
@@ -652,38 +726,55 @@ func (q *Queue[T]) ownerCanMove(f *tenure[T], c uint64) bool {
 // false when the queue is empty. Only the owner may call it; it does not
 // block.
 //
-// Pop claims the item by adding 1 to the pop count of the control word
-// with a compare-and-swap, its one atomic read-modify-write operation,
-// which is where it takes effect: a thief that loads the word after it
-// also sees the pop in the count, and a thief that loaded the word before
-// it fails its own compare-and-swap. When the owner last saw the queue
-// empty Pop needs no atomic operation, since only the owner adds items.
+// Pop takes an item the owner holds with no atomic operation: nobody else
+// reads its slot. It claims a published item by adding to the pop count of
+// the control word with a compare-and-swap, where it takes effect: a thief
+// that loads the word after it also sees the pop in the count, and a thief
+// that loaded the word before it fails its own compare-and-swap. The claim
+// is a takeover (see Holding items) when the back link holds published
+// items and earlier links hold more. When the owner last saw the queue
+// empty, Pop needs no atomic operation, since only the owner adds items.
 func (q *Queue[T]) Pop() (T, bool) {
 	o := &q.own
-	if c := o.c; o.fill > o.floor && ctlGen(c) != genMask && o.f.ctl.CompareAndSwap(c, c+1) {
-		o.c = c + 1
+	var zero T
+	if o.fill > o.pfill { // an item the owner holds
 		o.fill--
 		s := &o.back.slots[o.fill]
 		v := *s
-		var zero T
+		*s = zero
+		if q.want.Load() != 0 { // a thief found nothing published
+			q.publish()
+		}
+		return v, true
+	}
+	if c := o.c; o.pfill > o.floor && ctlGen(c) != genMask && o.f.ctl.CompareAndSwap(c, c+1) {
+		o.c = c + 1
+		o.fill--
+		o.pfill--
+		s := &o.back.slots[o.fill]
+		v := *s
 		*s = zero
 		return v, true
 	}
 	return q.popSlow()
 }
 
-// popSlow is Pop when the fast path does not apply: the owner saw the
-// queue empty, or its back link empty, or its view of the word is stale,
-// or the pop count is about to wrap.
+// popSlow is Pop when the owner holds no item and the fast path does not
+// apply: the owner saw the queue empty, or its back link empty, or its
+// view of the word is stale, or the pop count is about to wrap, or a
+// takeover may apply.
 func (q *Queue[T]) popSlow() (T, bool) {
 	o := &q.own
 	var zero T
+	m := 0
 	for {
-		if o.length() == 0 {
+		pub := o.length() // the owner holds nothing: all is published
+		if pub == 0 {
 			return zero, false
 		}
 		c := o.c
-		next := c + 1
+		m = takeover(pub, o.pfill, ctlGen(c))
+		next := c + uint64(m)
 		if ctlGen(c) == genMask {
 			// The count would wrap within the tenure, and a stalled
 			// thief's compare-and-swap could match a word it loaded
@@ -693,8 +784,8 @@ func (q *Queue[T]) popSlow() (T, bool) {
 			next = moved(c) &^ genMask
 		}
 		// The claim: if it succeeds, c was the word, the length computed
-		// from it was exact and at least 1, so the newest position is
-		// not reserved, and no thief can reserve it any more.
+		// from it was exact and at least m, so the m newest positions
+		// are not reserved, and no thief can reserve them any more.
 		if o.f.ctl.CompareAndSwap(c, next) {
 			if isLive(next) {
 				o.c = next
@@ -706,18 +797,35 @@ func (q *Queue[T]) popSlow() (T, bool) {
 		}
 		q.reload()
 	}
-	// The claim leaves the owner the newest unreserved item, which is the
-	// last position in use: in the back link, or, if that is empty, in
-	// an earlier one.
+	if m > 1 && q.want.Load() != 0 {
+		// A request made before the takeover: published items remain.
+		q.want.StoreRelease(0)
+	}
+	// The claim leaves the owner the m newest published items, which are
+	// the last positions in use: in the back link (a takeover takes only
+	// what the back link holds), or, if that is empty, in an earlier one.
 	for o.fill == 0 {
 		q.retreat()
 	}
+	o.pfill -= m
 	o.fill--
 	s := &o.back.slots[o.fill]
 	v := *s
 	*s = zero
 	o.bounds()
 	return v, true
+}
+
+// takeover returns how many of the pub published items a pop claims, when
+// the back link holds pfill of them and the pop count is gen: all that the
+// back link holds if earlier links hold more, so that the owner holds them
+// and pops them with no atomic operation, or else just one. It never takes
+// the last published item, nor lets the count wrap within the tenure.
+func takeover(pub, pfill int, gen uint64) int {
+	if pub <= pfill || pfill < 2 {
+		return 1
+	}
+	return int(min(uint64(pfill), max(1, genMask-gen)))
 }
 
 // retreat moves the owner from its empty back link to the link before it.
@@ -738,6 +846,7 @@ func (q *Queue[T]) retreat() {
 		o.spares = 1
 	}
 	o.back, o.fill, o.limit, o.cap = p, spanOf(p), spanOf(p), len(p.slots)
+	o.pfill = o.fill // the owner holds items only in its back link
 	o.base = (o.base - uint64(o.fill)) & posMask
 }
 
@@ -909,6 +1018,7 @@ func (q *Queue[T]) reserveFrom(f *tenure[T], c, tw uint64, p float64, once bool)
 		n := f.length(c, tw)
 		if n == 0 {
 			if f.ctl.Load() == c {
+				q.ask()
 				return nil, 0, 0, wsq.Empty // takes effect at the load of the tail
 			}
 		} else if n <= MaxLen { // else c was stale: the word changed
@@ -951,6 +1061,15 @@ func (q *Queue[T]) reserveFrom(f *tenure[T], c, tw uint64, p float64, once bool)
 		if once {
 			return nil, 0, 0, wsq.Contended
 		}
+	}
+}
+
+// ask asks the owner to publish the items it holds, if it holds any: a
+// thief calls it when it found no published item. The load keeps a
+// request already made from writing the line again.
+func (q *Queue[T]) ask() {
+	if q.want.Load() == 0 {
+		q.want.StoreRelease(1)
 	}
 }
 

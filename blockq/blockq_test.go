@@ -67,7 +67,7 @@ func TestZeroValue(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, "c", v)
 	assert.Equal(t, 1, q.Len())
-	assert.Equal(t, wsq.Contract{}, q.Contract(), "blockq relaxes nothing")
+	assert.Equal(t, wsq.Contract{OwnerHolds: true}, q.Contract(), "blockq relaxes nothing but what the owner holds")
 }
 
 func TestBadOptions(t *testing.T) {
@@ -141,7 +141,15 @@ func TestPopAcrossBlocks(t *testing.T) {
 		require.Equal(t, want, v)
 	}
 	require.True(t, q.Push(5))
-	assert.Equal(t, queuetest.Seq(0, 6), q.StealBatch(nil, 1))
+	// The owner took over what its back block held when it popped there,
+	// and holds what it pushed since: a thief takes the rest, asks, and
+	// takes what the owner's next operation publishes.
+	require.Equal(t, 2, q.Held())
+	assert.Equal(t, queuetest.Seq(0, 4), q.StealBatch(nil, 1))
+	assert.Nil(t, q.StealBatch(nil, 1))
+	require.True(t, q.Push(6))
+	assert.Zero(t, q.Held(), "a push answers a thief's request")
+	assert.Equal(t, queuetest.Seq(4, 3), q.StealBatch(nil, 1))
 	_, ok := q.Pop()
 	assert.False(t, ok)
 }

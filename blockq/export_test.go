@@ -25,11 +25,15 @@ func (q *Queue[T]) CheckInvariants() error {
 	if !isLive(c) {
 		return fmt.Errorf("front word %#x is not live", c)
 	}
-	// The published tail lags the owner's tail word only by the pops made
-	// since it was published.
-	otw := o.tail()
-	if tw := q.tail.Load(); (tw>>posShift-(otw-tw)&genMask)&posMask != otw>>posShift {
-		return fmt.Errorf("published tail %#x is not the owner's tail word %#x before its pops since", tw, otw)
+	// The published tail lags the owner's published tail word only by the
+	// pops made since it was published; the owner holds only items of its
+	// back link, after the published ones.
+	if o.pfill < 0 || o.pfill > o.fill {
+		return fmt.Errorf("the owner has %d published positions of %d in use in its back link", o.pfill, o.fill)
+	}
+	otw, opw := o.tail(), o.published()
+	if tw := q.tail.Load(); (tw>>posShift-(opw-tw)&genMask)&posMask != opw>>posShift {
+		return fmt.Errorf("published tail %#x is not the owner's published tail word %#x before its pops since", tw, opw)
 	}
 	if ctlGen(o.c) != ctlGen(c) {
 		return fmt.Errorf("the owner's view has pop count %d, not %d", ctlGen(o.c), ctlGen(c))
@@ -67,6 +71,9 @@ func (q *Queue[T]) CheckInvariants() error {
 	if n > MaxLen || pos-ctlIdx(c) != int(n) {
 		return fmt.Errorf("the queue's length is %d: newest position %d, oldest %d", n, pos, ctlIdx(c))
 	}
+	if pub := f.length(c, opw); pub+uint64(o.held()) != n {
+		return fmt.Errorf("%d items published and %d held, but the queue holds %d", pub, o.held(), n)
+	}
 	if own := o.length(); own < int(n) {
 		return fmt.Errorf("the owner sees %d items, fewer than the %d there are", own, n)
 	}
@@ -84,6 +91,14 @@ func (q *Queue[T]) CheckInvariants() error {
 	}
 	return nil
 }
+
+// OwnerLen returns the number of items as the owner sees them: the
+// published ones thieves have not reserved, as Len counts them, and the held
+// ones. Only the owner may call it.
+func (q *Queue[T]) OwnerLen() int { return q.Len() + q.own.held() }
+
+// Held returns the number of items the owner holds.
+func (q *Queue[T]) Held() int { return q.own.held() }
 
 // NewAt returns an empty queue whose positions start at pos and whose pop
 // count starts at gen, as if that many positions had been consumed and that
@@ -115,6 +130,9 @@ const (
 // so the wrap tests jump over most of them.
 func (q *Queue[T]) jumpGen(n uint64) {
 	o := &q.own
+	if o.held() > 0 {
+		q.publish() // the jump's pushes publish what the owner holds
+	}
 	for n > 0 {
 		q.reload()
 		if ctlGen(o.c) == genMask {

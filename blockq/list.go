@@ -118,7 +118,7 @@ func (q *Queue[T]) PushList(l *List[T]) int {
 	o.back, o.fill, o.limit, o.cap = l.last, l.fill, l.lastCap, l.lastCap
 	o.spares = 0
 	*l = List[T]{}
-	q.tail.StoreRelease(o.tail())
+	q.publish() // l's items, and the items the owner held
 	o.bounds()
 	return m
 }

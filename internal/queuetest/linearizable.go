@@ -55,6 +55,121 @@ type lzOutput struct {
 type lzState struct {
 	items []int
 	last  int
+	pubs  []int // OwnerHolds: the published lengths the history allows, ascending
+}
+
+// holdsStep is the step of the model for a queue whose owner holds items
+// (wsq.Contract.OwnerHolds). Thieves see only the oldest pub items, and
+// pub is not observed directly: the state keeps every value of it the
+// history so far allows. A push publishes nothing more or everything; a
+// pop of a held item may publish everything left; a pop of the newest
+// published item may take over any number of the published items but the
+// oldest. A steal needs pub > 0 and takes StealCount of pub; a steal that
+// finds nothing needs pub == 0. An empty set of values is a violation.
+func holdsStep(s lzState, in lzInput, out lzOutput) (bool, lzState) {
+	n := len(s.items)
+	var pubs []int
+	add := func(p int) {
+		if !slices.Contains(pubs, p) {
+			pubs = append(pubs, p)
+		}
+	}
+	items := s.items
+	last := s.last
+	switch in.kind {
+	case opPush, opPushItem, opPushBatch:
+		vs := in.vs
+		if in.kind != opPushBatch {
+			if !out.ok {
+				return false, s // unbounded
+			}
+			vs = []int{in.v}
+			if in.kind == opPushItem {
+				if in.after != 0 && s.last != in.after {
+					return false, s
+				}
+				last = in.v
+			}
+		} else if out.n != len(vs) {
+			return false, s
+		}
+		items = append(slices.Clip(items), vs...)
+		for _, p := range s.pubs {
+			add(p)
+			add(len(items))
+		}
+	case opPop:
+		if !out.ok || n == 0 {
+			return !out.ok && n == 0, s
+		}
+		if items[n-1] != out.v {
+			return false, s
+		}
+		items = items[: n-1 : n-1]
+		for _, p := range s.pubs {
+			if p < n { // a held item: the pop may publish the rest
+				add(p)
+				add(n - 1)
+				continue
+			}
+			for q := min(1, n-1); q <= n-1; q++ { // a claim of n-q items
+				add(q)
+			}
+		}
+	default: // the steals
+		var k int
+		switch in.kind {
+		case opSteal:
+			if out.ok {
+				k = 1
+			}
+		case opTrySteal:
+			if out.r == wsq.Contended {
+				return out.v == 0, s
+			}
+			if out.r == wsq.Taken {
+				k = 1
+			}
+		default:
+			k = len(out.vs)
+			if in.kind == opTryStealBatch && (out.r == wsq.Contended || out.r == wsq.Empty) {
+				if k != 0 {
+					return false, s
+				}
+				if out.r == wsq.Contended {
+					return true, s
+				}
+			}
+		}
+		if k > n {
+			return false, s
+		}
+		got := out.vs
+		if in.kind == opSteal || in.kind == opTrySteal {
+			got = nil
+			if k == 1 {
+				got = []int{out.v}
+			}
+		}
+		if !slices.Equal(items[:k], got) {
+			return false, s
+		}
+		items = items[k:]
+		batch := in.kind == opStealBatch || in.kind == opTryStealBatch
+		for _, p := range s.pubs {
+			switch {
+			case k == 0 && p == 0:
+				add(0)
+			case k > 0 && p > 0 && (!batch && k == 1 || batch && wsq.StealCount(p, in.p) == k):
+				add(p - k)
+			}
+		}
+	}
+	if len(pubs) == 0 {
+		return false, s
+	}
+	slices.Sort(pubs)
+	return true, lzState{items: items, last: last, pubs: pubs}
 }
 
 // linearizabilityModel is the porcupine model of wsq.Queue. Its step
@@ -68,9 +183,12 @@ type lzState struct {
 // wsq.Taken must take what Steal or StealBatch would.
 func linearizabilityModel(c wsq.Contract) porcupine.Model {
 	return porcupine.Model{
-		Init: func() any { return lzState{} },
+		Init: func() any { return lzState{pubs: []int{0}} },
 		Step: func(state, input, output any) (bool, any) {
 			s, in, out := state.(lzState), input.(lzInput), output.(lzOutput)
+			if c.OwnerHolds {
+				return holdsStep(s, in, out)
+			}
 			d := model.New[int](c.Capacity)
 			d.PushBatch(s.items)
 			last := s.last
@@ -124,11 +242,11 @@ func linearizabilityModel(c wsq.Contract) porcupine.Model {
 			if !ok {
 				return false, s
 			}
-			return true, lzState{items: d.Items(nil), last: last}
+			return true, lzState{items: d.Items(nil), last: last, pubs: s.pubs}
 		},
 		Equal: func(a, b any) bool {
 			x, y := a.(lzState), b.(lzState)
-			return x.last == y.last && slices.Equal(x.items, y.items)
+			return x.last == y.last && slices.Equal(x.items, y.items) && slices.Equal(x.pubs, y.pubs)
 		},
 		DescribeOperation: func(input, output any) string {
 			in, out := input.(lzInput), output.(lzOutput)
@@ -151,7 +269,12 @@ func linearizabilityModel(c wsq.Contract) porcupine.Model {
 				return fmt.Sprintf("StealBatch(%v) -> %v", in.p, out.vs)
 			}
 		},
-		DescribeState: func(state any) string { return fmt.Sprint(state.(lzState).items) },
+		DescribeState: func(state any) string {
+			if s := state.(lzState); c.OwnerHolds {
+				return fmt.Sprintf("%v, published %v", s.items, s.pubs)
+			}
+			return fmt.Sprint(state.(lzState).items)
+		},
 	}
 }
 

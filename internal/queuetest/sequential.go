@@ -15,19 +15,31 @@ import (
 	"github.com/worksteal/wsq/internal/testenv"
 )
 
-// drain empties q with Steal and returns its items oldest first.
+// drain empties q and returns its items oldest first. It steals until a
+// steal finds nothing, then pops: a queue whose owner holds items (see
+// wsq.Contract.OwnerHolds) publishes them at that pop, after the failed
+// steal asked for them, and drain steals again. A queue that holds nothing
+// is empty at the pop.
 func drain[T any](t testing.TB, q wsq.Queue[T]) []T {
 	t.Helper()
-	var out []T
+	var out, popped []T // popped: newest first
 	for {
-		v, ok := q.Steal()
+		for {
+			v, ok := q.Steal()
+			if !ok {
+				break
+			}
+			out = append(out, v)
+		}
+		v, ok := q.Pop()
 		if !ok {
 			break
 		}
-		out = append(out, v)
+		popped = append(popped, v)
 	}
+	slices.Reverse(popped)
 	require.Equal(t, 0, q.Len(), "Len after draining")
-	return out
+	return append(out, popped...)
 }
 
 // Seq returns from, from+1, ..., from+n-1.
@@ -245,6 +257,19 @@ func runScript(t testing.TB, cfg Config, data []byte) bool {
 	t.Helper()
 	q := cfg.New()
 	d := model.New[int](q.Contract().Capacity)
+	// A queue whose owner holds items shows thieves only the published
+	// ones, which Len counts (exactly, with nobody else at work): a
+	// steal takes StealCount of those, the model's oldest. The owner holds
+	// items only after a Pop, and publishes them all by its next push or
+	// pop after a steal that found nothing published (asked).
+	holds := q.Contract().OwnerHolds
+	popped, asked := false, false
+	visible := func() int {
+		if holds {
+			return q.Len()
+		}
+		return d.Len()
+	}
 	next := 1
 	arg := func(i *int) int {
 		if *i < len(data) {
@@ -262,6 +287,11 @@ func runScript(t testing.TB, cfg Config, data []byte) bool {
 	for i := 0; i < len(data); {
 		op := data[i] % 9
 		i++
+		pub := visible()
+		if pub > d.Len() {
+			return fail("Len = %d, model %d", pub, d.Len())
+		}
+		owner := op == 0 || op == 1 || op == 2 || op == 5
 		switch op {
 		case 0: // Push
 			trace = append(trace, fmt.Sprintf("Push(%d)", next))
@@ -294,19 +324,20 @@ func runScript(t testing.TB, cfg Config, data []byte) bool {
 			if v1 != v2 || ok1 != ok2 {
 				return fail("Pop = %d, %v; model %d, %v", v1, ok1, v2, ok2)
 			}
+			popped = true
 		case 3: // Steal
 			trace = append(trace, "Steal")
 			v1, ok1 := q.Steal()
-			v2, ok2 := d.Steal()
-			if v1 != v2 || ok1 != ok2 {
-				return fail("Steal = %d, %v; model %d, %v", v1, ok1, v2, ok2)
+			v2, ok2 := d.StealN(nil, min(pub, 1)), pub > 0
+			if ok1 != ok2 || ok1 && v1 != v2[0] {
+				return fail("Steal = %d, %v; model %v", v1, ok1, v2)
 			}
 		case 7: // TrySteal: nobody else is at work, so never Contended
 			trace = append(trace, "TrySteal")
 			v1, r := q.TrySteal()
-			v2, ok2 := d.Steal()
-			if want := resultOf(ok2); v1 != v2 || r != want {
-				return fail("TrySteal = %d, %v; model %d, %v", v1, r, v2, want)
+			v2 := d.StealN(nil, min(pub, 1))
+			if want := resultOf(pub > 0); r != want || pub > 0 && v1 != v2[0] || pub == 0 && v1 != 0 {
+				return fail("TrySteal = %d, %v; model %v, %v", v1, r, v2, want)
 			}
 		case 4, 6, 8: // StealBatch, native steal, TryStealBatch
 			b := arg(&i)
@@ -349,7 +380,7 @@ func runScript(t testing.TB, cfg Config, data []byte) bool {
 			default:
 				got = q.StealBatch(nil, p)
 			}
-			want := d.StealBatch(nil, p)
+			want := d.StealN(nil, wsq.StealCount(pub, p))
 			if !slices.Equal(got, want) {
 				return fail("StealBatch = %v, model %v", got, want)
 			}
@@ -357,8 +388,20 @@ func runScript(t testing.TB, cfg Config, data []byte) bool {
 				return fail("TryStealBatch reported %v, model %v", r, resultOf(len(want) > 0))
 			}
 		}
-		if q.Len() != d.Len() {
-			return fail("Len = %d, model %d", q.Len(), d.Len())
+		switch n := q.Len(); {
+		case !holds || !popped || owner && asked:
+			// All is published: the queue holds nothing back, or has
+			// never popped, or has just answered a request.
+			if n != d.Len() {
+				return fail("Len = %d, model %d", n, d.Len())
+			}
+		case n > d.Len():
+			return fail("Len = %d, model %d", n, d.Len())
+		}
+		if owner {
+			asked = false
+		} else if pub == 0 && d.Len() > 0 {
+			asked = true // a steal found nothing published
 		}
 	}
 	if got, want := drain(t, q), d.Items(nil); !slices.Equal(got, want) {

@@ -457,21 +457,30 @@ func (r *run) check() error {
 		}
 	}
 	// Drain with single steals, recorded as one more client after
-	// everything else.
+	// everything else. When a steal finds nothing, the drain pops: a queue
+	// whose owner holds items publishes them at that pop, which the failed
+	// steal asked for, and the drain steals again.
 	drain := len(r.clients)
 	r.clients = append(r.clients, "drain")
 	tick := int64(1 << 40)
 	for i := 0; ; i++ {
-		if i > len(r.pushed)+1 {
+		if i > 2*len(r.pushed)+2 {
 			return fmt.Errorf("drain: more items than were pushed come out")
 		}
 		v, ok := q.Steal()
 		r.ops = append(r.ops, queuetest.StealOp(drain, tick, tick+1, v, ok))
 		tick += 2
+		if ok {
+			r.take(drain, "Steal", v)
+			continue
+		}
+		v, ok = q.Pop()
+		r.ops = append(r.ops, queuetest.PopOp(drain, tick, tick+1, v, ok))
+		tick += 2
 		if !ok {
 			break
 		}
-		r.take(drain, "Steal", v)
+		r.take(drain, "Pop", v)
 	}
 	if n := q.Len(); n != 0 {
 		return fmt.Errorf("drain: Len is %d after Steal reported the queue empty", n)
