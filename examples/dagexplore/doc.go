@@ -74,5 +74,6 @@
 // twice or never. With -speedup, the checksum of the busy work must also be
 // the same for both runs. The program prints a line starting with
 // "verified:" and exits 0 on success, exits 1 if a check fails or the run is
-// interrupted, and exits 2 on bad flags, with one message and the usage.
+// interrupted, and exits 2 on bad flags, with one message and the hint
+// "run with -h for help".
 package main

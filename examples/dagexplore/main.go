@@ -116,8 +116,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "dagexplore:", err)
 			return 1
 		}
-		fmt.Fprintf(stdout, "1 worker: %s in %v, %.3f M nodes/s\n",
-			cli.Count(r.nodes, "node"), r.stats.Elapsed.Round(time.Millisecond), r.rate()/1e6)
+		fmt.Fprintf(stdout, "1 worker: %s in %s, %s\n",
+			cli.Count(r.nodes, "node"), cli.Duration(r.stats.Elapsed), cli.Rate(r.nodes, r.stats.Elapsed, "nodes"))
 		base = &r
 	}
 	r, err := explore(ctx, c, c.workers, stderr)
@@ -144,8 +144,6 @@ type result struct {
 	checksum uint64 // of the busy work; depends on the graph only
 	stats    sched.Stats
 }
-
-func (r result) rate() float64 { return float64(r.nodes) / r.stats.Elapsed.Seconds() }
 
 // explore explores the graph with the given number of workers through
 // dag.Explore, which checks that every node was handled exactly once, and
@@ -184,30 +182,44 @@ func explore(ctx context.Context, c config, workers int, stderr io.Writer) (resu
 }
 
 // summary prints the figures of a run, and the speedup over base if given.
+// Durations keep three significant digits, so that a tiny run shows its
+// microseconds; a rate with nothing to count, or too short to time, says
+// so.
 func summary(out io.Writer, r result, base *result) {
 	st := r.stats
-	fmt.Fprintf(out, "explored %s in %v: %.3f M nodes/s with %s\n",
-		cli.Count(r.nodes, "node"), st.Elapsed.Round(time.Millisecond), r.rate()/1e6, cli.Count(st.Workers, "worker"))
+	fmt.Fprintf(out, "explored %s with %s in %s: %s\n",
+		cli.Count(r.nodes, "node"), cli.Count(st.Workers, "worker"), cli.Duration(st.Elapsed), cli.Rate(r.nodes, st.Elapsed, "nodes"))
 	if base != nil {
-		s := base.stats.Elapsed.Seconds() / st.Elapsed.Seconds()
-		fmt.Fprintf(out, "speedup over 1 worker: %.2fx with %s (efficiency %.0f%%)\n", s, cli.Count(st.Workers, "worker"), 100*s/float64(st.Workers))
+		if st.Elapsed > 0 && base.stats.Elapsed > 0 {
+			s := base.stats.Elapsed.Seconds() / st.Elapsed.Seconds()
+			fmt.Fprintf(out, "speedup over 1 worker: %.2fx with %s (efficiency %.0f%%)\n", s, cli.Count(st.Workers, "worker"), 100*s/float64(st.Workers))
+		} else {
+			fmt.Fprintf(out, "speedup over 1 worker: too short to measure\n")
+		}
 	}
-	fmt.Fprintf(out, "steals: %s (%s/s), items moved %s (%.1f per steal), empty steals %s, contended steals %s",
-		cli.Group(st.Steals), cli.Group(int64(math.Round(st.StealsPerSecond()))), cli.Group(st.Moved), perSteal(st), cli.Group(st.EmptySteals), cli.Group(st.ContendedSteals))
+	fmt.Fprintf(out, "steals: %s", cli.Group(st.Steals))
+	if st.Steals > 0 {
+		fmt.Fprintf(out, " (%s), items moved %s (%.1f per steal)", cli.Rate(st.Steals, st.Elapsed, ""), cli.Group(st.Moved), perSteal(st))
+	}
+	fmt.Fprintf(out, ", empty steals %s, contended steals %s", cli.Group(st.EmptySteals), cli.Group(st.ContendedSteals))
 	if st.Parcels > 0 {
 		fmt.Fprintf(out, ", %s handed over as parcels", cli.Group(st.Parcels))
 	}
 	fmt.Fprintln(out)
-	fmt.Fprintf(out, "idle: %s, %v in all", cli.Count(st.Idles, "time"), st.IdleWait.Round(time.Millisecond))
+	fmt.Fprintf(out, "idle: %s, %s in all", cli.Count(st.Idles, "time"), cli.Duration(st.IdleWait))
 	if st.Mode == sched.Master {
-		fmt.Fprintf(out, "; master busy %v (capacity %s hand-offs/s), workers waited %v for it",
-			st.MasterBusy.Round(time.Microsecond), cli.Group(int64(math.Round(st.MasterCapacity()))), st.MasterWait.Round(time.Microsecond))
+		capacity := "no hand-offs"
+		if st.Steals > 0 {
+			capacity = "capacity " + cli.Rate(st.Steals, st.MasterBusy, "hand-offs")
+		}
+		fmt.Fprintf(out, "; master busy %s (%s), workers waited %s for it",
+			cli.Duration(st.MasterBusy), capacity, cli.Duration(st.MasterWait))
 	}
 	fmt.Fprintln(out)
 	fmt.Fprintf(out, "  %6s %13s %9s %11s %10s %10s\n", "worker", "handled", "steals", "moved", "max queue", "idle")
 	for i, ws := range st.PerWorker {
-		fmt.Fprintf(out, "  %6d %13s %9s %11s %10s %10v\n",
-			i, cli.Group(ws.Processed), cli.Group(ws.Steals), cli.Group(ws.Moved), cli.Group(ws.MaxLen), ws.IdleWait.Round(time.Millisecond))
+		fmt.Fprintf(out, "  %6d %13s %9s %11s %10s %10s\n",
+			i, cli.Group(ws.Processed), cli.Group(ws.Steals), cli.Group(ws.Moved), cli.Group(ws.MaxLen), cli.Duration(ws.IdleWait))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -123,4 +124,36 @@ func TestCommand(t *testing.T) {
 		cmdtest.Refused("dagexplore: -speedup compares with a run of 1 worker and needs at least 2 workers; this run would have 1\n", "-speedup", "-workers", "1"),
 	)
 	cmdtest.Command(t, "dagexplore", synopsis, cases)
+}
+
+// TestSummaryTinyRun checks the figures of runs too small for milliseconds:
+// durations in microseconds, no rate of hand-offs that did not happen, and
+// "too short to measure" where no time passed on the clock.
+func TestSummaryTinyRun(t *testing.T) {
+	tiny := result{nodes: 10, stats: sched.Stats{
+		Mode: sched.Master, Workers: 2, Elapsed: 58_834 * time.Nanosecond, Processed: 10,
+		Idles: 1, IdleWait: 12_512 * time.Nanosecond, MasterBusy: 1_620 * time.Nanosecond,
+		PerWorker: []sched.WorkerStats{{Processed: 10, MaxLen: 5}, {IdleWait: 12_512 * time.Nanosecond, MaxLen: 1}},
+	}}
+	var out bytes.Buffer
+	summary(&out, tiny, nil)
+	assert.Equal(t, ""+
+		"explored 10 nodes with 2 workers in 58.8µs: 169,970 nodes/s\n"+
+		"steals: 0, empty steals 0, contended steals 0\n"+
+		"idle: 1 time, 12.5µs in all; master busy 1.62µs (no hand-offs), workers waited 0s for it\n"+
+		"  worker       handled    steals       moved  max queue       idle\n"+
+		"       0            10         0           0          5         0s\n"+
+		"       1             0         0           0          1     12.5µs\n",
+		out.String())
+
+	untimed := result{nodes: 3, stats: sched.Stats{Mode: sched.Master, Workers: 1, Steals: 2, Moved: 2}}
+	out.Reset()
+	summary(&out, untimed, &untimed)
+	assert.Equal(t, ""+
+		"explored 3 nodes with 1 worker in 0s: too short to measure\n"+
+		"speedup over 1 worker: too short to measure\n"+
+		"steals: 2 (too short to measure), items moved 2 (1.0 per steal), empty steals 0, contended steals 0\n"+
+		"idle: 0 times, 0s in all; master busy 0s (capacity too short to measure), workers waited 0s for it\n"+
+		"  worker       handled    steals       moved  max queue       idle\n",
+		out.String())
 }

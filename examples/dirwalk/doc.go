@@ -68,5 +68,6 @@
 // success; it exits 1 if a check fails or the tree cannot be read (a
 // directory that cannot be listed, a file removed during the walk), and 2
 // on bad flags (a -root that is not a directory included), with one
-// message and the usage. The tree must not change while the program runs.
+// message and the hint "run with -h for help". The tree must not change
+// while the program runs.
 package main

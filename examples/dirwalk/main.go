@@ -98,8 +98,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "dirwalk:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "%s, %s, %s bytes in %v (%.0f directories/s)\n",
-		directories(r.dirs), cli.Count(r.files, "file"), cli.Group(r.bytes), r.elapsed.Round(time.Millisecond), float64(r.dirs)/r.elapsed.Seconds())
+	fmt.Fprintln(stdout, countsLine(r))
 	st := r.stats
 	fmt.Fprintf(stdout, "tasks: %s; blocking calls: %s, at most %s at once, %s on their worker beyond the limit of %s\n",
 		cli.Group(st.Processed), cli.Group(st.Blocks), cli.Group(st.PeakBlocked), cli.Group(st.Uncompensated), cli.Group(sched.DefaultMaxBlocked))
@@ -131,6 +130,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 // (every entry that is not a directory: regular files, symbolic links,
 // devices...), and the bytes of the regular files.
 type counts struct{ dirs, files, bytes int64 }
+
+// countsLine describes the walk r: its counts, its time with three
+// significant digits, so that a tiny walk shows its microseconds, and its
+// rate of directories.
+func countsLine(r result) string {
+	return fmt.Sprintf("%s, %s, %s bytes in %s (%s)",
+		directories(r.dirs), cli.Count(r.files, "file"), cli.Group(r.bytes), cli.Duration(r.elapsed), cli.Rate(r.dirs, r.elapsed, "directories"))
+}
 
 // result is the outcome of a walk on the pool.
 type result struct {

@@ -178,3 +178,15 @@ func TestCommand(t *testing.T) {
 	)
 	cmdtest.Command(t, "dirwalk", synopsis, cases)
 }
+
+// TestCountsLineTinyWalk checks the summary of walks too small for
+// milliseconds: the time in microseconds and a real rate, or "too short to
+// measure" where no time passed on the clock.
+func TestCountsLineTinyWalk(t *testing.T) {
+	assert.Equal(t, "2 directories, 1 file, 3 bytes in 115µs (17,391 directories/s)",
+		countsLine(result{counts: counts{dirs: 2, files: 1, bytes: 3}, elapsed: 115 * time.Microsecond}))
+	assert.Equal(t, "1 directory, 0 files, 0 bytes in 0s (too short to measure)",
+		countsLine(result{counts: counts{dirs: 1}}))
+	assert.Equal(t, "1,234 directories, 5,678 files, 9,876,543 bytes in 1.23s (1,000 directories/s)",
+		countsLine(result{counts: counts{dirs: 1234, files: 5678, bytes: 9_876_543}, elapsed: 1234 * time.Millisecond}))
+}

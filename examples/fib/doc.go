@@ -82,5 +82,6 @@
 // that the pool ran exactly the number of tasks the recursion defines (the
 // root and one per call that forks), and checks S_P <= S_1·P. It prints a
 // line starting with "verified:" and exits 0 on success, exits 1 if a check
-// fails, and exits 2 on bad flags, with one message and the usage.
+// fails, and exits 2 on bad flags, with one message and the hint
+// "run with -h for help".
 package main

@@ -98,7 +98,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		report(stdout, cli.Count(c.workers, "worker"), res)
-		fmt.Fprintf(stdout, "speedup over 1 worker: %.2fx\n", serial.elapsed.Seconds()/res.elapsed.Seconds())
+		fmt.Fprintf(stdout, "speedup over 1 worker: %s\n", speedup(serial.elapsed, res.elapsed))
 	}
 
 	s1, sp, p := maxLen(serial.stats), sumMaxLen(res.stats), c.workers
@@ -191,16 +191,25 @@ func compute(ctx context.Context, c config, workers int, stderr io.Writer) (resu
 	return r, err
 }
 
-// report prints the statistics of one run.
+// report prints the statistics of one run: the time with three
+// significant digits, so that a tiny run shows its microseconds.
 func report(out io.Writer, title string, r result) {
 	st := r.stats
-	rate := float64(st.Processed) / r.elapsed.Seconds() / 1e6
-	fmt.Fprintf(out, "%s: fib = %s, %s in %v (%.2f M tasks/s), %s moved %s\n",
-		title, cli.Group(r.value), cli.Count(st.Processed, "task"), r.elapsed.Round(time.Microsecond), rate, cli.Count(st.Steals, "steal"), cli.Count(st.Moved, "task"))
+	fmt.Fprintf(out, "%s: fib = %s, %s in %s (%s), %s moved %s\n",
+		title, cli.Group(r.value), cli.Count(st.Processed, "task"), cli.Duration(r.elapsed), cli.Rate(st.Processed, r.elapsed, "tasks"), cli.Count(st.Steals, "steal"), cli.Count(st.Moved, "task"))
 	fmt.Fprintf(out, "  %6s %13s %9s %9s %10s\n", "worker", "ran", "steals", "moved", "max queue")
 	for i, ws := range st.PerWorker {
 		fmt.Fprintf(out, "  %6d %13s %9s %9s %10s\n", i, cli.Group(ws.Processed), cli.Group(ws.Steals), cli.Group(ws.Moved), cli.Group(ws.MaxLen))
 	}
+}
+
+// speedup formats the time of one worker over the time of several, or says
+// that a time was too short to measure.
+func speedup(one, several time.Duration) string {
+	if one <= 0 || several <= 0 {
+		return "too short to measure"
+	}
+	return fmt.Sprintf("%.2fx", one.Seconds()/several.Seconds())
 }
 
 // maxLen returns the longest queue of any worker.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -116,3 +117,26 @@ func TestCommand(t *testing.T) {
 }
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// TestReportTinyRun checks the figures of a run too small for
+// milliseconds: its time in microseconds, and a speedup or a rate that no
+// clock could time said to be too short to measure.
+func TestReportTinyRun(t *testing.T) {
+	var out bytes.Buffer
+	report(&out, "2 workers", result{value: 5, elapsed: 11_234 * time.Nanosecond, stats: sched.Stats{
+		Workers: 2, Processed: 8, Steals: 1, Moved: 1,
+		PerWorker: []sched.WorkerStats{{Processed: 3, MaxLen: 2}, {Processed: 5, Steals: 1, Moved: 1, MaxLen: 2}},
+	}})
+	report(&out, "1 worker", result{value: 1, stats: sched.Stats{Workers: 1, Processed: 1, PerWorker: []sched.WorkerStats{{Processed: 1, MaxLen: 1}}}})
+	assert.Equal(t, ""+
+		"2 workers: fib = 5, 8 tasks in 11.2µs (712,124 tasks/s), 1 steal moved 1 task\n"+
+		"  worker           ran    steals     moved  max queue\n"+
+		"       0             3         0         0          2\n"+
+		"       1             5         1         1          2\n"+
+		"1 worker: fib = 1, 1 task in 0s (too short to measure), 0 steals moved 0 tasks\n"+
+		"  worker           ran    steals     moved  max queue\n"+
+		"       0             1         0         0          1\n",
+		out.String())
+	assert.Equal(t, "3.00x", speedup(33*time.Microsecond, 11*time.Microsecond))
+	assert.Equal(t, "too short to measure", speedup(33*time.Microsecond, 0))
+}

@@ -89,6 +89,6 @@
 // not the optimality of their value. The program prints the taken items (the
 // first 30 of a longer list) and a line starting with "verified:", and exits
 // 0 on success; it exits 1 if a check fails, and 2 on bad flags (with one
-// message and the usage), a bad instance file, or an instance too large for
-// the DP check.
+// message and the hint "run with -h for help"), a bad instance file, or an
+// instance too large for the DP check.
 package main

@@ -122,12 +122,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "knapsack:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "branch and bound (queue %s, %s mode, %s): best value %s in %v\n",
-		c.queue, c.mode, cli.Count(st.Workers, "worker"), cli.Group(sol.value), st.Elapsed.Round(time.Microsecond))
+	fmt.Fprintf(stdout, "branch and bound (queue %s, %s mode, %s): best value %s in %s\n",
+		c.queue, c.mode, cli.Count(st.Workers, "worker"), cli.Group(sol.value), cli.Duration(st.Elapsed))
 	fmt.Fprintf(stdout, "  LP bound at the root %s, greedy start %s, incumbent improved %s\n",
 		cli.Group(s.rootBound), cli.Group(s.greedy), cli.Count(s.improvements(), "time"))
-	fmt.Fprintf(stdout, "  %s handled (%.2f M nodes/s), %s pruned on arrival; %s moved %s\n",
-		cli.Count(st.Processed, "node"), float64(st.Processed)/st.Elapsed.Seconds()/1e6, cli.Group(s.pruned()), cli.Count(st.Steals, "steal"), cli.Count(st.Moved, "node"))
+	fmt.Fprintf(stdout, "  %s handled (%s), %s pruned on arrival; %s moved %s\n",
+		cli.Count(st.Processed, "node"), cli.Rate(st.Processed, st.Elapsed, "nodes"), cli.Group(s.pruned()), cli.Count(st.Steals, "steal"), cli.Count(st.Moved, "node"))
 	fmt.Fprintf(stdout, "  %6s %13s %9s %11s %10s\n", "worker", "handled", "steals", "moved", "max queue")
 	for i, ws := range st.PerWorker {
 		fmt.Fprintf(stdout, "  %6d %13s %9s %11s %10s\n", i, cli.Group(ws.Processed), cli.Group(ws.Steals), cli.Group(ws.Moved), cli.Group(ws.MaxLen))
@@ -143,8 +143,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		})
 		opt = in.dp(&done)
 		stopProgress()
-		fmt.Fprintf(stdout, "dynamic programming: optimum %s in %v (%s × %s capacities)\n",
-			cli.Group(opt), time.Since(start).Round(time.Microsecond), cli.Count(len(in.items), "item"), cli.Group(in.capacity+1))
+		fmt.Fprintf(stdout, "dynamic programming: optimum %s in %s (%s × %s capacities)\n",
+			cli.Group(opt), cli.Duration(time.Since(start)), cli.Count(len(in.items), "item"), cli.Group(in.capacity+1))
 	}
 	if len(taken) <= maxListed {
 		fmt.Fprintf(stdout, "taken items (0-based, input order): %v\n", taken)

@@ -39,7 +39,7 @@ func TestCommand(t *testing.T) {
 	huge := filepath.Join(dir, "huge.txt")
 	require.NoError(t, os.WriteFile(huge, []byte("2 600000000\n5 3\n7 4\n"), 0o644))
 	refusedFile := func(want string, args ...string) cmdtest.Case {
-		return cmdtest.Case{Args: args, Code: 2, Want: []string{want}, NoUsage: true}
+		return cmdtest.Case{Args: args, Code: 2, Want: []string{want}, NoHint: true}
 	}
 	cmdtest.Command(t, "knapsack", synopsis, []cmdtest.Case{
 		cmdtest.Verified("verified: branch and bound is optimal: value 8,934 equals the DP optimum, and its 21 items fit the capacity", "-n", "30", "-seed", "3"),

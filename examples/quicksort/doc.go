@@ -53,5 +53,5 @@
 // slices.Sort, element by element (so it is sorted, and a permutation of the
 // input). It prints a line starting with "verified:" and exits 0 on
 // success, exits 1 if the check fails, and exits 2 on bad flags, with one
-// message and the usage.
+// message and the hint "run with -h for help".
 package main

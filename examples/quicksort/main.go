@@ -88,16 +88,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	slices.Sort(want)
 	serial := time.Since(start)
-	fmt.Fprintf(stdout, "slices.Sort: %v\n", serial.Round(time.Microsecond))
+	fmt.Fprintf(stdout, "slices.Sort: %s\n", cli.Duration(serial))
 
 	res, err := sortParallel(context.Background(), c, xs, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "quicksort:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "parallel quicksort: %v (%.2fx slices.Sort), %s, %s moved %s\n",
-		res.elapsed.Round(time.Microsecond), serial.Seconds()/res.elapsed.Seconds(),
-		cli.Count(res.stats.Processed, "task"), cli.Count(res.stats.Steals, "steal"), cli.Count(res.stats.Moved, "task"))
+	fmt.Fprintln(stdout, parallelLine(serial, res))
 
 	if i := firstDifference(xs, want); i >= 0 {
 		fmt.Fprintf(stdout, "FAILED: element %s is %d, slices.Sort has %d\n", cli.Group(i), xs[i], want[i])
@@ -105,6 +103,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "verified: the parallel result equals slices.Sort's, all %s\n", cli.Count(c.n, "integer"))
 	return 0
+}
+
+// parallelLine describes the parallel sort res beside slices.Sort's time
+// serial: the times with three significant digits, so that a tiny sort
+// shows its microseconds, and their ratio unless a time was too short to
+// measure.
+func parallelLine(serial time.Duration, res result) string {
+	ratio := "slices.Sort too short to compare"
+	if serial > 0 && res.elapsed > 0 {
+		ratio = fmt.Sprintf("%.2fx slices.Sort", serial.Seconds()/res.elapsed.Seconds())
+	}
+	return fmt.Sprintf("parallel quicksort: %s (%s), %s, %s moved %s",
+		cli.Duration(res.elapsed), ratio, cli.Count(res.stats.Processed, "task"), cli.Count(res.stats.Steals, "steal"), cli.Count(res.stats.Moved, "task"))
 }
 
 // result is the outcome of a parallel sort.

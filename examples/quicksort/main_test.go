@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -103,4 +104,15 @@ func TestCommand(t *testing.T) {
 		cmdtest.Refused("quicksort: -cutoff 1: out of range; want at least 2", "-cutoff", "1"),
 		cmdtest.Refused("quicksort: -seed does nothing with -input sorted, which is not random", "-input", "sorted", "-seed", "3"),
 	})
+}
+
+// TestParallelLineTinySort checks the summary of sorts too small for
+// milliseconds: the times in microseconds, and no ratio where a time was
+// too short to measure.
+func TestParallelLineTinySort(t *testing.T) {
+	res := result{elapsed: 57_345 * time.Nanosecond, stats: sched.Stats{Processed: 1}}
+	assert.Equal(t, "parallel quicksort: 57.3µs (0.02x slices.Sort), 1 task, 0 steals moved 0 tasks", parallelLine(1_234*time.Nanosecond, res))
+	res = result{elapsed: 2_500 * time.Microsecond, stats: sched.Stats{Processed: 9, Steals: 2, Moved: 3}}
+	assert.Equal(t, "parallel quicksort: 2.5ms (2.00x slices.Sort), 9 tasks, 2 steals moved 3 tasks", parallelLine(5*time.Millisecond, res))
+	assert.Equal(t, "parallel quicksort: 2.5ms (slices.Sort too short to compare), 9 tasks, 2 steals moved 3 tasks", parallelLine(0, res))
 }

@@ -18,5 +18,6 @@
 // under a second. The program prints who processed how many items, checks
 // the count and the sum of the items, and prints a line starting with
 // "verified:" and exits 0 on success; it exits 1 if the check fails and 2 on
-// bad flags, with one message and the usage.
+// bad flags, with one message and the hint
+// "run with -h for help".
 package main

@@ -65,17 +65,20 @@ func (fs *FlagSet) Parse(args []string) error {
 	return nil
 }
 
+// HelpHint is the line Exit prints after an error, in place of the usage,
+// which would push the error off the screen.
+const HelpHint = "run with -h for help"
+
 // Exit reports err and returns the program's exit status. For flag.ErrHelp
 // it prints the help (the synopsis, then the flags) to stdout and returns 0;
-// for any other error it prints one line, the program's name and err, then
-// the usage (the help without the synopsis), to stderr and returns 2.
+// for any other error it prints two lines to stderr, the program's name
+// and err, then HelpHint, and returns 2.
 func (fs *FlagSet) Exit(err error) int {
 	if errors.Is(err, flag.ErrHelp) {
 		fs.PrintHelp(fs.stdout)
 		return 0
 	}
-	fmt.Fprintf(fs.stderr, "%s: %v\n\n", fs.name, err)
-	fs.printUsage(fs.stderr)
+	fmt.Fprintf(fs.stderr, "%s: %v\n%s\n", fs.name, err, HelpHint)
 	return 2
 }
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/worksteal/wsq/examples/internal/cli"
 )
 
 // Case is one command line and what the program must do with it.
@@ -19,16 +21,17 @@ type Case struct {
 	// succeeds, which must print a line starting with "verified:" to
 	// stdout and nothing to stderr, or for -h, which must print the help to
 	// stdout; 2 for a refusal, which must print one error message (a line
-	// that starts with the program's name and a colon) to stderr, followed
-	// by the usage unless NoUsage is set, and nothing to stdout but what
-	// the program printed before it found the problem.
+	// that starts with the program's name and a colon) to stderr, then
+	// the line cli.HelpHint unless NoHint is set, and nothing else, and
+	// nothing to stdout but what the program printed before it found the
+	// problem.
 	Code int
 	// Want lists text that must appear: in stdout for status 0, in stderr
 	// otherwise.
 	Want []string
-	// NoUsage marks a refusal of the input (a malformed file, say) rather
-	// than of the flags: the message is not followed by the usage.
-	NoUsage bool
+	// NoHint marks a refusal of the input (a malformed file, say) rather
+	// than of the flags: the message is not followed by cli.HelpHint.
+	NoHint bool
 }
 
 // Verified is a Case for a run that succeeds and prints want (typically the
@@ -38,7 +41,7 @@ func Verified(want string, args ...string) Case {
 }
 
 // Refused is a Case for a run refused with exit status 2 and the message
-// want, followed by the usage.
+// want, followed by cli.HelpHint.
 func Refused(want string, args ...string) Case {
 	return Case{Args: args, Code: 2, Want: []string{want}}
 }
@@ -91,10 +94,12 @@ func Run(t *testing.T, bin, name string, cases []Case) {
 				}
 				assert.Len(t, messages, 1, "exactly one error message, first:\n%s", errOut)
 				assert.True(t, strings.HasPrefix(errOut, name+": "), "the message comes first:\n%s", errOut)
-				if c.NoUsage {
-					assert.NotContains(t, errOut, "Usage:")
+				assert.NotContains(t, errOut, "Usage:", "no usage after an error")
+				lines := strings.SplitAfter(errOut, "\n")
+				if c.NoHint {
+					assert.NotContains(t, errOut, cli.HelpHint)
 				} else {
-					assert.Contains(t, errOut, "\nUsage: "+name+" [flags]\n", "the usage follows the message")
+					assert.Equal(t, []string{messages[0] + "\n", cli.HelpHint + "\n", ""}, lines, "the message, then the hint, and nothing else")
 				}
 			}
 		})
