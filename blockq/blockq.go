@@ -504,13 +504,11 @@ func (q *Queue[T]) pushSlow(vs []T) int {
 
 // makeRoom makes room in the back link for the first of m items: it panics
 // if the queue would hold more than MaxLen, and moves on to a new back link
-// if the back link is full, publishing the items the owner held in it.
+// if the back link is full. The push that follows publishes what the owner
+// held in the full link: the new link has nothing held.
 func (q *Queue[T]) makeRoom(m int) {
 	q.checkRoom(m)
 	if q.own.fill == q.own.limit { // the back link is full, or there is none yet
-		if q.own.held() > 0 {
-			q.publish() // held items lie in the back link only
-		}
 		q.advance(m)
 	}
 }
@@ -569,7 +567,7 @@ func (q *Queue[T]) advance(want int) {
 	// last looked may serve as the next ones (see harvest).
 	q.refresh(true, want)
 	o.base = (o.base + uint64(o.fill)) & posMask // the back link is full
-	o.pfill = 0                                  // published with the items of the batch, if a batch
+	o.pfill = 0                                  // the caller's store publishes the full link
 	if nx := o.back.next.Plain(); nx != nil {    // an empty link kept for pushes
 		o.back, o.fill, o.limit, o.cap = nx, 0, spanOf(nx), len(nx.slots)
 		o.spares--

@@ -180,6 +180,22 @@ func interleaveScenarios() []qc.Scenario {
 			Owner:   []qc.Op{qc.Push(), qc.Push(), qc.Push()},
 			Thieves: [][]qc.Op{{qc.StealBatch(0.25)}, {qc.StealBatch(0.7)}},
 		},
+		// The owner's first pop takes over the back block while two
+		// thieves reserve from the block before it; it pops what it holds
+		// and pushes onto it, and pops into the block the thieves share.
+		qc.Scenario{
+			Name: "takeover", Prefill: 4, Bound: 3,
+			Owner:   []qc.Op{qc.Pop(), qc.Push(), qc.Pop(), qc.Pop(), qc.Pop()},
+			Thieves: [][]qc.Op{{qc.StealBatch(1)}, {qc.Steal(), qc.Steal()}},
+		},
+		// The owner takes over and holds an item while a thief takes what
+		// is published, finds nothing more and asks; the owner's push and
+		// pop answer, racing with the thief's next steal.
+		qc.Scenario{
+			Name: "hold-and-ask", Prefill: 4, Bound: 3,
+			Owner:   []qc.Op{qc.Pop(), qc.Push(), qc.Pop(), qc.Push()},
+			Thieves: [][]qc.Op{{qc.StealBatch(1), qc.Steal(), qc.Steal()}},
+		},
 		// Larger scopes, at random.
 		qc.Scenario{
 			Name: "random-mix", Prefill: 5, Random: 3000, Seed: 1,

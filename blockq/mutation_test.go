@@ -97,6 +97,63 @@ var explorerCases = []struct {
 	{mutant.Mutant{Name: "the pop that wraps the count does not count itself", Patches: []mutant.Patch{
 		patch("\t\t\tnext = moved(c) &^ genMask\n", "\t\t\tnext = moved(c)\n"),
 	}}, "TestInterleaveCountersWrap", "pops-across-wrap", "violation"},
+	// The owner's takeover claims all that its back block holds even when
+	// thieves reserved some of it: the owner pops items a thief took.
+	{mutant.Mutant{Name: "takeover ignores the published length", Patches: []mutant.Patch{
+		patch("\tif pub <= pfill || pfill < 2 {\n", "\tif pfill < 2 {\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "takeover", "violation"},
+	// The takeover claims one item more than the back block holds: the
+	// owner holds a position of the block before, which it never pops.
+	{mutant.Mutant{Name: "takeover reaches past the back block", Patches: []mutant.Patch{
+		patch("\treturn int(min(uint64(pfill), max(1, genMask-gen)))\n", "\treturn int(min(uint64(pfill+1), max(1, genMask-gen)))\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "takeover", "panic"},
+	// Pop takes the newest published item as if the owner held it,
+	// without a claim: a thief that reserved it takes it too.
+	{mutant.Mutant{Name: "owner pops a published item as held", Patches: []mutant.Patch{
+		patch("\tif o.fill > o.pfill { // an item the owner holds\n", "\tif o.fill > 0 { // an item the owner holds\n"),
+	}}, "TestInterleaveTwoSlotBlocks", "one-item/Steal", "violation"},
+}
+
+// The deliberate bugs of the rules on holding items that no interleaving
+// shows (nothing is lost or taken twice, but thieves do not see what they
+// should), each found by the sequential checks of the conformance suite,
+// which hold a queue's Len to its model and to the rules of
+// wsq.Contract.OwnerHolds.
+var sequentialCases = []struct {
+	m    mutant.Mutant
+	want string // in the failure
+}{
+	// A push publishes nothing, though the owner holds nothing: thieves
+	// see an item only once a thief asks for it.
+	{mutant.Mutant{Name: "push holds when the owner holds nothing", Patches: []mutant.Patch{
+		patch("\tif o.fill == o.pfill {\n\t\to.fill++\n\t\to.pfill = o.fill\n", "\tif false {\n\t\to.fill++\n\t\to.pfill = o.fill\n"),
+	}}, "Len ="},
+	// A thief that finds nothing published does not ask: the owner holds
+	// its items until it links a block or is done.
+	{mutant.Mutant{Name: "thief does not ask", Patches: []mutant.Patch{
+		patch("\t\t\t\tq.ask()\n", ""),
+	}}, "Len ="},
+	// The owner's pop does not answer a thief's request.
+	{mutant.Mutant{Name: "pop does not answer a request", Patches: []mutant.Patch{
+		patch("\t\tif q.want.Load() != 0 { // a thief found nothing published\n\t\t\tq.publish()\n\t\t}\n\t\treturn v, true\n", "\t\treturn v, true\n"),
+	}}, "Len ="},
+}
+
+// TestMutantsFoundBySequentialChecks: each bug of sequentialCases, compiled
+// into a test binary of its own, fails the conformance suite's random
+// sequential check, which the code passes in every run of the tests.
+func TestMutantsFoundBySequentialChecks(t *testing.T) {
+	for _, c := range sequentialCases {
+		t.Run(c.m.Name, func(t *testing.T) {
+			t.Parallel()
+			bin := mutant.Build(t, c.m, "wsqcheck")
+			r := mutant.Run(t, bin, nil, "-test.run", mutant.RunPattern("TestDefault", "RandomSequential"))
+			if r.Passed || !strings.Contains(r.Output, c.want) {
+				t.Fatalf("the sequential check did not find the bug:\n%s", r.Output)
+			}
+			t.Logf("%s", mutant.FailureLine(r.Output))
+		})
+	}
 }
 
 // TestMutantsFoundByExplorer: each protocol bug above, compiled into a test

@@ -40,12 +40,12 @@ func Violation(out string) string {
 }
 
 // FailureLine returns the first line of a failing test binary's output
-// that says what went wrong: a panic, a testify error, porcupine's verdict
-// or what a thief received.
+// that says what went wrong: a panic, a testify error, porcupine's verdict,
+// what a thief received, or a divergence from the sequential model.
 func FailureLine(out string) string {
 	for _, l := range strings.Split(out, "\n") {
 		l = strings.TrimSpace(l)
-		for _, p := range []string{"panic: ", "Error: ", "porcupine says", "received", "never received"} {
+		for _, p := range []string{"panic: ", "Error: ", "porcupine says", "received", "never received", "diverged from the model"} {
 			if strings.Contains(l, p) {
 				return l
 			}
