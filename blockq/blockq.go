@@ -369,8 +369,9 @@ func New[T any](opts ...Option) *Queue[T] {
 // the control word under it). Any goroutine may call it.
 func (q *Queue[T]) Contract() wsq.Contract { return wsq.Contract{OwnerHolds: true} }
 
-// Len returns the number of items in the queue, not counting items a thief
-// has reserved and is still copying out. Under concurrency it is a snapshot
+// Len returns the number of published items in the queue, not counting
+// items a thief has reserved and is still copying out, nor the items the
+// owner holds (see Holding items). Under concurrency it is a snapshot
 // that may be stale as soon as it returns. Any goroutine may call it.
 //
 // The count is exact at the instant Len loads the tail word: Len loads the
@@ -914,8 +915,9 @@ func hasPointers(t reflect.Type) bool {
 }
 
 // Steal removes and returns the oldest item (first in, first out). It
-// reports false only when the queue is empty: a steal that meets another
-// goroutine's change tries again. Any goroutine may call it; it does not
+// reports false only when the queue holds no published item: a steal that
+// meets another goroutine's change tries again. A steal that finds nothing
+// published asks the owner to publish the items it holds. Any goroutine may call it; it does not
 // block.
 func (q *Queue[T]) Steal() (T, bool) {
 	l, idx, k, _ := q.reserve(0, false)
@@ -947,9 +949,10 @@ func takeOne[T any](l *link[T], idx, k int) (T, bool) {
 	return v, true
 }
 
-// StealBatch removes wsq.StealCount(n, p) of the n items in the queue, the
-// oldest ones, in one operation, and appends them to dst, oldest first. It
-// takes nothing and returns dst unchanged only when the queue is empty. It
+// StealBatch removes wsq.StealCount(n, p) of the n published items in the
+// queue, the oldest ones, in one operation, and appends them to dst, oldest
+// first. It takes nothing and returns dst unchanged only when the queue
+// holds no published item, and then asks the owner to publish. It
 // panics, before it touches the queue, unless 0 < p <= 1. Any goroutine may
 // call it; it does not block.
 //

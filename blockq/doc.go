@@ -1,19 +1,21 @@
-// Package blockq is a lock-free work-stealing queue of linked blocks: an
-// unbounded queue whose owner pushes with a plain store and pops with one
-// compare-and-swap, pushes a pre-built batch in constant time, and whose
-// thieves, any number of them at once and none waiting for another, each
-// take a proportion of the queue in one atomic step and can hand what they
-// took to another queue without copying it.
+// Package blockq is a lock-free work-stealing queue of linked blocks. Its
+// owner pushes with a plain store. It pops what it holds with no atomic
+// operation, and takes back a block's worth of items with one
+// compare-and-swap. It pushes a pre-built batch in constant time. Any
+// number of thieves steal at once, none waiting for another. Each takes a
+// proportion of the queue in one atomic step, and can hand what it took to
+// another queue without copying it.
 //
 // # When to use it
 //
 // Use blockq wherever a work-stealing queue is needed and nothing else
 // dictates the choice: it is the module's recommended queue. Its owner's
-// operations cost what a Chase-Lev ring's cost (no atomic read-modify-write
-// operation to push, one to pop, no allocation but one block per block's
-// worth of items); its steals never wait for another thief (TrySteal and
+// operations cost less than a Chase-Lev ring's: no atomic read-modify-write
+// operation to push, none to pop an item it holds, one to take back a
+// block. It allocates one block per block's worth of items. Its steals
+// never wait for another thief (TrySteal and
 // TryStealBatch report wsq.Contended only when another goroutine changed
-// the queue under them), take exactly wsq.StealCount of the queue's length
+// the queue under them), take exactly wsq.StealCount of the published length
 // at the instant they take effect, and find their cut by skipping whole
 // blocks. StealParcel and PushParcel (or PushList for a batch built in
 // advance) move items between queues by relinking blocks, in time
@@ -37,7 +39,7 @@
 // say which positions hold the queue's items, one for each side:
 //
 //   - The tail word, written only by the owner: the position after the
-//     newest item, and the number of pops the owner has made (modulo 2^30)
+//     newest published item, and the number of pops the owner has made (modulo 2^30)
 //     when it wrote it.
 //   - The control word, changed only by compare-and-swap, by thieves and by
 //     the owner's pops: idx, the oldest position a thief has not reserved,
@@ -45,16 +47,18 @@
 //     pops made. It belongs to a tenure: one spell of a link as the front,
 //     which also records the absolute position of the link's first slot.
 //
-// The queue's length is the tail's position, less the pops made since the
+// The published length is the tail's position, less the pops made since the
 // tail was written (the difference of the two pop counts), less the
 // absolute position of idx. Each operation takes effect at one instant:
 //
 //   - a push writes its slots, then publishes them with a release store of
 //     the tail word (for a batch, one store for all of it): no locked
 //     instruction;
-//   - a pop adds 1 to gen with a compare-and-swap, which claims the newest
-//     item if the length is at least 1, and does not publish the tail:
-//     the count in the word says the tail is one position shorter;
+//   - a pop of a published item adds 1 to gen with a compare-and-swap,
+//     which claims the newest item if the length is at least 1, and does
+//     not publish the tail: the count in the word says the tail is one
+//     position shorter (a takeover adds a block's worth; a pop of a held
+//     item changes no shared word: see Holding items);
 //   - a steal loads the control word, then the tail word, computes the
 //     length n and k = wsq.StealCount(n, p), and reserves the k oldest
 //     items by adding k to idx with a compare-and-swap from the word it
@@ -91,13 +95,37 @@
 // included, as a sequentially consistent step; this paragraph is why the
 // weaker store loses no behaviour they cover.
 //
-// Why Pop keeps its compare-and-swap even where it could seem safe to drop
-// it: a thief's proportion may be 1, so any thief that loaded the words
-// may be about to reserve every item, the newest included, and only a
-// change of the word it expects can stop it. The owner cannot know that no
-// thief has loaded them, so every pop of an item changes the word; only a
-// pop that the owner's last view shows empty needs no atomic operation,
-// since only the owner adds items.
+// # Holding items
+//
+// A thief can take the newest item only if the owner's pop tells it so.
+// That takes a locked instruction or a store-load fence at every pop. So
+// the owner keeps some newest items to itself: it holds them. A held item
+// lies beyond the published tail, where no thief looks. The owner pushes
+// and pops held items with plain loads and stores. Thieves see only the
+// published items: Len counts only them, and a steal takes StealCount of
+// them (wsq.Contract.OwnerHolds).
+//
+// The owner starts to hold items at a takeover. That is a pop that finds
+// published items in its back block and more in the blocks before it. It
+// claims all that the back block holds with one compare-and-swap, which
+// adds their number to the pop count. It never takes the last published
+// items, so thieves still find work in the older blocks. A pop in the
+// front block claims one item, as before; so a short queue, such as a
+// fork-join worker's, stays stealable.
+//
+// While the owner holds items, its pushes hold theirs too. The owner
+// publishes everything it holds:
+//
+//	when                                      how
+//	its push moves on to a new block          the push's store of the tail
+//	PushList, PushParcel, a PushBatch that
+//	spans blocks                              the push's store of the tail
+//	a thief asked (found nothing published)   the next Push, PushBatch or Pop
+//	Publish                                   at once
+//
+// A thief asks through a word of its own cache line, which the owner loads
+// only while it holds items. An owner that holds items and stops calling
+// Push and Pop for a while (to block, say) calls Publish first.
 //
 // A thief reads the span of the front link after the tail: a link's span
 // never shrinks below a position the tail published (the owner seals a
@@ -141,9 +169,11 @@
 //	Push, PushBatch, PushList   0, plus 4 when the owner moves the front
 //	                            (see Memory), which a push does only when
 //	                            it links a new block
-//	Pop                         1 (the claim); 0 when the owner last saw
-//	                            the queue empty; plus 4 when it moves the
-//	                            front (see Memory, and every 2^30 pops)
+//	Pop                         0 for a held item; 1 (the claim) for a
+//	                            published one, or for a takeover of a
+//	                            block; 0 when the owner last saw the queue
+//	                            empty; plus 4 when it moves the front (see
+//	                            Memory, and every 2^30 pops)
 //	Steal, StealBatch,          1 (the reservation), plus 4 when the front
 //	TrySteal, TryStealBatch     moves (the freeze, the record, the new
 //	                            word, the front; at most 3 for a goroutine
@@ -155,6 +185,31 @@
 // keeps its last view of the control word, so a pop that meets no thief
 // costs exactly one compare-and-swap. A steal's walk costs one step per
 // link it skips.
+//
+// # Cache lines
+//
+// Which lines each operation writes, and who else writes them. The lines:
+// the tail word (T, written by the owner), the control word (C, in the
+// front link's header, written by thieves and by the owner's claims), the
+// request word (W, written by a thief that found nothing and by the
+// owner's answer), the owner's state (O) and the slots (S). A thief's
+// load of a line the owner writes costs the owner's next write a miss, and
+// the reverse.
+//
+//	operation                 before holding           now
+//	Push                      O, S; T (thieves read)   same, unless holding
+//	Push, holding             -                        O, S; loads W
+//	Pop of a held item        -                        O, S; loads W
+//	Pop, published item       O, S; C (thieves write)  same, in the front block
+//	Pop, takeover             -                        C once per block
+//	Steal                     C; loads T, S            same; loads W, writes
+//	                                                   W once, when empty
+//
+// So while the owner holds items, it shares no written line with thieves:
+// they contend on C with each other. In chaselev (for comparison) Push
+// stores the bottom index, which thieves read. Pop stores it with a
+// sequentially consistent store (a locked instruction on amd64) and loads
+// the top index, which every thief's compare-and-swap writes.
 //
 // # Memory
 //

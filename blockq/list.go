@@ -136,8 +136,8 @@ func (q *Queue[T]) PushParcel(p wsq.Parcel[T]) int {
 	return q.PushBatch(p.Drain(nil))
 }
 
-// StealParcel removes wsq.StealCount(n, p) of the n items in the queue, the
-// oldest ones, in one operation, as StealBatch does, and returns them as a
+// StealParcel removes wsq.StealCount(n, p) of the n published items in the
+// queue, the oldest ones, in one operation, as StealBatch does, and returns them as a
 // *List without copying them: the list covers the stolen slots of the
 // queue's blocks, which the queue no longer uses. It returns nil when the
 // queue is empty. It panics, before it touches the queue, unless
