@@ -9,10 +9,10 @@ package wsq
 // The zero Contract is the strictest: an unbounded queue whose batch
 // operations each take effect at one instant with exactly the count
 // StealCount gives, and whose operations never wait for another goroutine.
-// No Contract relaxes the rule that Steal and StealBatch take nothing only
-// from an empty queue: every queue retries contention there, and reports it
-// from TrySteal and TryStealBatch (see StealResult). Each field names a way
-// in which a queue promises less.
+// Steal and StealBatch take nothing only from an empty queue, or one whose
+// owner holds every item (OwnerHolds): every queue retries contention
+// there, and reports it from TrySteal and TryStealBatch (see StealResult).
+// Each field names a way in which a queue promises less.
 type Contract struct {
 	// Capacity is the most items the queue holds, or 0 if it grows without
 	// bound. When a bounded queue is full, Push reports false and PushBatch

@@ -30,7 +30,9 @@ import (
 //
 // Steal and StealBatch take nothing only from an empty queue: when they
 // meet another goroutine they try again, so a false result or an unchanged
-// dst means that the queue was empty at some instant during the call. A
+// dst means that the queue was empty at some instant during the call. (A
+// queue whose Contract says OwnerHolds counts only the items its owner has
+// published; Len does the same.) A
 // thief that wants to see contention instead, to back off or to move on to
 // another victim, calls TrySteal or TryStealBatch, which make one attempt
 // and report a StealResult.
