@@ -772,7 +772,7 @@ func (q *Queue[T]) popSlow() (T, bool) {
 			return zero, false
 		}
 		c := o.c
-		m = takeover(pub, o.pfill, ctlGen(c))
+		m = q.takeover(pub, ctlGen(c))
 		next := c + uint64(m)
 		if ctlGen(c) == genMask {
 			// The count would wrap within the tenure, and a stalled
@@ -801,30 +801,43 @@ func (q *Queue[T]) popSlow() (T, bool) {
 		q.want.StoreRelease(0)
 	}
 	// The claim leaves the owner the m newest published items, which are
-	// the last positions in use: in the back link (a takeover takes only
-	// what the back link holds), or, if that is empty, in an earlier one.
+	// the last positions in use: the owner holds them now. The newest lies
+	// in the back link or, if that is empty, in the link before. The owner
+	// steps back when it empties its back link while it holds items
+	// before it, so that it holds items only in its back link.
+	o.pfill -= m
 	for o.fill == 0 {
 		q.retreat()
 	}
-	o.pfill -= m
 	o.fill--
 	s := &o.back.slots[o.fill]
 	v := *s
 	*s = zero
+	for o.fill == 0 && o.pfill < 0 {
+		q.retreat()
+	}
 	o.bounds()
 	return v, true
 }
 
-// takeover returns how many of the pub published items a pop claims, when
-// the back link holds pfill of them and the pop count is gen: all that the
-// back link holds if earlier links hold more, so that the owner holds them
-// and pops them with no atomic operation, or else just one. It never takes
-// the last published item, nor lets the count wrap within the tenure.
-func takeover(pub, pfill int, gen uint64) int {
-	if pub <= pfill || pfill < 2 {
+// takeover returns how many of the pub published items a pop claims when
+// the pop count is gen. It claims what the back link holds, and all of the
+// link before if the back link holds less than two, as long as earlier
+// links hold more: the owner then holds them, and pops them with no atomic
+// operation. Otherwise it claims one item. It never takes the last
+// published item, nor lets the count wrap within the tenure.
+func (q *Queue[T]) takeover(pub int, gen uint64) int {
+	o := &q.own
+	m := o.pfill
+	if p := o.back.prev; m < 2 && p != nil {
+		// p is at or after the front link: the front link's prev is nil.
+		// If pub > m, the thieves have reserved none of p.
+		m += spanOf(p)
+	}
+	if pub <= m || m < 2 {
 		return 1
 	}
-	return int(min(uint64(pfill), max(1, genMask-gen)))
+	return int(min(uint64(m), max(1, genMask-gen)))
 }
 
 // retreat moves the owner from its empty back link to the link before it.
@@ -845,7 +858,7 @@ func (q *Queue[T]) retreat() {
 		o.spares = 1
 	}
 	o.back, o.fill, o.limit, o.cap = p, spanOf(p), spanOf(p), len(p.slots)
-	o.pfill = o.fill // the owner holds items only in its back link
+	o.pfill += o.fill // the published tail stays where it was
 	o.base = (o.base - uint64(o.fill)) & posMask
 }
 
