@@ -167,3 +167,46 @@ func TestParcelToOtherQueue(t *testing.T) {
 type sliceQueue struct{ items []int }
 
 func (s *sliceQueue) PushParcel(p wsq.Parcel[int]) { s.items = p.Drain(s.items) }
+
+// The rules of holding items, step by step (see Holding items in the
+// package documentation): a pop takes over its back block while older
+// blocks hold more, takes the block before too when the back block holds
+// less than two, never takes over in the front block, and a steal that
+// finds nothing published asks for what the owner holds.
+func TestHoldingItems(t *testing.T) {
+	q := blockq.New[int](blockq.WithBlockSize(4))
+	require.Equal(t, 10, q.PushBatch(queuetest.Seq(0, 10))) // blocks 0-3, 4-7, 8-9
+	step := func(want, held, published int) {
+		t.Helper()
+		v, ok := q.Pop()
+		require.True(t, ok)
+		require.Equal(t, want, v)
+		require.Equal(t, held, q.Held(), "held after popping %d", want)
+		require.Equal(t, published, q.Len(), "published after popping %d", want)
+		require.NoError(t, q.CheckInvariants())
+	}
+	step(9, 1, 8)  // takes over 8-9
+	step(8, 0, 8)  // held
+	step(7, 3, 4)  // takes over 4-7: the back block was empty
+	require.True(t, q.Push(10))
+	require.Equal(t, 4, q.Held(), "a push while holding holds")
+	require.Equal(t, queuetest.Seq(0, 4), q.StealBatch(nil, 1))
+	_, ok := q.Steal()
+	require.False(t, ok, "nothing published")
+	step(10, 0, 3) // answers the request: 4-6 published
+	step(6, 0, 2)  // the front block: one item, with a claim
+	step(5, 0, 1)
+	step(4, 0, 0)
+	_, ok = q.Pop()
+	require.False(t, ok)
+
+	// A back block that holds one item: the takeover takes the block
+	// before too, and the owner steps back once it empties its block.
+	q = blockq.New[int](blockq.WithBlockSize(4))
+	require.Equal(t, 9, q.PushBatch(queuetest.Seq(0, 9))) // blocks 0-3, 4-7, 8
+	step(8, 4, 4)                                          // takes over 4-8
+	require.True(t, q.Push(9))
+	q.Publish()
+	require.Zero(t, q.Held())
+	require.Equal(t, 9, q.Len())
+}

@@ -188,6 +188,14 @@ func interleaveScenarios() []qc.Scenario {
 			Owner:   []qc.Op{qc.Pop(), qc.Push(), qc.Pop(), qc.Pop(), qc.Pop()},
 			Thieves: [][]qc.Op{{qc.StealBatch(1)}, {qc.Steal(), qc.Steal()}},
 		},
+		// The back block holds one item: the takeover takes the block
+		// before too, and the owner steps back over the emptied block
+		// while it holds items, as thieves reserve.
+		qc.Scenario{
+			Name: "takeover-across", Prefill: 5, Bound: 3,
+			Owner:   []qc.Op{qc.Pop(), qc.Pop(), qc.Push(), qc.Pop(), qc.Pop()},
+			Thieves: [][]qc.Op{{qc.StealBatch(1)}, {qc.Steal(), qc.Steal()}},
+		},
 		// The owner takes over and holds an item while a thief takes what
 		// is published, finds nothing more and asks; the owner's push and
 		// pop answer, racing with the thief's next steal.
