@@ -185,9 +185,9 @@ func TestHoldingItems(t *testing.T) {
 		require.Equal(t, published, q.Len(), "published after popping %d", want)
 		require.NoError(t, q.CheckInvariants())
 	}
-	step(9, 1, 8)  // takes over 8-9
-	step(8, 0, 8)  // held
-	step(7, 3, 4)  // takes over 4-7: the back block was empty
+	step(9, 1, 8) // takes over 8-9
+	step(8, 0, 8) // held
+	step(7, 3, 4) // takes over 4-7: the back block was empty
 	require.True(t, q.Push(10))
 	require.Equal(t, 4, q.Held(), "a push while holding holds")
 	require.Equal(t, queuetest.Seq(0, 4), q.StealBatch(nil, 1))
@@ -204,7 +204,7 @@ func TestHoldingItems(t *testing.T) {
 	// before too, and the owner steps back once it empties its block.
 	q = blockq.New[int](blockq.WithBlockSize(4))
 	require.Equal(t, 9, q.PushBatch(queuetest.Seq(0, 9))) // blocks 0-3, 4-7, 8
-	step(8, 4, 4)                                          // takes over 4-8
+	step(8, 4, 4)                                         // takes over 4-8
 	require.True(t, q.Push(9))
 	q.Publish()
 	require.Zero(t, q.Held())
