@@ -141,7 +141,7 @@ func (m *master[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
 			}
 		}
 		if victim == nil {
-			return delivery[T]{}, false
+			return m.ask(w)
 		}
 		var d delivery[T]
 		res := wsq.Empty
@@ -166,6 +166,28 @@ func (m *master[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
 			m.st.contended++ // lost a race with the owner; look again
 		}
 	}
+}
+
+// ask is stealFor when no queue shows an item. Owners that hold items
+// (wsq.Contract.OwnerHolds) publish them when a thief asks, which a steal
+// that finds nothing does: so the master tries one steal from each queue
+// but w's, and delivers the first item it gets.
+func (m *master[T]) ask(w *Worker[T]) (delivery[T], bool) {
+	if !m.s.holds {
+		return delivery[T]{}, false
+	}
+	for _, v := range m.s.workers {
+		if v == w {
+			continue
+		}
+		if x, res := v.queue.TrySteal(); res == wsq.Taken {
+			m.st.steals++
+			m.st.moved++
+			items := append(w.recv[:0], x)
+			return delivery[T]{items: items, n: 1}, true
+		}
+	}
+	return delivery[T]{}, false
 }
 
 // smallHandoff is the most items a steal for the master copies even from a

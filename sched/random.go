@@ -185,8 +185,8 @@ func (r *random[T]) steal(w *Worker[T]) bool {
 	for i := range n - 1 {
 		// Skip w itself: victims are w.id+1 ... w.id+n-1 modulo n.
 		v := s.workers[(w.id+1+(first+i)%(n-1))%n]
-		if v.queue.Len() == 0 {
-			continue
+		if !s.holds && v.queue.Len() == 0 {
+			continue // a queue whose owner holds items is asked by the steal
 		}
 	tries:
 		for range 2 {

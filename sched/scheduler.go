@@ -1,11 +1,9 @@
 package sched
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -45,6 +43,12 @@ type scheduler[T any] struct {
 	// master's waiting), which notify reads before it calls the mode.
 	mode    balancer[T]
 	waiters *atomic.Int32
+
+	// holds says that the queues' owners may hold items (see
+	// wsq.Contract.OwnerHolds): Len does not count them, and a thief that
+	// finds nothing asks for them, so thieves try a steal where Len shows
+	// nothing.
+	holds bool
 
 	// The goroutines and how the run ended. wg counts the goroutines;
 	// ctx is the context the workers run with, which cancel cancels.
@@ -120,6 +124,7 @@ func newScheduler[T any](cfg Config[T], h Handler[T]) (*scheduler[T], error) {
 			rng:   uint64(i)*0x9e3779b97f4a7c15 + 1,
 		}
 		w.handoff, _ = q.(wsq.Handoff[T]) // optional fast path, see Handoff
+		s.holds = s.holds || q.Contract().OwnerHolds
 		w.bq, _ = q.(*blockq.Queue[T])
 		s.workers[i] = w
 	}
@@ -183,23 +188,6 @@ func (s *scheduler[T]) runWorker(ctx context.Context, w *Worker[T]) {
 	}
 }
 
-// goroutineID returns the ID of the calling goroutine, which the first line
-// of its stack trace carries ("goroutine 18 [running]:"): the one way the
-// runtime shows it. It costs some microseconds.
-func goroutineID() uint64 {
-	var buf [64]byte
-	b := buf[:runtime.Stack(buf[:], false)]
-	b, _ = bytes.CutPrefix(b, []byte("goroutine "))
-	var id uint64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			break
-		}
-		id = id*10 + uint64(c-'0')
-	}
-	return id
-}
-
 // stop records how a worker ended the run, an error or a failure (the
 // first of each counts), and stops the other workers.
 func (s *scheduler[T]) stop(err error, f *failure) {
@@ -247,7 +235,9 @@ func (s *scheduler[T]) stats(elapsed time.Duration) Stats {
 // announcements after, so one of the two sees the other once the push is
 // visible (a queue's push may be a release store, which the publisher's
 // read of the announcements may pass: the sleepers look again, see
-// lateLook). This relies on Len counting every completed push.
+// lateLook). This relies on Len counting every completed push. A blockq
+// owner may hold its pushes from Len, but publishes them when it sees a
+// waiter (Worker.pushedAside).
 func (s *scheduler[T]) anyWork() bool {
 	if s.inj.n.Load() > 0 {
 		return true

@@ -31,8 +31,8 @@ type Worker[T any] struct {
 	// answers the worker's request with an empty delivery rather than with
 	// work the worker would leave in its inbox.
 	wants atomic.Bool
-	// gid is the ID of the goroutine running the worker, in a Pool (see
-	// Pool.calledByTask), or zero while it is being handed over: each
+	// gid is the curg of the goroutine running the worker, in a Pool (see
+	// Pool.caller), or zero while it is being handed over: each
 	// goroutine that takes the worker stores its own, and one that lends
 	// it (Task.Block) clears it first.
 	gid atomic.Uint64
@@ -215,6 +215,11 @@ func (w *Worker[T]) pushed(n int) {
 // pushedAside is pushed when the length may be a new maximum, or a worker
 // or the master may wait.
 func (w *Worker[T]) pushedAside() {
+	if w.bq != nil && w.s.waiters.Load() != 0 {
+		// A blockq owner may hold what it pushed (see blockq's Holding
+		// items); a worker or the master waits, and finds work by Len.
+		w.bq.Publish()
+	}
 	if w.held > w.stats.MaxLen {
 		w.held = w.queue.Len() + len(w.overflow) - w.ovHead
 		w.stats.MaxLen = max(w.stats.MaxLen, w.held)
