@@ -100,12 +100,12 @@ var explorerCases = []struct {
 	// The owner's takeover claims all that its back block holds even when
 	// thieves reserved some of it: the owner pops items a thief took.
 	{mutant.Mutant{Name: "takeover ignores the published length", Patches: []mutant.Patch{
-		patch("\tif pub <= pfill || pfill < 2 {\n", "\tif pfill < 2 {\n"),
+		patch("\tif pub <= m || m < 2 {\n", "\tif m < 2 {\n"),
 	}}, "TestInterleaveTwoSlotBlocks", "takeover", "violation"},
 	// The takeover claims one item more than the back block holds: the
 	// owner holds a position of the block before, which it never pops.
 	{mutant.Mutant{Name: "takeover reaches past the back block", Patches: []mutant.Patch{
-		patch("\treturn int(min(uint64(pfill), max(1, genMask-gen)))\n", "\treturn int(min(uint64(pfill+1), max(1, genMask-gen)))\n"),
+		patch("\treturn int(min(uint64(m), max(1, genMask-gen)))\n", "\treturn int(min(uint64(m+1), max(1, genMask-gen)))\n"),
 	}}, "TestInterleaveTwoSlotBlocks", "takeover", "panic"},
 	// Pop takes the newest published item as if the owner held it,
 	// without a claim: a thief that reserved it takes it too.
