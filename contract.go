@@ -1,18 +1,18 @@
 package wsq
 
 // Contract says what a queue promises where Queue lets implementations
-// differ. Every queue of this module returns its own from Queue.Contract,
-// which programs may consult (a scheduler that must not wait uses it to
-// refuse a locking queue, a test to know which races it may see), and which
-// the module's conformance suite reads to know what to hold each queue to.
+// differ. Every queue of this module returns its own from Queue.Contract.
+// Programs may consult it: a scheduler that must not wait uses it to refuse
+// a locking queue, a test to know which races it may see. The module's
+// conformance suite reads it to know what to hold each queue to.
 //
-// The zero Contract is the strictest: an unbounded queue whose batch
-// operations each take effect at one instant with exactly the count
-// StealCount gives, and whose operations never wait for another goroutine.
-// Steal and StealBatch take nothing only from an empty queue, or one whose
-// owner holds every item (OwnerHolds): every queue retries contention
-// there, and reports it from TrySteal and TryStealBatch (see StealResult).
-// Each field names a way in which a queue promises less.
+// The zero Contract is the strictest. It describes an unbounded queue whose
+// batch operations each take effect at one instant. A batch steal takes
+// exactly the count StealCount gives. No operation waits for another
+// goroutine. Steal and StealBatch take nothing only from an empty queue, or
+// one whose owner holds every item (OwnerHolds). Every queue retries
+// contention there, and reports it from TrySteal and TryStealBatch (see
+// StealResult). Each field names a way in which a queue promises less.
 type Contract struct {
 	// Capacity is the most items the queue holds, or 0 if it grows without
 	// bound. When a bounded queue is full, Push reports false and PushBatch
@@ -24,23 +24,23 @@ type Contract struct {
 	LoopedPushBatch bool
 
 	// LoopedStealBatch says that StealBatch is a loop of single steals
-	// rather than one operation: other operations may interleave with its
-	// steals, so under concurrency the items it returns need never have
+	// rather than one operation. Other operations may interleave with its
+	// steals. So under concurrency the items it returns need never have
 	// been the oldest part of the queue together, and it may stop early.
 	LoopedStealBatch bool
 
 	// InexactStealBatch says that a batch steal fixes its count from a
-	// snapshot of the queue taken before the instant it takes effect, so
-	// under concurrency it may take any number of items between one and
-	// the queue's length rather than exactly StealCount of the length at
+	// snapshot of the queue taken before the instant it takes effect. So
+	// under concurrency it may take any number of items between one and the
+	// queue's length. It need not take exactly StealCount of the length at
 	// that instant. With no other goroutine at work it takes exactly
 	// StealCount.
 	InexactStealBatch bool
 
 	// SerializedThieves says that thieves take turns, through a lock or
-	// through a word only one thief at a time may hold: a thief's Steal or
-	// StealBatch may wait for another thief, but the owner never waits,
-	// and TrySteal and TryStealBatch never wait: they report Contended.
+	// through a word only one thief at a time may hold. A thief's Steal or
+	// StealBatch may wait for another thief. The owner never waits.
+	// TrySteal and TryStealBatch never wait either: they report Contended.
 	SerializedThieves bool
 
 	// Locking says that every operation, the owner's included, takes a
@@ -48,14 +48,16 @@ type Contract struct {
 	Locking bool
 
 	// OwnerHolds says that the owner may hold some of its newest items
-	// where thieves cannot see them, so that it pushes and pops those
-	// without synchronizing with anyone. Steals see only the published
-	// items: Steal, StealBatch and Len act on the queue as if the held
-	// items were not in it, a steal's count is StealCount of the
-	// published length, and a steal reports an empty queue when nothing
-	// is published. Pop sees every item. The owner holds items only after
-	// a Pop, and publishes all of them by its next Push or Pop after a
-	// steal that found nothing published. The queue's documentation says
-	// exactly when else it publishes.
+	// where thieves cannot see them. It pushes and pops those without
+	// synchronizing with anyone. Steals see only the published items:
+	//   - Steal, StealBatch and Len act as if the held items were not in
+	//     the queue.
+	//   - A steal's count is StealCount of the published length.
+	//   - A steal reports an empty queue when nothing is published.
+	//
+	// Pop sees every item. The owner holds items only after a Pop. After a
+	// steal that found nothing published, the owner publishes all of them
+	// by its next Push or Pop. The queue's documentation says exactly when
+	// else it publishes.
 	OwnerHolds bool
 }
