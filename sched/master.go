@@ -10,90 +10,125 @@ import (
 	"github.com/worksteal/wsq/internal/pad"
 )
 
-// master is Master mode, the paper's master-worker balancing: a worker that
-// runs out of work asks the master goroutine, the only thief, which moves a
-// proportion of the busiest queue to it.
+// masters is Master mode, the paper's master-worker balancing: a worker
+// that runs out of work asks the masters, the only thieves, and one of them
+// moves a proportion of a busy queue to it.
 //
-// idle queues the workers that asked the master for work, in order; its
-// capacity is the worker count and a worker is in it at most once (see
-// Worker.asked), so sending never blocks. waiting is 1 while the master
-// is parked waiting for any queue to become non-empty, 0 otherwise; the
-// publisher that clears it sends a token on wake (capacity one).
-type master[T any] struct {
+// A single master serves one idle worker at a time, and looks at every
+// queue for each. So Master mode runs one master per masterSpan workers,
+// and each master looks at masterSpan queues per hand-off, in turn. A
+// master's cost per hand-off does not grow with the worker count, and the
+// masters' capacity grows with it.
+//
+// idle queues the workers that asked for work, in order; its capacity is
+// the worker count and a worker is in it at most once (see Worker.asked),
+// so sending never blocks. waiting counts the masters parked until some
+// queue has work; a publisher that takes one off the count sends a token
+// on wake, which has room for one per master.
+type masters[T any] struct {
 	s       *scheduler[T]
 	_       pad.Line
 	waiting atomic.Int32
 	_       pad.Line
 	idle    chan *Worker[T]
 	wake    chan struct{}
-	late    lateTimer   // the master's late look (see lateLook)
-	st      masterStats // written by the master goroutine only
+	all     []*master[T]
 }
 
-// masterStats is the master's share of Stats.
+// master is one master goroutine's own state.
+type master[T any] struct {
+	ms   *masters[T]
+	next int         // the first queue its next look covers
+	late lateTimer   // its late look (see lateLook)
+	st   masterStats // written by its goroutine only
+}
+
+// masterSpan is how many workers one master serves, and how many queues
+// it looks at for each hand-off.
+const masterSpan = 16
+
+// masterCount returns the number of masters for n workers.
+func masterCount(n int) int { return (n + masterSpan - 1) / masterSpan }
+
+// masterStats is a master's share of Stats.
 type masterStats struct {
 	steals, empty, contended, moved, parcels int64
 	busy, wait                               time.Duration
 }
 
-func newMaster[T any](s *scheduler[T]) *master[T] {
-	m := &master[T]{s: s, idle: make(chan *Worker[T], s.cfg.Workers), wake: make(chan struct{}, 1)}
-	s.waiters = &m.waiting
-	return m
+func newMasters[T any](s *scheduler[T]) *masters[T] {
+	k := masterCount(s.cfg.Workers)
+	ms := &masters[T]{s: s, idle: make(chan *Worker[T], s.cfg.Workers), wake: make(chan struct{}, k)}
+	for i := range k {
+		ms.all = append(ms.all, &master[T]{ms: ms, next: i * masterSpan})
+	}
+	s.waiters = &ms.waiting
+	return ms
 }
 
-// start starts the master goroutine.
-func (m *master[T]) start(ctx context.Context) {
-	m.s.wg.Add(1)
-	go func() {
-		defer m.s.wg.Done()
-		m.run(ctx)
-	}()
+// start starts the master goroutines.
+func (ms *masters[T]) start(ctx context.Context) {
+	for _, m := range ms.all {
+		ms.s.wg.Add(1)
+		go func() {
+			defer ms.s.wg.Done()
+			m.run(ctx)
+		}()
+	}
 }
 
 // find gives w a share of the items added from outside the workers, if
-// there are any, or else waits for the master's delivery.
-func (m *master[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
+// there are any, or else waits for a master's delivery.
+func (ms *masters[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 	if w.takeInjected() {
 		w.takeStolen()
 		return true
 	}
-	return m.await(ctx, w, l)
+	return ms.await(ctx, w, l)
 }
 
-// published wakes the master if it waits for work. Its caller, notify,
-// has seen waiting set.
-func (m *master[T]) published() {
-	if m.waiting.CompareAndSwap(1, 0) {
-		select {
-		case m.wake <- struct{}{}:
-		default: // a token is already there
+// published wakes a master that waits for work. Its caller, notify, has
+// seen waiting set.
+func (ms *masters[T]) published() {
+	for {
+		n := ms.waiting.Load()
+		if n <= 0 {
+			return
+		}
+		if ms.waiting.CompareAndSwap(n, n-1) {
+			select {
+			case ms.wake <- struct{}{}:
+			default: // tokens for every master are there
+			}
+			return
 		}
 	}
 }
 
-// addStats adds the master's steals: in Master mode it is the only thief.
-func (m *master[T]) addStats(st *Stats) {
-	st.Steals += m.st.steals
-	st.EmptySteals += m.st.empty
-	st.ContendedSteals += m.st.contended
-	st.Moved += m.st.moved
-	st.Parcels += m.st.parcels
-	st.MasterBusy += m.st.busy
-	st.MasterWait += m.st.wait
+// addStats adds the masters' steals: in Master mode they are the only
+// thieves.
+func (ms *masters[T]) addStats(st *Stats) {
+	for _, m := range ms.all {
+		st.Steals += m.st.steals
+		st.EmptySteals += m.st.empty
+		st.ContendedSteals += m.st.contended
+		st.Moved += m.st.moved
+		st.Parcels += m.st.parcels
+		st.MasterBusy += m.st.busy
+		st.MasterWait += m.st.wait
+	}
 }
 
-// run is the master goroutine of Master mode: it serves idle workers
-// in the order they ran out of work, each with a proportion of the busiest
-// queue (or with nothing, if the worker has stopped waiting: see
-// Worker.wants). It is the only thief, so every queue has at most two goroutines on
-// it. It sleeps while no worker is idle, and parks while no queue has work.
+// run is a master goroutine of Master mode: it serves idle workers in the
+// order they ran out of work, each with a proportion of a busy queue (or
+// with nothing, if the worker has stopped waiting: see Worker.wants). It
+// sleeps while no worker is idle, and parks while no queue has work.
 func (m *master[T]) run(ctx context.Context) {
-	s := m.s
+	s := m.ms.s
 	for {
 		var w *Worker[T]
 		select {
-		case w = <-m.idle:
+		case w = <-m.ms.idle:
 		case <-s.done:
 			return
 		case <-ctx.Done():
@@ -126,19 +161,16 @@ func (m *master[T]) run(ctx context.Context) {
 // there are any, or else a proportion of the longest queue other than w's,
 // for w. It reports false when there is nothing to take.
 func (m *master[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
-	s := m.s
+	s := m.ms.s
 	if s.inj.n.Load() > 0 {
 		if items := s.inj.take(w.recv[:0], len(s.workers)); len(items) > 0 {
 			return delivery[T]{items: items, n: len(items)}, true
 		}
 	}
 	for {
-		var victim *Worker[T]
-		most := 0
-		for _, v := range s.workers {
-			if l := v.queue.Len(); v != w && l > most {
-				victim, most = v, l
-			}
+		victim, most := m.busiest(w, masterSpan)
+		if victim == nil {
+			victim, most = m.busiest(w, len(s.workers))
 		}
 		if victim == nil {
 			return m.ask(w)
@@ -168,15 +200,32 @@ func (m *master[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
 	}
 }
 
+// busiest returns the longest of n queues other than w's, and its length,
+// or nil if none holds an item. The n queues follow those of its last look.
+func (m *master[T]) busiest(w *Worker[T], n int) (*Worker[T], int) {
+	ws := m.ms.s.workers
+	n = min(n, len(ws))
+	var victim *Worker[T]
+	most := 0
+	for i := range n {
+		v := ws[(m.next+i)%len(ws)]
+		if l := v.queue.Len(); v != w && l > most {
+			victim, most = v, l
+		}
+	}
+	m.next = (m.next + n) % len(ws)
+	return victim, most
+}
+
 // ask is stealFor when no queue shows an item. Owners that hold items
 // (wsq.Contract.OwnerHolds) publish them when a thief asks, which a steal
 // that finds nothing does: so the master tries one steal from each queue
 // but w's, and delivers the first item it gets.
 func (m *master[T]) ask(w *Worker[T]) (delivery[T], bool) {
-	if !m.s.holds {
+	if !m.ms.s.holds {
 		return delivery[T]{}, false
 	}
-	for _, v := range m.s.workers {
+	for _, v := range m.ms.s.workers {
 		if v == w {
 			continue
 		}
@@ -200,7 +249,8 @@ const smallHandoff = 32
 // awaitWork waits until some queue holds an item. It reports false when the
 // run is complete or ctx is cancelled.
 func (m *master[T]) awaitWork(ctx context.Context) bool {
-	s := m.s
+	ms := m.ms
+	s := ms.s
 	for range s.cfg.Spin {
 		runtime.Gosched()
 		if s.anyWork() {
@@ -208,17 +258,17 @@ func (m *master[T]) awaitWork(ctx context.Context) bool {
 		}
 	}
 	// Announce, then look once more: a publisher pushes and then reads
-	// m.waiting, so one of the two sees the other, once the push is
+	// waiting, so one of the two sees the other, once the push is
 	// visible: see lateLook for the look we take once more.
-	m.waiting.Store(1)
+	ms.waiting.Add(1)
 	if s.anyWork() {
-		m.waiting.Store(0) // a token sent meanwhile only causes one extra look
+		ms.unwait() // a token sent meanwhile only causes one extra look
 		return true
 	}
 	late := m.late.arm()
 	for {
 		select {
-		case <-m.wake:
+		case <-ms.wake:
 			m.late.disarm()
 			return true
 		case <-s.done:
@@ -230,54 +280,89 @@ func (m *master[T]) awaitWork(ctx context.Context) bool {
 		case <-late:
 			late = nil
 			if s.anyWork() {
-				m.waiting.Store(0)
+				ms.unwait()
 				return true
 			}
 		}
 	}
 }
 
-// await queues w for the master, unless it is queued already, and waits
+// unwait takes a master that stops waiting off the count, unless a
+// publisher took it off already (and sent a token, which only causes one
+// extra look).
+func (ms *masters[T]) unwait() {
+	for {
+		n := ms.waiting.Load()
+		if n <= 0 || ms.waiting.CompareAndSwap(n, n-1) {
+			return
+		}
+	}
+}
+
+// await queues w for the masters, unless it is queued already, and waits
 // for a delivery, until w.stopLooking(l) may hold (the worker then takes
-// the delivery later: see Worker.asked).
-func (m *master[T]) await(ctx context.Context, w *Worker[T], l *latch) bool {
+// the delivery later: see Worker.asked). It polls its inbox a while before
+// it blocks: a master's send to a goroutine blocked on the channel readies
+// it on the master's processor, where it waits until the master blocks or
+// another processor takes it; a send that nobody waits for costs less.
+func (ms *masters[T]) await(ctx context.Context, w *Worker[T], l *latch) bool {
 	var joined <-chan struct{}
 	if l != nil {
 		joined = l.channel()
 	}
+	polls := ms.s.cfg.Spin * pollsPerSpin
 	for {
 		w.wants.Store(true)
 		if !w.asked {
-			w.shed() // before the master may fill recv
+			w.shed() // before a master may fill recv
 			w.asked = true
 			w.idleSince = time.Now()
-			m.idle <- w // never blocks; see master.idle
+			ms.idle <- w // never blocks; see masters.idle
 		}
-		if w.stopLooking(l) {
-			w.wants.Store(false)
-			return false
-		}
-		select {
-		case d := <-w.inbox:
-			w.asked = false
-			if d.n == 0 {
-				continue // an answer to a request we had given up: ask again
+		var d delivery[T]
+	wait:
+		for {
+			if w.stopLooking(l) {
+				w.wants.Store(false)
+				return false
 			}
-			w.accept(d)
-			return true
-		case <-joined:
-			w.wants.Store(false)
-			return false
-		case <-w.reclaim:
-			w.wants.Store(false)
-			return false
-		case <-w.s.done:
-			return false
-		case <-ctx.Done():
-			return false
+			if polls > 0 {
+				polls--
+				select {
+				case d = <-w.inbox:
+					break wait
+				default:
+					runtime.Gosched()
+					continue
+				}
+			}
+			select {
+			case d = <-w.inbox:
+				break wait
+			case <-joined:
+				w.wants.Store(false)
+				return false
+			case <-w.reclaim:
+				w.wants.Store(false)
+				return false
+			case <-w.s.done:
+				return false
+			case <-ctx.Done():
+				return false
+			}
 		}
+		w.asked = false
+		if d.n == 0 {
+			continue // an answer to a request we had given up: ask again
+		}
+		w.accept(d)
+		return true
 	}
 }
+
+// pollsPerSpin is how many times, per round of Config.Spin, a worker that
+// waits for a master's delivery looks at its inbox before it blocks.
+const pollsPerSpin = 16
 
 // accept pushes a delivery from the master into the worker's queue, as its
 // owner. pending already counts the items.

@@ -38,7 +38,7 @@ func allParked(s *scheduler[int]) bool {
 	}
 	// The master took one idle worker, found no work and waits; the others
 	// wait in the idle queue.
-	m := s.mode.(*master[int])
+	m := s.mode.(*masters[int])
 	return m.waiting.Load() != 0 && len(m.idle) == n-2
 }
 

@@ -13,9 +13,9 @@ import (
 type Mode int
 
 const (
-	// Master is the paper's master-worker balancing: one master goroutine,
-	// the only thief, moves a proportion of the busiest worker's queue to a
-	// worker that ran out of work.
+	// Master is the paper's master-worker balancing: one master goroutine
+	// (one per 16 workers), the only thief, moves a proportion of the
+	// busiest worker's queue to a worker that ran out of work.
 	Master Mode = iota
 	// Random is decentralized randomized stealing: a worker that ran out of
 	// work steals from the old end of other workers' queues, visiting them
@@ -98,7 +98,8 @@ type Config[T any] struct {
 
 	// Workers is the number of worker goroutines; zero means
 	// runtime.GOMAXPROCS(0) (see WorkerCount). Master mode runs one more
-	// goroutine, the master, which sleeps while no worker is idle.
+	// goroutine per 16 workers, the masters, which sleep while no worker
+	// is idle.
 	Workers int
 
 	// Mode selects master-worker balancing (the zero value) or randomized

@@ -96,6 +96,8 @@ func configs(newQueue func() wsq.Queue[int]) []sched.Config[int] {
 		sched.Config[int]{NewQueue: newQueue, Mode: sched.Random, Workers: 4, StealOne: true},
 		sched.Config[int]{NewQueue: newQueue, Mode: sched.Master, Workers: 4, Proportion: 0.1},
 		sched.Config[int]{NewQueue: newQueue, Mode: sched.Random, Workers: 4, Proportion: 1, Spin: 1},
+		// Three masters, each looking at a window of queues.
+		sched.Config[int]{NewQueue: newQueue, Mode: sched.Master, Workers: 35},
 	)
 	return cs
 }

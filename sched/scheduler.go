@@ -104,7 +104,7 @@ func newScheduler[T any](cfg Config[T], h Handler[T]) (*scheduler[T], error) {
 		done:    make(chan struct{}),
 	}
 	if cfg.Mode == Master {
-		s.mode = newMaster(s)
+		s.mode = newMasters(s)
 	} else {
 		r := &random[T]{s: s}
 		s.mode, s.waiters = r, &r.sleepers
