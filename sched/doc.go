@@ -88,10 +88,11 @@
 //     work tells the master and waits. The master, the only thief, picks the
 //     worker with the longest queue, takes a proportion of its items from the
 //     old end in one operation and hands them to the waiting worker, which
-//     pushes them into its own queue as owner. Every queue has at most two
-//     goroutines on it: its owner and the master. Beyond 16 workers there is
-//     one master per 16 workers, and each looks at 16 queues per hand-off,
-//     in turn, so that the masters keep up with any number of workers. When
+//     pushes them into its own queue as owner. Up to 16 workers, every
+//     queue has at most two goroutines on it: its owner and the master.
+//     Beyond, there is one master per 16 workers, and each looks at 16
+//     queues per hand-off, in turn, so that the masters keep up with any
+//     number of workers. When
 //     the queues implement
 //     wsq.Handoff (blockq and lfqueue do), the master steals a Parcel and
 //     the idle worker links it into its queue without copying; otherwise,
