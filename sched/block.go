@@ -115,7 +115,7 @@ type goroutines struct {
 func (t *Task) Block(f func()) {
 	t.use("Task.Block")
 	if f == nil {
-		panic("sched: Task.Block with a nil function")
+		nilFunction("Task.Block", "")
 	}
 	pw := t.pw
 	lent := pw.lend()
@@ -325,7 +325,7 @@ func (p *Pool) takeSpare() *poolWorker {
 func (pw *poolWorker) run() {
 	p, s := pw.p, pw.p.s
 	defer s.wg.Done()
-	pw.gid = goroutineID()
+	pw.gid = curg()
 	p.mu.Lock()
 	p.ids[pw.gid] = true
 	p.mu.Unlock()
@@ -396,10 +396,9 @@ func (pw *poolWorker) retire() bool {
 	return true
 }
 
-// onPool reports whether the calling goroutine is one of the pool's. It
-// costs some microseconds.
+// onPool reports whether the calling goroutine is one of the pool's.
 func (p *Pool) onPool() bool {
-	id := goroutineID()
+	id := curg()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.ids[id]

@@ -346,7 +346,7 @@ func TestBlockMisuse(t *testing.T) {
 	assert.Contains(t, panicValue(t, func() { (*sched.Task)(nil).Block(func() {}) }), "sched: Task.Block with a nil Task")
 	var saved *sched.Task
 	require.NoError(t, p.Do(ctx, func(t *sched.Task) error { saved = t; return nil }))
-	assert.Contains(t, panicValue(t, func() { saved.Block(func() {}) }), "sched: Task.Block with a Task used outside its own function")
+	assert.Contains(t, panicValue(t, func() { saved.Block(func() {}) }), "sched: Task.Block with a Task of another goroutine")
 	assert.Equal(t, "sched: Pool.Close called by a task, which would wait for itself", panicValue(t, func() {
 		_ = p.Do(ctx, func(t *sched.Task) error { t.Block(func() { p.Close() }); return nil })
 	}), "Close in Block's function would wait for the task")

@@ -43,3 +43,7 @@ func (p *Pool) Goroutines() (all, spares, blocked, maxSpares int) {
 	defer p.mu.Unlock()
 	return len(p.ids), len(p.spares), int(p.blocked.Load()), p.maxSpares
 }
+
+// RaceEnabled reports whether the race detector is on, and with it the
+// check that a Task is used by its own goroutine.
+const RaceEnabled = raceEnabled

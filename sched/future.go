@@ -41,7 +41,8 @@ type forkBase struct {
 	l      latch       // first: see latch
 	gen    uint32      // see above: plain for the forking task, atomic for the others
 	parent *Task       // the forking task, which outlives this one (it joins it)
-	prev   *forkBase   // the parent's fork before this one, while both are unjoined (see Task.forks); the forking task's goroutine alone touches it
+	prev   *forkBase   // the parent's unjoined fork before this one (see Task.forks); the forking task's goroutine alone touches prev and next
+	next   *forkBase   // the one after it
 	ranOn  *poolWorker // the worker that ran the task, written before l is done
 	task   forkFn      // the whole record: to call its function, and to take it from the free list as its type
 }
@@ -87,6 +88,9 @@ type forkTask[A, R any] struct {
 // panic if it panicked; the Future may still be joined later.
 func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 	t.use("Fork")
+	if f == nil {
+		nilFunction("Fork", "")
+	}
 	rec, ok := reused[*forkTask[A, R]](t.pw)
 	if !ok {
 		rec = newForkTask[A, R]()
@@ -121,7 +125,22 @@ func reused[F any](pw *poolWorker) (F, bool) {
 }
 
 // link makes b the newest of t's unjoined forks.
-func (b *forkBase) link(t *Task) { b.prev, t.forks = t.forks, b }
+func (b *forkBase) link(t *Task) {
+	p := t.forks
+	b.prev, t.forks = p, b
+	if p != nil {
+		p.next = b
+	}
+}
+
+// nilFunction panics for a nil function given to op (arg names it, if op
+// takes more than one).
+func nilFunction(op, arg string) {
+	if arg != "" {
+		arg = " " + arg
+	}
+	panic("sched: " + op + " with a nil function" + arg)
+}
 
 // push pushes the fork record of b into the queue of t's worker, as a
 // child of t.
@@ -140,6 +159,9 @@ func (b *forkBase) push(t *Task) {
 //	left.Join(t)
 func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
 	t.use("ForkFunc")
+	if f == nil {
+		nilFunction("ForkFunc", "")
+	}
 	rec, ok := reused[*forkFunc[A]](t.pw)
 	if !ok {
 		rec = &forkFunc[A]{}
@@ -179,7 +201,8 @@ func (ft *forkFunc[A]) call(t *Task) {
 // t is the calling task: while it waits, Join runs other tasks on t's worker
 // (its own queue first, the forked task itself if nobody stole it), so the
 // worker never sleeps while there is work it can do. With a nil t Join
-// blocks the calling goroutine, which must then not be a task's.
+// blocks the calling goroutine, which must then not be a task's: Join
+// panics if it is.
 //
 // In the terms of the Go memory model, the return of the forked task's
 // function synchronizes before the return of Join.
@@ -266,6 +289,9 @@ func (rec *forkResult[R]) reuse(pw *poolWorker) {
 // reuses the record.
 func (f Future[R]) joinOther(t *Task) R {
 	rec := f.rec
+	if p := rec.parent; t == nil && p != nil { // nil once the record is reused: joined twice
+		p.pw.p.nilWait("Future.Join")
+	}
 	if !atomic.CompareAndSwapUint32(&rec.gen, f.gen, f.gen+1) {
 		panic("sched: a Future joined twice")
 	}

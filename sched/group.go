@@ -31,6 +31,13 @@ type Group struct {
 	ended   atomic.Bool // set when Wait (or the implicit wait of the task that made the group) returns
 	mu      sync.Mutex  // guards err and the latch's failure until it is done
 	err     error
+
+	// A group made by Task.NewGroup is one of that task's groups not yet
+	// waited for (see Task.groups) while owner holds the task: only its
+	// goroutine writes owner, older and newer, and another task's Wait
+	// reads owner.
+	owner        atomic.Pointer[Task]
+	older, newer *Group
 }
 
 // NewGroup returns a new Group of the pool with a context derived from ctx.
@@ -47,8 +54,27 @@ func (p *Pool) NewGroup(ctx context.Context) *Group {
 func (t *Task) NewGroup() *Group {
 	t.use("Task.NewGroup")
 	g := t.pw.p.NewGroup(t.ctx)
-	t.groups = append(t.groups, g)
+	g.owner.Store(t)
+	if o := t.groups; o != nil {
+		g.older, o.newer = o, g
+	}
+	t.groups = g
 	return g
+}
+
+// unlink takes g, the group of the owner t, off t's groups.
+func (g *Group) unlink(t *Task) {
+	o, n := g.older, g.newer
+	if n != nil {
+		n.older = o
+	} else {
+		t.groups = o
+	}
+	if o != nil {
+		o.newer = n
+	}
+	g.older, g.newer = nil, nil
+	g.owner.Store(nil)
 }
 
 // Context returns the group's context, the context of its tasks. It is
@@ -62,15 +88,18 @@ func (g *Group) Context() context.Context { return g.ctx }
 // With a nil t, for a caller that is not a task, the new task goes to the
 // pool's shared entry, where an idle worker takes it. Go does not block.
 //
-// Go panics, starting nothing, if it is called after Wait returned (a Group
-// serves one round of Go calls and one Wait: make a new Group for the next
-// round), if t is not the calling task's own Task (see Task), or, with a
-// nil t, if the pool is closed.
+// Go panics, starting nothing, if f is nil, if it is called after Wait
+// returned (a Group serves one round of Go calls and one Wait: make a new
+// Group for the next round), if t is not the calling task's own Task (see
+// Task), or, with a nil t, if the pool is closed.
 //
 // Go allocates the closure f if it captures variables, and nothing else
 // once the worker's buffers have grown; Fork starts a function with an
 // argument without a closure.
 func (g *Group) Go(t *Task, f func(*Task) error) {
+	if f == nil {
+		nilFunction("Group.Go", "")
+	}
 	if g.ended.Load() {
 		panic("sched: Group.Go after Wait returned: a Group serves one round of Go calls and one Wait; make a new Group")
 	}
@@ -102,12 +131,21 @@ func (g *Group) Go(t *Task, f func(*Task) error) {
 // t is the calling task: while it waits, Wait runs other tasks on t's
 // worker (its own queue first), so the worker never sleeps while there is
 // work it can do. With a nil t, for a caller that is not a task, Wait
-// blocks the calling goroutine. A task must not wait for a group it belongs
-// to, which would wait for itself; Wait panics if it sees that.
+// blocks the calling goroutine; Wait panics if a task passes nil. A task
+// must not wait for a group it belongs to, which would wait for itself;
+// Wait panics if it sees that.
 //
 // In the terms of the Go memory model, the return of every task's function
 // synchronizes before the return of Wait.
 func (g *Group) Wait(t *Task) error {
+	if t == nil {
+		g.p.nilWait("Group.Wait")
+	}
+	return g.wait(t)
+}
+
+// wait is Wait without the check of a nil t, which Pool.Do makes its own.
+func (g *Group) wait(t *Task) error {
 	if t != nil {
 		t.use("Group.Wait")
 		if !g.l.done() {

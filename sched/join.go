@@ -36,12 +36,16 @@ package sched
 // as a Future left unjoined would.
 //
 // t is the calling task: Join panics if t is nil, or is not the Task of
-// the function that calls it (see Task).
+// the function that calls it (see Task), and, starting nothing, if f or g
+// is nil.
 //
 // In the terms of the Go memory model, the returns of f and g synchronize
 // before the return of Join.
 func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) RB, b B) (ra RA, rb RB) {
 	t.use("Join")
+	if f == nil || g == nil {
+		joinNil(f == nil)
+	}
 	pw := t.pw
 	rec, ok := reused[*forkTask[B, RB]](pw)
 	if !ok {
@@ -69,7 +73,7 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 		js.gt = gt
 		rb = g(gt, b)
 		js.gt = nil
-		if gt.forks == nil && len(gt.groups) == 0 {
+		if gt.forks == nil && gt.groups == nil {
 			pw.pop(gt)
 			pw.handled()
 			js.done = true
@@ -92,6 +96,14 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 		rec.reuse(pw)
 	}
 	return ra, rb
+}
+
+// joinNil panics for Join's nil f (fNil) or g.
+func joinNil(fNil bool) {
+	if fNil {
+		nilFunction("Join", "f")
+	}
+	nilFunction("Join", "g")
 }
 
 // joinState is what Join's deferred call needs to know: g's record, g's

@@ -241,7 +241,7 @@ func TestJoinMisuse(t *testing.T) {
 	p := newPool(t, sched.PoolConfig{Workers: 1})
 	var saved *sched.Task
 	require.NoError(t, p.Do(ctx, func(t *sched.Task) error { saved = t; return nil }))
-	assert.Contains(t, panicValue(t, func() { sched.Join(saved, double, 1, double, 2) }), "sched: Join with a Task used outside its own function")
+	assert.Contains(t, panicValue(t, func() { sched.Join(saved, double, 1, double, 2) }), "sched: Join with a Task of another goroutine")
 	got := panicValue(t, func() {
 		_ = p.Do(ctx, func(tk *sched.Task) error {
 			sched.Join(tk, double, 1, func(*sched.Task, int) int {

@@ -3,6 +3,7 @@ package sched_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -96,8 +97,12 @@ func TestGroupGoAfterWait(t *testing.T) {
 	require.NoError(t, g.Wait(nil), "a second Wait returns what the first did")
 }
 
+// anotherGoroutine ends the message of a Task used by a goroutine other
+// than its task's.
+const anotherGoroutine = " with a Task of another goroutine: a *Task is valid only in its task's function, during the call, in the goroutine that runs it; not in a goroutine the task starts"
+
 // A Task used outside its own function, after it returned or in a task it
-// started, is named as such.
+// started, is named as such; by another goroutine, as that.
 func TestTaskUsedOutsideItsFunction(t *testing.T) {
 	const outside = "with a Task used outside its own function: a *Task is valid only in its task's function, during the call, and not in the tasks it starts (each gets its own)"
 	for _, workers := range []int{1, 2} {
@@ -111,7 +116,7 @@ func TestTaskUsedOutsideItsFunction(t *testing.T) {
 				"Task.Context":  func() { saved.Context() },
 				"Group.Go":      func() { p.NewGroup(ctx).Go(saved, func(*sched.Task) error { return nil }) },
 			} {
-				assert.Equal(t, "sched: "+op+" "+outside, panicValue(t, use), op)
+				assert.Equal(t, "sched: "+op+anotherGoroutine, panicValue(t, use), op)
 			}
 
 			if workers > 1 {
@@ -131,5 +136,112 @@ func TestTaskUsedOutsideItsFunction(t *testing.T) {
 			})
 			assert.Equal(t, "sched: Fork "+outside, got)
 		})
+	}
+}
+
+// A task that waits with a nil Task would block its worker: Future.Join
+// and Group.Wait, of a group made by the task or by the pool, panic
+// instead. Two workers, so that the wait would otherwise end.
+func TestNilTaskWaitInTask(t *testing.T) {
+	const advice = ", called by a task: pass the task's own t, so that its worker runs other tasks while it waits"
+	p := newPool(t, sched.PoolConfig{Workers: 2})
+	noop := func(*sched.Task) error { return nil }
+	for name, wait := range map[string]func(t *sched.Task){
+		"Future.Join":        func(t *sched.Task) { sched.Fork(t, double, 1).Join(nil) },
+		"Group.Wait (task)":  func(t *sched.Task) { g := t.NewGroup(); g.Go(t, noop); _ = g.Wait(nil) },
+		"Group.Wait (pool)":  func(*sched.Task) { g := p.NewGroup(ctx); g.Go(nil, noop); _ = g.Wait(nil) },
+		"Group.Wait (empty)": func(*sched.Task) { _ = p.NewGroup(ctx).Wait(nil) },
+	} {
+		op, _, _ := strings.Cut(name, " ")
+		got := panicValue(t, func() {
+			_ = p.Do(ctx, func(t *sched.Task) error { wait(t); return nil })
+		})
+		assert.Equal(t, "sched: "+op+" with a nil Task"+advice, got, name)
+	}
+	// Outside the pool, and in the function of a Task.Block, nil is right.
+	var r int
+	require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
+		f := sched.Fork(t, double, 21)
+		t.Block(func() { r = f.Join(nil) })
+		return nil
+	}))
+	assert.Equal(t, 42, r)
+}
+
+// A nil function is named at the call, in the caller's goroutine, and
+// nothing is started: the pool runs only the task that made the call.
+func TestNilFunction(t *testing.T) {
+	var (
+		nilF  func(*sched.Task, int) int
+		nilFn func(*sched.Task, int)
+		nilG  func(*sched.Task) error
+	)
+	for want, call := range map[string]func(t *sched.Task){
+		"sched: Fork with a nil function":       func(t *sched.Task) { sched.Fork(t, nilF, 1) },
+		"sched: ForkFunc with a nil function":   func(t *sched.Task) { sched.ForkFunc(t, nilFn, 1) },
+		"sched: Join with a nil function f":     func(t *sched.Task) { sched.Join(t, nilF, 1, double, 2) },
+		"sched: Join with a nil function g":     func(t *sched.Task) { sched.Join(t, double, 1, nilF, 2) },
+		"sched: Group.Go with a nil function":   func(t *sched.Task) { t.NewGroup().Go(t, nilG) },
+		"sched: Task.Block with a nil function": func(t *sched.Task) { t.Block(nil) },
+	} {
+		p, err := sched.NewPool(sched.PoolConfig{Workers: 1})
+		require.NoError(t, err)
+		var got any
+		e := callInGoroutine(t, func() {
+			_ = p.Do(ctx, func(t *sched.Task) error {
+				defer func() { got = recover() }()
+				call(t)
+				return nil
+			})
+		})
+		assert.True(t, e.returned, "%s: Do panicked with %v", want, e.recovered)
+		assert.Equal(t, want, got)
+		assert.Equal(t, int64(1), p.Close().Processed, "%s: tasks run", want)
+	}
+
+	p, err := sched.NewPool(sched.PoolConfig{Workers: 1})
+	require.NoError(t, err)
+	assert.Equal(t, "sched: Pool.Do with a nil function", panicValue(t, func() { _ = p.Do(ctx, nil) }))
+	g := p.NewGroup(ctx)
+	assert.Equal(t, "sched: Group.Go with a nil function", panicValue(t, func() { g.Go(nil, nil) }))
+	e := callInGoroutine(t, func() { assert.NoError(t, g.Wait(nil)) })
+	assert.True(t, e.returned, "Wait after a refused Go")
+	assert.Zero(t, p.Close().Processed, "tasks run")
+}
+
+// A goroutine that a task starts must not use the task's Task, even while
+// the task's function runs: it would be a second owner of the worker's
+// queue. Under the race detector, every call that takes a Task checks its
+// goroutine.
+func TestTaskInAnotherGoroutine(t *testing.T) {
+	if !sched.RaceEnabled {
+		t.Skip("the check of the goroutine runs under the race detector")
+	}
+	noop := func(*sched.Task) error { return nil }
+	p := newPool(t, sched.PoolConfig{Workers: 1})
+	for op, use := range map[string]func(t *sched.Task) func(){
+		"Fork":          func(t *sched.Task) func() { return func() { sched.Fork(t, double, 1) } },
+		"ForkFunc":      func(t *sched.Task) func() { return func() { sched.ForkFunc(t, func(*sched.Task, int) {}, 1) } },
+		"Join":          func(t *sched.Task) func() { return func() { sched.Join(t, double, 1, double, 2) } },
+		"Future.Join":   func(t *sched.Task) func() { f := sched.Fork(t, double, 1); return func() { f.Join(t) } },
+		"Task.NewGroup": func(t *sched.Task) func() { return func() { t.NewGroup() } },
+		"Group.Go":      func(t *sched.Task) func() { g := t.NewGroup(); return func() { g.Go(t, noop) } },
+		"Group.Wait":    func(t *sched.Task) func() { g := t.NewGroup(); return func() { _ = g.Wait(t) } },
+		"Task.Context":  func(t *sched.Task) func() { return func() { t.Context() } },
+		"Task.WorkerID": func(t *sched.Task) func() { return func() { t.WorkerID() } },
+		"Task.Block":    func(t *sched.Task) func() { return func() { t.Block(func() {}) } },
+	} {
+		var got any
+		require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
+			misuse := use(t)
+			done := make(chan any)
+			go func() {
+				defer func() { done <- recover() }()
+				misuse()
+			}()
+			got = <-done // t's function runs meanwhile: it waits here
+			return nil
+		}), op)
+		assert.Equal(t, "sched: "+op+anotherGoroutine, got)
 	}
 }

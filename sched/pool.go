@@ -17,13 +17,10 @@ import (
 const maxStealingJoins = 16
 
 // keptFrames is the most task frames a worker keeps for reuse once it is
-// back at depth zero, and keptGroups the most group slots a frame keeps:
-// what a deep or wide recursion made a worker grow beyond them is given
-// back when the recursion ends (see the package documentation, Memory).
-const (
-	keptFrames = 64
-	keptGroups = 64
-)
+// back at depth zero: what a deep recursion made a worker grow beyond it is
+// given back when the recursion ends (see the package documentation,
+// Memory).
+const keptFrames = 64
 
 // Pool is a set of worker goroutines that run fork-join tasks: functions
 // that take a *Task and may start more tasks (Fork, Group.Go) and wait for
@@ -110,11 +107,12 @@ type Task struct {
 	pw  *poolWorker
 	ctx context.Context
 	l   *latch // the latch that counts this task
-	// forks is the newest fork this task made and has not joined, which
-	// links to the one before it (forkBase.prev), and so on; groups are
-	// the groups it made and has not waited for.
+	// forks is the newest fork this task made and has not joined, and
+	// groups the newest group it made and has not waited for: each links
+	// to the one before it (forkBase.prev, Group.older) and back, so that
+	// a join or wait takes its own off in any order.
 	forks  *forkBase
-	groups []*Group
+	groups *Group
 	// below is the frame under this one on its worker's stack, nil for
 	// the first: frames[d].below is frames[d-1], for the frame's life.
 	below *Task
@@ -142,7 +140,7 @@ type poolWorker struct {
 	blocking bool        // in Task.Block's function, for the message of misuse
 	stealing int         // helping waits on the stack that take work from elsewhere
 	free     []*forkBase // finished fork records to reuse (see forkBase)
-	gid      uint64
+	gid      uint64      // the goroutine's curg, written before it runs tasks
 	// resume (capacity one) receives a token when another goroutine
 	// hands this one a worker: a parked spare, or a goroutine waiting to
 	// take its worker back after Task.Block.
@@ -158,7 +156,7 @@ type slot struct {
 	// or a go statement), and read by cur.
 	cur *poolWorker
 	// busy is set while the worker runs a task (at any depth), for
-	// Pool.Do's check that it is not called by a task (see calledByTask).
+	// Pool.Do's check that it is not called by a task (see allBusy).
 	// Written by the goroutine running the worker (or handing it over),
 	// read by any goroutine that calls Do. The stores are sequentially
 	// consistent, not release stores: when every worker calls Do at once,
@@ -230,34 +228,49 @@ func (p *Pool) Workers() int { return len(p.slots) }
 // which would leave nobody to run f, Do panics with a message that says
 // so instead of waiting forever.
 func (p *Pool) Do(ctx context.Context, f func(*Task) error) error {
-	if p.calledByTask() {
+	if f == nil {
+		nilFunction("Pool.Do", "")
+	}
+	if p.allBusy() && p.caller() != nil {
 		panic("sched: Pool.Do called by a task, while every worker runs a task: nobody could run it; a task starts tasks with Fork or a Group (Task.NewGroup) and waits for them with Join or Wait")
 	}
 	g := p.NewGroup(ctx)
 	g.Go(nil, f)
-	return g.Wait(nil)
+	return g.wait(nil)
 }
 
-// calledByTask reports whether the calling goroutine is one of the pool's
-// workers, which means that a task called, when every worker runs a task:
-// then the caller's wait would be a deadlock if it is a worker (with one
-// worker, always). Telling the caller apart costs some microseconds (its
-// goroutine's ID, from its stack trace), so it is done only then; with a
-// worker idle, Do is called by a goroutine outside the pool, or by a task
-// that blocks its worker but does not stop the pool.
-func (p *Pool) calledByTask() bool {
+// allBusy reports whether every worker runs a task at this moment: then
+// Do's wait would be a deadlock if a worker called it (with one worker,
+// always). With a worker idle, Do is called by a goroutine outside the
+// pool, or by a task that blocks its worker but does not stop the pool.
+func (p *Pool) allBusy() bool {
 	for i := range p.slots {
 		if !p.slots[i].busy.Load() {
 			return false
 		}
 	}
-	id := goroutineID()
-	for _, w := range p.s.workers {
+	return true
+}
+
+// caller returns the goroutine of the pool that runs a worker and calls
+// it, or nil if the calling goroutine runs no worker (it is not the
+// pool's, or it lent its worker in Task.Block).
+func (p *Pool) caller() *poolWorker {
+	id := curg()
+	for i, w := range p.s.workers {
 		if w.gid.Load() == id {
-			return true
+			return p.slots[i].cur // the caller's own: written before it was handed the worker
 		}
 	}
-	return false
+	return nil
+}
+
+// nilWait panics if a task of the pool calls op with a nil Task: the wait
+// would block its worker, and on a pool of one worker never end.
+func (p *Pool) nilWait(op string) {
+	if pw := p.caller(); pw != nil && pw.top != nil { // top is nil in Task.Block's function
+		panic("sched: " + op + " with a nil Task, called by a task: pass the task's own t, so that its worker runs other tasks while it waits")
+	}
 }
 
 // Close waits for every task to finish, stops the workers, and returns the
@@ -350,7 +363,7 @@ func (pw *poolWorker) end(t *Task, x ender, f *failure) {
 		// dropped with the goroutine (see poolWorker.run).
 		pw.w.credit++
 		pw.depth--
-	case t.forks != nil || len(t.groups) > 0:
+	case t.forks != nil || t.groups != nil:
 		f = pw.joinOwned(t, x, f)
 		fallthrough
 	default:
@@ -371,7 +384,7 @@ func (pw *poolWorker) runFork(b *forkBase, byJoin bool) {
 	t := pw.enterFork(b)
 	ok := false
 	defer func() {
-		if ok && byJoin && t.forks == nil && len(t.groups) == 0 {
+		if ok && byJoin && t.forks == nil && t.groups == nil {
 			pw.pop(t)
 			return
 		}
@@ -442,17 +455,6 @@ func (pw *poolWorker) pop(t *Task) {
 	t.ctx, t.l = nil, nil
 	pw.depth--
 	pw.top = t.below
-	if t.below == nil || cap(t.groups) > keptGroups { // depth zero, or a wide task
-		pw.trim(t)
-	}
-}
-
-// trim gives back what pop says: t's group slots beyond keptGroups, and
-// at depth zero the frames beyond keptFrames.
-func (pw *poolWorker) trim(t *Task) {
-	if cap(t.groups) > keptGroups {
-		t.groups = nil
-	}
 	if t.below == nil && len(pw.frames) > keptFrames {
 		pw.frames = slices.Clone(pw.frames[:keptFrames])
 	}
@@ -464,17 +466,26 @@ func (pw *poolWorker) trim(t *Task) {
 // it, which return before the wait does). A Task kept after its function
 // returned, or the Task of an enclosing task used in a task it started,
 // fails the check when the worker runs something else at that moment;
-// op names the call for the message.
+// op names the call for the message. Under the race detector, the
+// calling goroutine must also be t's, which it checks first (a goroutine
+// that the task started must not read top); elsewhere that costs too
+// much for every call.
 func (t *Task) use(op string) {
-	if t == nil || t.pw.top != t {
+	if t == nil || raceEnabled && !t.pw.calling() || t.pw.top != t {
 		misuse(t, op)
 	}
 }
+
+// calling reports whether pw is the calling goroutine.
+func (pw *poolWorker) calling() bool { return curg() == pw.gid }
 
 // misuse panics with the message of use.
 func misuse(t *Task, op string) {
 	if t == nil {
 		panic("sched: " + op + " with a nil Task: only a task, with its own Task, may call it; outside the pool, use Pool.Do or a Group made by Pool.NewGroup")
+	}
+	if !t.pw.calling() {
+		panic("sched: " + op + " with a Task of another goroutine: a *Task is valid only in its task's function, during the call, in the goroutine that runs it; not in a goroutine the task starts")
 	}
 	if t.pw.blocking {
 		panic("sched: " + op + " in the function of a Task.Block: its goroutine runs no task while it blocks; use the Task before or after the call")
@@ -578,30 +589,29 @@ func (t *Task) WorkerID() int {
 	return t.pw.w.id
 }
 
-// joined forgets the fork b, which the task has joined. Fork-join code
-// usually joins the newest first, which costs nothing to find.
+// joined takes the fork b, which the task has joined, off its unjoined
+// forks, unless it is off already (joinOwned took it when the task that
+// forked it returned, and the frame now runs another task).
 func (t *Task) joined(b *forkBase) {
-	if t.forks == b {
-		t.forks, b.prev = b.prev, nil
+	p, n := b.prev, b.next
+	switch {
+	case n != nil:
+		n.prev, b.next = p, nil
+	case t.forks == b: // the newest, as fork-join code joins
+		t.forks = p
+	default:
 		return
 	}
-	for p := t.forks; p != nil; p = p.prev {
-		if p.prev == b {
-			p.prev, b.prev = b.prev, nil
-			return
-		}
+	if p != nil {
+		p.next, b.prev = n, nil
 	}
 }
 
-// waited forgets g, which the task has waited for.
+// waited takes g, which the task has waited for, off its groups if it made
+// g and has not waited for it before.
 func (t *Task) waited(g *Group) {
-	for i := len(t.groups) - 1; i >= 0; i-- {
-		if t.groups[i] == g {
-			copy(t.groups[i:], t.groups[i+1:])
-			t.groups[len(t.groups)-1] = nil
-			t.groups = t.groups[:len(t.groups)-1]
-			return
-		}
+	if g.owner.Load() == t {
+		g.unlink(t)
 	}
 }
 
@@ -614,17 +624,15 @@ func (t *Task) joinOwned() *failure {
 			first = f
 		}
 	}
-	for len(t.groups) > 0 {
-		last := len(t.groups) - 1
-		g := t.groups[last]
-		t.groups[last] = nil
-		t.groups = t.groups[:last]
+	for t.groups != nil {
+		g := t.groups
+		g.unlink(t)
 		t.pw.join(&g.l)
 		keep(g.end())
 	}
 	for t.forks != nil {
 		b := t.forks
-		t.forks, b.prev = b.prev, nil
+		t.joined(b)
 		t.pw.join(&b.l)
 		keep(b.l.failure())
 	}
