@@ -7,12 +7,14 @@ import (
 	"github.com/worksteal/wsq/internal/steal"
 )
 
-// List is a chain of blocks of items outside any queue: a batch an owner
-// builds with Append and pushes with Queue.PushList in constant time, or
-// the part of a queue a thief took with Queue.StealParcel, ready to be
-// pushed into another queue whole.
+// List is a chain of blocks of items outside any queue. It is one of two
+// things:
+//   - a batch an owner builds with Append and pushes with Queue.PushList
+//     in constant time;
+//   - the part of a queue a thief took with Queue.StealParcel, ready to be
+//     pushed into another queue whole.
 //
-// A List belongs to one goroutine at a time; hand it to another with a
+// A List belongs to one goroutine at a time. Hand it to another with a
 // channel or another synchronizing operation. The zero value is an empty
 // list ready to use. Pushing a List empties it; it may then be used again.
 // Do not copy a non-empty List; pass a pointer.
@@ -27,7 +29,7 @@ type List[T any] struct {
 var _ wsq.Parcel[int] = (*List[int])(nil)
 
 // Append allocates blocks that double from minChunk slots to
-// MaxBlockSize, so that a short list stays small and a long one costs one
+// MaxBlockSize. So a short list stays small, and a long one costs one
 // allocation per block.
 const minChunk = 16
 
@@ -46,7 +48,7 @@ func (l *List[T]) Append(v T) {
 }
 
 // link appends the empty link nl to the list, sealing the last link at
-// its fill. The list is private to its goroutine, so the atomic fields are
+// its fill. The list is private to its goroutine. So the atomic fields are
 // written before any other goroutine can see them.
 func (l *List[T]) link(nl *link[T]) {
 	if l.last == nil {
@@ -54,13 +56,13 @@ func (l *List[T]) link(nl *link[T]) {
 	} else {
 		l.last.seal(l.fill)
 		nl.prev = l.last
-		l.last.next.SetPlain(nl)
+		l.last.next.SetPlain(nl) // plain: no other goroutine sees the list yet
 	}
 	l.last, l.fill, l.lastCap = nl, 0, len(nl.slots)
 }
 
-// Drain empties the list: it appends the items of the list to dst, oldest
-// first, leaves the list empty and returns the extended slice.
+// Drain empties the list. It appends the items of the list to dst, oldest
+// first, and returns the extended slice.
 func (l *List[T]) Drain(dst []T) []T {
 	if l.n > 0 {
 		dst = appendRange(dst, l.first, 0, l.n, hasPointers(reflect.TypeFor[T]()), false)
@@ -70,14 +72,14 @@ func (l *List[T]) Drain(dst []T) []T {
 }
 
 // PushList moves all items of l into the queue as one operation, in
-// constant time whatever their number: the oldest item of l becomes the
+// constant time whatever their number. The oldest item of l becomes the
 // oldest of the new items, the newest of l the newest of the queue. The
 // queue takes over l's blocks; l is left empty. PushList returns how many
-// items it moved; it panics if the queue would hold more than MaxLen
+// items it moved. It panics if the queue would hold more than MaxLen
 // items. Only the owner may call it; it does not block.
 //
-// PushList links l's chain after the back link and publishes the items
-// with a release store of the tail, where it takes effect; it uses no
+// PushList links l's chain after the back link. It publishes the items
+// with a release store of the tail, where it takes effect. It uses no
 // atomic read-modify-write operation.
 func (q *Queue[T]) PushList(l *List[T]) int {
 	if l == nil || l.n == 0 {
@@ -91,14 +93,16 @@ func (q *Queue[T]) PushList(l *List[T]) int {
 	} else {
 		q.reload() // so that a stale front does not keep emptied blocks
 	}
-	// Seal the back link at its fill (dropping the empty links behind
-	// it, if any) and link l's chain after it; no position beyond the
+	// Seal the back link at its fill, dropping the empty links behind
+	// it, if any. Then link l's chain after it. No position beyond the
 	// published ones is read by anyone but the owner. l's links are not
-	// touched, so the cost does not depend on their number; l.first does
-	// not learn its predecessor (see before). A back link with no
-	// position in use is replaced by l rather than sealed empty, unless
-	// it is the front link, so that a run of pushed and popped Lists
-	// does not leave a chain of empty links.
+	// touched, so the cost does not depend on their number. l.first does
+	// not learn its predecessor (see before). A back link with no position
+	// in use is replaced by l rather than sealed empty, unless it is the
+	// front link. So a run of pushed and popped Lists does not leave a
+	// chain of empty links. Thieves walking the chain may load these
+	// fields, hence atomic stores. The tail's release store in publish is
+	// what publishes them with l's items.
 	switch {
 	case o.fill == 0 && o.back != o.f.l:
 		p := o.back.prev
@@ -137,14 +141,14 @@ func (q *Queue[T]) PushParcel(p wsq.Parcel[T]) int {
 }
 
 // StealParcel removes wsq.StealCount(n, p) of the n published items in the
-// queue, the oldest ones, in one operation, as StealBatch does, and returns them as a
-// *List without copying them: the list covers the stolen slots of the
-// queue's blocks, which the queue no longer uses. It returns nil when the
-// queue is empty. It panics, before it touches the queue, unless
+// queue, the oldest ones, in one operation, as StealBatch does. It returns
+// them as a *List without copying them. The list covers the stolen slots
+// of the queue's blocks, which the queue no longer uses. It returns nil
+// when the queue is empty. It panics, before it touches the queue, unless
 // 0 < p <= 1. Any goroutine may call it; it does not block.
 //
-// Its cost is one reservation plus one step and one new link per block the
-// stolen items lie in. Each link is an allocation of its own, so that the
+// Its cost is one reservation, plus one step and one new link per block
+// the stolen items lie in. Each link is an allocation of its own. So the
 // queue the parcel goes to keeps a block only while the link onto it holds
 // items.
 func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
@@ -153,11 +157,12 @@ func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
 	if k == 0 {
 		return nil
 	}
-	// Make one link per block: a window onto the stolen slots, whose
+	// Make one link per block: a window onto the stolen slots. Its
 	// capacity ends with the window, so that nobody can append into the
-	// queue's slots beyond it. Each link is an allocation of its own: links
-	// allocated together would keep each other, and through their windows
-	// every block of the parcel, reachable as long as any one of them is.
+	// queue's slots beyond it. Each link is an allocation of its own. Links
+	// allocated together would keep each other reachable as long as any one
+	// of them is. Through their windows they would keep every block of the
+	// parcel too.
 	l := new(List[T])
 	walkRange(f, idx, k, func(src *link[T], off, n int) {
 		l.link(newLink(src.slots[off : off+n : off+n]))
@@ -167,8 +172,9 @@ func (q *Queue[T]) StealParcel(p float64) wsq.Parcel[T] {
 	return l
 }
 
-// walkRange calls f(l, off, n) for each link l the k items from position
-// idx of start on lie in, with the offset and number of those items in l.
+// walkRange calls f(l, off, n) for each link l that holds some of the k
+// items from position idx of start on. off and n are the offset and
+// number of those items in l.
 func walkRange[T any](start *link[T], idx, k int, f func(l *link[T], off, n int)) {
 	l, off := start, idx
 	for {
@@ -177,6 +183,6 @@ func walkRange[T any](start *link[T], idx, k int, f func(l *link[T], off, n int)
 		if k -= n; k == 0 {
 			return
 		}
-		l, off = l.next.Load(), 0
+		l, off = l.next.Load(), 0 // the links up to a reserved position do not change
 	}
 }
