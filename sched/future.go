@@ -126,10 +126,10 @@ func reused[F any](pw *poolWorker) (F, bool) {
 
 // link makes b the newest of t's unjoined forks.
 func (b *forkBase) link(t *Task) {
-	p := t.forks
-	b.prev, t.forks = p, b
-	if p != nil {
-		p.next = b
+	if p := t.forks; p != nil {
+		b.prev, p.next, t.forks = p, b, b
+	} else {
+		t.forks = b // b.prev is nil: see Task.joined
 	}
 }
 

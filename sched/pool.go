@@ -593,17 +593,18 @@ func (t *Task) WorkerID() int {
 // forks, unless it is off already (joinOwned took it when the task that
 // forked it returned, and the frame now runs another task).
 func (t *Task) joined(b *forkBase) {
-	p, n := b.prev, b.next
-	switch {
-	case n != nil:
+	p := b.prev
+	if t.forks == b { // the newest, as fork-join code joins
+		if p != nil {
+			p.next, t.forks, b.prev = nil, p, nil
+		} else {
+			t.forks = nil
+		}
+	} else if n := b.next; n != nil {
 		n.prev, b.next = p, nil
-	case t.forks == b: // the newest, as fork-join code joins
-		t.forks = p
-	default:
-		return
-	}
-	if p != nil {
-		p.next, b.prev = n, nil
+		if p != nil {
+			p.next, b.prev = n, nil
+		}
 	}
 }
 

@@ -1,0 +1,123 @@
+package sched
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// checkUnjoined checks a task's lists of unjoined forks and groups against
+// the ones the test expects: each holds exactly those, newest first, and
+// links back.
+func checkUnjoined(t *Task, forks map[*forkBase]bool, groups map[*Group]bool) error {
+	n := 0
+	var newer *forkBase
+	for b := t.forks; b != nil; newer, b = b, b.prev {
+		if !forks[b] || b.next != newer {
+			return fmt.Errorf("fork %d from the newest: expected %v, next linked back %v", n, forks[b], b.next == newer)
+		}
+		n++
+	}
+	if n != len(forks) {
+		return fmt.Errorf("%d unjoined forks linked, want %d", n, len(forks))
+	}
+	n = 0
+	var newerG *Group
+	for g := t.groups; g != nil; newerG, g = g, g.older {
+		if !groups[g] || g.newer != newerG || g.owner.Load() != t {
+			return fmt.Errorf("group %d from the newest: expected %v, linked back %v", n, groups[g], g.newer == newerG)
+		}
+		n++
+	}
+	if n != len(groups) {
+		return fmt.Errorf("%d groups linked, want %d", n, len(groups))
+	}
+	return nil
+}
+
+// TestUnjoinedLists joins a task's forks and waits for its groups in a
+// random order, and checks the task's lists after each: what was joined
+// is off the list, with its links cleared, and the rest is linked.
+func TestUnjoinedLists(t *testing.T) {
+	const n = 64
+	p, err := NewPool(Config[Job]{Workers: 1})
+	require.NoError(t, err)
+	defer p.Close()
+	id := func(_ *Task, x int) int { return x }
+	rng := rand.New(rand.NewPCG(3, 4))
+	err = p.Do(context.Background(), func(t *Task) error {
+		fs := make([]Future[int], n)
+		forks := map[*forkBase]bool{}
+		for i := range fs {
+			fs[i] = Fork(t, id, i)
+			forks[&fs[i].rec.forkBase] = true
+		}
+		gs := make([]*Group, n)
+		groups := map[*Group]bool{}
+		for i := range gs {
+			gs[i] = t.NewGroup()
+			groups[gs[i]] = true
+		}
+		if err := checkUnjoined(t, forks, groups); err != nil {
+			return err
+		}
+		for _, i := range rng.Perm(n) {
+			b := &fs[i].rec.forkBase
+			if got := fs[i].Join(t); got != i {
+				return fmt.Errorf("future %d joined %d", i, got)
+			}
+			delete(forks, b)
+			if b.prev != nil || b.next != nil {
+				return fmt.Errorf("future %d: its record still links", i)
+			}
+			if err := gs[i].Wait(t); err != nil {
+				return err
+			}
+			delete(groups, gs[i])
+			if gs[i].older != nil || gs[i].newer != nil || gs[i].owner.Load() != nil {
+				return fmt.Errorf("group %d still links", i)
+			}
+			if err := checkUnjoined(t, forks, groups); err != nil {
+				return fmt.Errorf("after joining %d: %w", i, err)
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+}
+
+// TestJoinAfterReturn joins a Future after the task that forked it
+// returned (which waited for it), in a later task that runs on the same
+// frame: the Join leaves that task's own forks and groups alone.
+func TestJoinAfterReturn(t *testing.T) {
+	p, err := NewPool(Config[Job]{Workers: 1})
+	require.NoError(t, err)
+	defer p.Close()
+	id := func(_ *Task, x int) int { return x }
+	var kept Future[int]
+	var frame *Task
+	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
+		kept, frame = Fork(t, id, 7), t
+		return nil
+	}))
+	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
+		if t != frame {
+			return fmt.Errorf("the second task runs on another frame") // one worker: its first
+		}
+		f := Fork(t, id, 1)
+		g := t.NewGroup()
+		if got := kept.Join(t); got != 7 {
+			return fmt.Errorf("kept Future joined %d", got)
+		}
+		if err := checkUnjoined(t, map[*forkBase]bool{&f.rec.forkBase: true}, map[*Group]bool{g: true}); err != nil {
+			return err
+		}
+		if got := f.Join(t); got != 1 {
+			return fmt.Errorf("future joined %d", got)
+		}
+		return g.Wait(t)
+	}))
+}
