@@ -330,7 +330,16 @@
 //     for itself"); a Future joined twice, or not made by Fork, panics.
 //   - A Task used in the function of a Task.Block, by any of the calls
 //     above or Task.Block itself, panics: the goroutine runs no task while
-//     it blocks. So does Task.Block with a nil function.
+//     it blocks.
+//   - A task that passes nil to Future.Join or Group.Wait panics. It
+//     passes its own t, so that its worker runs other tasks meanwhile.
+//   - A nil function panics at the call, before anything is started. That
+//     holds for Fork, ForkFunc, Join, Group.Go, Pool.Do and Task.Block.
+//   - A Task used by another goroutine panics, even while its function
+//     runs. A goroutine that a task starts has no Task of its own. The
+//     race detector sees every such use. Other builds see it only when the
+//     task is not innermost on its worker: a check on every call costs too
+//     much.
 //   - An invalid Config makes Run and NewPool return an error.
 //
 // # Concurrency contract and memory model

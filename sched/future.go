@@ -83,9 +83,10 @@ type forkTask[A, R any] struct {
 // forks allocates nothing per task.
 //
 // t is the calling task: Fork panics if t is nil, or is not the Task of
-// the function that calls it (see Task). If t's function returns without
-// joining the Future, t waits for the forked task then, and fails with its
-// panic if it panicked; the Future may still be joined later.
+// the function that calls it (see Task), and if f is nil. If t's function
+// returns without joining the Future, t waits for the forked task then,
+// and fails with its panic if it panicked; the Future may still be joined
+// later.
 func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 	t.use("Fork")
 	if f == nil {

@@ -99,10 +99,11 @@ type ender interface {
 //
 // A Task is valid only during the call of the task's function, in the
 // goroutine that runs it, and not in the function of a Task.Block; a
-// function must not keep it, or use it in a task it starts (each task gets
-// its own). The Pool reuses Task values. The
-// methods and functions that take a Task panic when they see it used
-// outside its function (see Misuse in the package documentation).
+// function must not keep it, or use it in a task or goroutine it starts
+// (each task gets its own). The Pool reuses Task values. The methods and
+// functions that take a Task panic when they see it used outside its
+// function, or by another goroutine (see Misuse in the package
+// documentation).
 type Task struct {
 	pw  *poolWorker
 	ctx context.Context
@@ -218,8 +219,8 @@ func (p *Pool) Workers() int { return len(p.slots) }
 // Do runs f as a task of the pool with context ctx, and waits for it and
 // every task it started: it is NewGroup, Go and Wait of a group of one. It
 // returns f's error, panics with a *PanicError if a task panicked, and calls
-// runtime.Goexit if a task did (see Group.Wait). It panics if the pool is
-// closed.
+// runtime.Goexit if a task did (see Group.Wait). It panics if f is nil or
+// the pool is closed.
 //
 // Do blocks its goroutine, so a task must not call it: a task forks (Fork,
 // Task.NewGroup and Group.Go) and waits with Future.Join or Group.Wait,
