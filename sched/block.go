@@ -3,6 +3,8 @@ package sched
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/worksteal/wsq/internal/atomicx"
 )
 
 // A task that blocks lends its worker to another goroutine, as the Go
@@ -325,7 +327,7 @@ func (p *Pool) takeSpare() *poolWorker {
 func (pw *poolWorker) run() {
 	p, s := pw.p, pw.p.s
 	defer s.wg.Done()
-	pw.gid = curg()
+	pw.gid = atomicx.Goroutine()
 	p.mu.Lock()
 	p.ids[pw.gid] = true
 	p.mu.Unlock()
@@ -398,7 +400,7 @@ func (pw *poolWorker) retire() bool {
 
 // onPool reports whether the calling goroutine is one of the pool's.
 func (p *Pool) onPool() bool {
-	id := curg()
+	id := atomicx.Goroutine()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.ids[id]

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/worksteal/wsq/internal/atomicx"
 	"github.com/worksteal/wsq/internal/pad"
 )
 
@@ -141,7 +142,7 @@ type poolWorker struct {
 	blocking bool        // in Task.Block's function, for the message of misuse
 	stealing int         // helping waits on the stack that take work from elsewhere
 	free     []*forkBase // finished fork records to reuse (see forkBase)
-	gid      uint64      // the goroutine's curg, written before it runs tasks
+	gid      uint64      // the goroutine's atomicx.Goroutine, written before it runs tasks
 	// resume (capacity one) receives a token when another goroutine
 	// hands this one a worker: a parked spare, or a goroutine waiting to
 	// take its worker back after Task.Block.
@@ -257,7 +258,7 @@ func (p *Pool) allBusy() bool {
 // it, or nil if the calling goroutine runs no worker (it is not the
 // pool's, or it lent its worker in Task.Block).
 func (p *Pool) caller() *poolWorker {
-	id := curg()
+	id := atomicx.Goroutine()
 	for i, w := range p.s.workers {
 		if w.gid.Load() == id {
 			return p.slots[i].cur // the caller's own: written before it was handed the worker
@@ -478,7 +479,7 @@ func (t *Task) use(op string) {
 }
 
 // calling reports whether pw is the calling goroutine.
-func (pw *poolWorker) calling() bool { return curg() == pw.gid }
+func (pw *poolWorker) calling() bool { return atomicx.Goroutine() == pw.gid }
 
 // misuse panics with the message of use.
 func misuse(t *Task, op string) {

@@ -31,7 +31,7 @@ type Worker[T any] struct {
 	// answers the worker's request with an empty delivery rather than with
 	// work the worker would leave in its inbox.
 	wants atomic.Bool
-	// gid is the curg of the goroutine running the worker, in a Pool (see
+	// gid is the atomicx.Goroutine of the goroutine running the worker, in a Pool (see
 	// Pool.caller), or zero while it is being handed over: each
 	// goroutine that takes the worker stores its own, and one that lends
 	// it (Task.Block) clears it first.

@@ -30,8 +30,8 @@
 // Every sync/atomic operation is sequentially consistent, and on amd64 its
 // store is a locked instruction (XCHG). For the stores that only publish
 // data the types also offer StoreRelease, a store with release ordering: a
-// plain MOV in an assembly function on amd64 (release_amd64.s, the only
-// assembly of the module), sync/atomic's Store elsewhere (an inline STLR on
+// plain MOV in an assembly function on amd64 (release_amd64.s), sync/atomic's
+// Store elsewhere (an inline STLR on
 // arm64) and under the race detector. release.go argues why it is correct,
 // what it does not order, and what the interleaving checks can and cannot
 // say about it.
@@ -42,6 +42,13 @@
 // atomic store makes the plain writes visible to every goroutine that loads
 // it, in the terms of the Go memory model. Plain accesses are never
 // scheduling points.
+//
+// Goroutine, the one function here that is not an atomic operation, tells
+// goroutines apart for sched's misuse checks. It lives here because this
+// package holds the module's assembly: on amd64 and arm64 it reads the
+// runtime's goroutine descriptor in a few instructions (goroutine.go argues
+// why that is correct); elsewhere it parses the goroutine's ID from its
+// stack trace.
 //
 // This package and internal/pad are the only ones of the module that import
 // unsafe; TestUnsafeConfined fails if another one does.
