@@ -121,6 +121,11 @@ func (t *Task) Block(f func()) {
 	}
 	pw := t.pw
 	lent := pw.lend()
+	if !lent && pw.w.bq != nil {
+		// The worker stalls: what a blockq owner holds must be stealable
+		// meanwhile (see blockq's Holding items).
+		pw.w.bq.Publish()
+	}
 	pw.top, pw.blocking = nil, true
 	defer pw.endBlock(t, lent)
 	f()

@@ -436,3 +436,54 @@ func TestBlockSpace(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockBeyondLimitPublishes: a Block beyond MaxBlocked stalls its
+// worker, whose blockq queue may hold its newest tasks out of thieves'
+// sight (blockq's Holding items). The stalled call waits for one of them,
+// which only another worker can run: the Block publishes what the queue
+// holds before it stalls. Without that, the test hangs.
+func TestBlockBeyondLimitPublishes(t *testing.T) {
+	for _, mode := range sched.Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 2, MaxBlocked: 1})
+			release := make(chan struct{})
+			var lent atomic.Bool
+			outer := p.NewGroup(context.Background())
+			outer.Go(nil, func(t *sched.Task) error { // takes the one lending slot
+				t.Block(func() {
+					lent.Store(true)
+					<-release
+				})
+				return nil
+			})
+			eventually(t, "a task in Block", lent.Load)
+			err := p.Do(context.Background(), func(t *sched.Task) error {
+				// Enough forks for several blocks: the join's first pop
+				// takes over the back block, and the worker holds the
+				// forks in it but the newest.
+				const forks = 300
+				done := make(chan struct{})
+				fs := make([]sched.Future[int], 0, forks)
+				for i := range forks - 2 {
+					fs = append(fs, sched.Fork(t, func(*sched.Task, int) int { return 1 }, i))
+				}
+				fs = append(fs, sched.Fork(t, func(*sched.Task, int) int { close(done); return 1 }, 0))
+				last := sched.Fork(t, func(t *sched.Task, _ int) int {
+					t.Block(func() { <-done }) // beyond MaxBlocked: stalls
+					return 1
+				}, 0)
+				sum := last.Join(t)
+				for i := len(fs) - 1; i >= 0; i-- {
+					sum += fs[i].Join(t)
+				}
+				if sum != forks {
+					return fmt.Errorf("sum %d, want %d", sum, forks)
+				}
+				return nil
+			})
+			require.NoError(t, err)
+			close(release)
+			require.NoError(t, outer.Wait(nil))
+		})
+	}
+}

@@ -168,7 +168,8 @@
 // stalls its worker unless it says so: nothing else runs on that worker
 // while it waits, the tasks in its queue wait until a thief takes them,
 // and if every worker blocks, the pool does nothing until something
-// unblocks. A directory walk with a task per directory, on storage that
+// unblocks. A blockq queue may even hold its newest tasks from thieves
+// (see blockq's Holding items) until the task returns. A directory walk with a task per directory, on storage that
 // takes 200 µs to list a directory, runs seven times slower on a
 // pool of two workers than with a goroutine per directory
 // (BenchmarkBlockingWalk in package bench).
@@ -200,7 +201,7 @@
 // at once costs its stack. Config.MaxBlocked (DefaultMaxBlocked, 256)
 // bounds how many goroutines have lent their workers at once; a Block
 // beyond it runs its function on the worker, which stalls as it would
-// without Block. Once the blocking calls have returned, the extra
+// without Block, except that every task of its queue stays stealable. Once the blocking calls have returned, the extra
 // goroutines end, except at most one parked spare per worker, kept to serve
 // the next Block: an idle pool holds one goroutine per worker (and in
 // Master mode the master's) plus those spares, and costs no processor time.
