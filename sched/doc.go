@@ -57,6 +57,8 @@
 //	x, y := sched.Join(t, fib, n-2, fib, n-1) // fib(n-1) may run on another worker
 //	return x + y
 //
+// JoinFunc is Join for halves without a result, such as an in-place sort.
+//
 // A Group is errgroup for tasks: Group.Go starts tasks, Group.Wait waits for
 // them and returns the first error, which also cancels the group's context.
 // Tasks may add tasks to the group they belong to (a directory walk adds one

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing/fstest"
@@ -205,6 +206,55 @@ func ExampleJoin() {
 	}
 	fmt.Println("sum:", total)
 	// Output: sum: 499999500000
+}
+
+// ExampleJoinFunc sorts a slice in place with a parallel quicksort: the
+// halves return nothing, so JoinFunc takes them.
+func ExampleJoinFunc() {
+	pool, err := sched.NewPool()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	var sort func(t *sched.Task, xs []int)
+	sort = func(t *sched.Task, xs []int) {
+		if len(xs) <= 1000 {
+			slices.Sort(xs)
+			return
+		}
+		// Partition around the middle item (Hoare).
+		pivot := xs[len(xs)/2]
+		i, j := 0, len(xs)-1
+		for i <= j {
+			for xs[i] < pivot {
+				i++
+			}
+			for xs[j] > pivot {
+				j--
+			}
+			if i <= j {
+				xs[i], xs[j] = xs[j], xs[i]
+				i++
+				j--
+			}
+		}
+		sched.JoinFunc(t, sort, xs[:j+1], sort, xs[i:])
+	}
+	xs := make([]int, 1_000_000)
+	for i := range xs {
+		xs[i] = (i * 7919) % len(xs) // a permutation of 0..n-1
+	}
+	if err := pool.Do(context.Background(), func(t *sched.Task) error {
+		sort(t, xs)
+		return nil
+	}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("sorted:", slices.IsSorted(xs), xs[0], xs[len(xs)-1])
+	// Output: sorted: true 0 999999
 }
 
 // ExampleGroup counts the words of the files in a directory tree, with a

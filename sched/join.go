@@ -106,6 +106,72 @@ func joinNil(fNil bool) {
 	nilFunction("Join", "g")
 }
 
+// JoinFunc is Join for functions without a result, as ForkFunc is to Fork:
+// it runs f(t, a) and g(t', b), in parallel when another worker is free to
+// take g, and returns once both have returned. Everything Join says holds
+// for it: g is the task another worker may steal, panics and Goexit take
+// the same course, and it allocates nothing per call in steady state.
+//
+//	// sort is func(*sched.Task, []int)
+//	sched.JoinFunc(t, sort, xs[:mid], sort, xs[mid:])
+//
+// JoinFunc panics if t is nil or not the calling task's own, and,
+// starting nothing, if f or g is nil.
+func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
+	// Join's body, with ForkFunc's record: g's record keeps g as it is, a
+	// function without a result (an adapter to Join's would allocate).
+	// TestJoinFuncAsJoin runs both on the same scenarios.
+	t.use("JoinFunc")
+	if f == nil || g == nil {
+		arg := "g"
+		if f == nil {
+			arg = "f"
+		}
+		nilFunction("JoinFunc", arg)
+	}
+	pw := t.pw
+	rec, ok := reused[*forkFunc[B]](pw)
+	if !ok {
+		rec = &forkFunc[B]{}
+		rec.task = rec
+	}
+	rec.fn, rec.a = g, b
+	rec.push(t)
+	js := joinState{b: &rec.forkBase}
+	defer func() {
+		if !js.done {
+			pw.joinFailed(js.b, js.gt, recover())
+		}
+	}()
+	f(t, a)
+	if j, ok := pw.next(); ok && j.fork == &rec.forkBase {
+		var zero B
+		rec.fn, rec.a = nil, zero
+		gt := pw.enterFork(&rec.forkBase)
+		js.gt = gt
+		g(gt, b)
+		js.gt = nil
+		if gt.forks == nil && gt.groups == nil {
+			pw.pop(gt)
+			pw.handled()
+			js.done = true
+			pw.giveBack(&rec.forkBase)
+			return
+		}
+		pw.end(gt, &rec.forkBase, nil)
+		pw.handled()
+	} else {
+		if ok {
+			pw.runTask(j)
+		}
+		pw.join(&rec.l)
+	}
+	js.done = true
+	if rec.settle(pw) {
+		rec.reuse(pw)
+	}
+}
+
 // joinState is what Join's deferred call needs to know: g's record, g's
 // frame while g runs here as a call, and whether both functions have
 // returned (from then on, a failure is read from the latch and raised by
