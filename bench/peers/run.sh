@@ -150,10 +150,11 @@ fi
 # one per core: other work then slows the two sides unevenly.
 cores=$(nproc)
 loadcheck() {
-  local load
+  local load unit=cores
   load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null) || return 0
+  [ "$cores" != 1 ] || unit=core
   if awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l > c) }'; then
-    echo "bench/peers: warning: load average $load $1 on $cores cores: other work slows the two sides unevenly, so the ratios may not reproduce" >&2
+    echo "bench/peers: warning: load average $load $1 on $cores $unit: other work slows the two sides unevenly, so the ratios may not reproduce" >&2
   fi
 }
 loadcheck "before the run"
