@@ -15,10 +15,8 @@ import (
 // the goroutine that runs it, at a point where it does not need it:
 //
 //   - lend: a task calls Task.Block. Its goroutine gives the worker to a
-//     goroutine waiting to take it back, if there is one; else, unless
-//     MaxBlocked goroutines have lent their workers already (then it keeps
-//     the worker and calls the function itself), to a parked spare, or to
-//     a new goroutine.
+//     goroutine waiting to take it back, if there is one; else to a parked
+//     spare, or to a new goroutine.
 //   - hand back: the goroutine running the worker finds, between items
 //     or when it has no work (Worker.run returns errHandBack), that a
 //     goroutine waits to take it back; it gives the worker to the one that
@@ -50,25 +48,28 @@ import (
 // lent. (A task that waits for a Group it does not belong to can make a
 // cycle, as it can without Block, between tasks on one goroutine's stack.)
 //
-// Goroutines: besides one per worker, the pool has at most MaxBlocked
-// that have lent their worker (in a Block's function, or waiting to take
+// Goroutines: besides one per worker, the pool has one per Block under
+// way (waiting for a token of calls, in its function, or waiting to take
 // the worker back), and at most one parked spare per worker.
 
 // goroutines is the part of a Pool that keeps track of its goroutines and
 // of its blocking calls.
 type goroutines struct {
 	// blocked is the number of goroutines that lent their worker in
-	// Task.Block and have not taken it back, at most cfg.MaxBlocked. A lend
-	// to a spare or a new goroutine adds one (reserveUpTo); a lend to a
+	// Task.Block and have not taken it back. A lend
+	// to a spare or a new goroutine adds one (count); a lend to a
 	// goroutine that waits for the worker leaves it as it is (one goroutine
 	// starts to block as another stops); a hand back, after which the
 	// giver retires, takes one off. A helping wait that lends its worker
 	// (lendUntil) leaves it as it is too: it counts the goroutines beyond
 	// one per worker that are not spares.
 	blocked atomic.Int64
-	// blocks, uncompensated and peak are Stats.Blocks, Uncompensated and
-	// PeakBlocked.
-	blocks, uncompensated, peak atomic.Int64
+	// blocks, waits and peak are Stats.Blocks, BlockWaits and PeakBlocked.
+	blocks, waits, peak atomic.Int64
+	// calls holds a token for each Block function running, at most
+	// cfg.MaxBlocked: a Block takes one before it calls its function, and
+	// waits while there is none (see Task.Block).
+	calls chan struct{}
 
 	mu        sync.Mutex
 	spares    []*poolWorker   // parked goroutines, most recent last
@@ -86,11 +87,12 @@ type goroutines struct {
 // A task runs on one worker from start to end: Task.WorkerID does not
 // change.
 //
-// At most Config.MaxBlocked goroutines of the pool lend their worker at
-// once (DefaultMaxBlocked: 256); beyond that, Block calls f on the worker,
-// which stalls while f blocks, as it would without Block. Lending costs a
-// few microseconds; Block is for calls that block for longer, not for
-// work that computes.
+// At most Config.MaxBlocked functions of Block run at once
+// (DefaultMaxBlocked: 256), as a semaphore would bound them. A Block
+// beyond that waits for one of them to return before it calls f; its
+// worker goes on running other tasks meanwhile. Lending costs a few
+// microseconds; Block is for calls that block for longer, not for work
+// that computes.
 //
 // f must not use t, or any other Task: its goroutine runs no task while it
 // blocks. Such a use panics (see Misuse in the package documentation).
@@ -105,8 +107,8 @@ type goroutines struct {
 //
 // f may do what a goroutine outside the pool does, such as start tasks
 // in a Group made by Pool.NewGroup and wait for them with Wait(nil), since
-// its worker goes on meanwhile; but not beyond MaxBlocked, when f runs on
-// the worker and such a wait may wait for itself. A panic or
+// its worker goes on meanwhile. If those tasks call Block, MaxBlocked must
+// leave them slots, as a semaphore must. A panic or
 // runtime.Goexit in f is the task's, as if f had been called without
 // Block: the goroutine takes its worker back first.
 //
@@ -120,46 +122,43 @@ func (t *Task) Block(f func()) {
 		nilFunction("Task.Block", "")
 	}
 	pw := t.pw
-	lent := pw.lend()
-	if !lent && pw.w.bq != nil {
-		// The worker stalls: what a blockq owner holds must be stealable
-		// meanwhile (see blockq's Holding items).
-		pw.w.bq.Publish()
-	}
+	pw.lend()
 	pw.top, pw.blocking = nil, true
-	defer pw.endBlock(t, lent)
+	defer pw.endBlock(t)
+	p := pw.p
+	select {
+	case p.calls <- struct{}{}:
+	default:
+		p.waits.Add(1) // MaxBlocked functions run: wait for one to return
+		p.calls <- struct{}{}
+	}
+	defer func() { <-p.calls }()
 	f()
 }
 
-// endBlock ends the Block of t: it takes the worker back if it was lent.
-// It is a deferred call, which runs on a panic or Goexit of f too, and
-// does not recover: the panic or Goexit goes on to end the task.
-func (pw *poolWorker) endBlock(t *Task, lent bool) {
-	if lent {
-		pw.reclaim()
-	}
+// endBlock ends the Block of t: it takes the worker back. It is a deferred
+// call, which runs on a panic or Goexit of f too, and does not recover:
+// the panic or Goexit goes on to end the task.
+func (pw *poolWorker) endBlock(t *Task) {
+	pw.reclaim()
 	pw.top, pw.blocking = t, false
 }
 
-// lend gives the worker to another goroutine, and reports whether it did:
-// false means that MaxBlocked goroutines have lent theirs already.
-func (pw *poolWorker) lend() bool {
+// lend gives the worker to another goroutine: one that waits to take it
+// back, a parked spare, or a new one.
+func (pw *poolWorker) lend() {
 	p, w := pw.p, pw.w
 	p.blocks.Add(1)
 	if pw.lendToWaiter() {
-		return true
+		return
 	}
-	if !p.reserve() {
-		p.uncompensated.Add(1)
-		return false
-	}
+	p.count()
 	if next := p.takeSpare(); next != nil {
 		next.w = w
 		p.give(w, next)
-		return true
+		return
 	}
 	p.goWith(w)
-	return true
 }
 
 // goWith starts a new goroutine that runs w, which the calling goroutine
@@ -175,27 +174,17 @@ func (p *Pool) goWith(w *Worker[Job]) {
 	go next.run()
 }
 
-// reserveUpTo counts one more goroutine that lends its worker, unless
-// limit do already, and reports whether it did.
-func (g *goroutines) reserveUpTo(limit int) bool {
+// count counts one more goroutine that lends its worker, and keeps the
+// peak.
+func (g *goroutines) count() {
+	n := g.blocked.Add(1)
 	for {
-		n := g.blocked.Load()
-		if n >= int64(limit) {
-			return false
-		}
-		if g.blocked.CompareAndSwap(n, n+1) {
-			for {
-				peak := g.peak.Load()
-				if n+1 <= peak || g.peak.CompareAndSwap(peak, n+1) {
-					return true
-				}
-			}
+		peak := g.peak.Load()
+		if n <= peak || g.peak.CompareAndSwap(peak, n) {
+			return
 		}
 	}
 }
-
-// reserve is reserveUpTo with the pool's limit, MaxBlocked.
-func (p *Pool) reserve() bool { return p.reserveUpTo(p.s.cfg.MaxBlocked) }
 
 // give hands the worker w, which the calling goroutine runs and will not
 // use again until it is handed back, to the goroutine next, which is

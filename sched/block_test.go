@@ -98,10 +98,10 @@ func TestBlockExactlyOnce(t *testing.T) {
 						if limit > 0 {
 							max = limit
 						}
-						assert.LessOrEqual(t, st.PeakBlocked, max)
-						assert.Positive(t, st.PeakBlocked, "some call was compensated")
+						assert.Positive(t, st.PeakBlocked, "some call lent its worker")
 						if limit == 0 && n < sched.DefaultMaxBlocked {
-							assert.Zero(t, st.Uncompensated)
+							assert.Zero(t, st.BlockWaits)
+							assert.LessOrEqual(t, st.PeakBlocked, max)
 						}
 					})
 				}
@@ -147,17 +147,19 @@ func TestBlockKeepsWorkersBusy(t *testing.T) {
 				require.NoError(t, g.Wait(nil))
 				st := p.Close()
 				assert.Equal(t, int64(blockers), st.Blocks)
-				assert.Zero(t, st.Uncompensated)
+				assert.Zero(t, st.BlockWaits)
 				assert.Equal(t, blockers, st.PeakBlocked)
 			})
 		}
 	}
 }
 
-// TestBlockBeyondLimit blocks as many tasks at once as the limit and the
-// workers allow: MaxBlocked of them lend their worker, and the next ones
-// run on their workers, which stall. Then many more calls than the limit,
-// each short, all run.
+// TestBlockBeyondLimit blocks more tasks at once than the limit: the
+// limit's worth of them run their functions, the others wait for a slot,
+// and the workers go on running other tasks meanwhile (without that, every
+// worker would wait and the test would hang). No more functions than the
+// limit run at once. Then many more calls than the limit, each short, all
+// run.
 func TestBlockBeyondLimit(t *testing.T) {
 	const workers, limit = 2, 3
 	for _, mode := range sched.Modes() {
@@ -165,26 +167,49 @@ func TestBlockBeyondLimit(t *testing.T) {
 			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: workers, MaxBlocked: limit})
 			g := p.NewGroup(context.Background())
 			release := make(chan struct{})
-			var entered atomic.Int64
-			for range workers + limit {
+			var entered, running, most atomic.Int64
+			call := func(f func()) {
+				n := running.Add(1)
+				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+				}
+				f()
+				running.Add(-1)
+			}
+			const blockers = workers + limit
+			for range blockers {
 				g.Go(nil, func(t *sched.Task) error {
 					t.Block(func() {
-						entered.Add(1)
-						<-release
+						call(func() {
+							entered.Add(1)
+							<-release
+						})
 					})
 					return nil
 				})
 			}
-			eventually(t, "workers+limit tasks in Block at once", func() bool { return entered.Load() == workers+limit })
+			eventually(t, "limit tasks in Block's function", func() bool { return entered.Load() == limit })
+			var computed atomic.Int64
+			const computers = 50
+			for range computers {
+				g.Go(nil, func(t *sched.Task) error {
+					if fib(t, 12) == fibValue(12) {
+						computed.Add(1)
+					}
+					return nil
+				})
+			}
+			eventually(t, "the other tasks done while calls wait for a slot", func() bool { return computed.Load() == computers })
+			assert.Equal(t, int64(limit), entered.Load(), "functions running beyond the limit")
 			close(release)
 			require.NoError(t, g.Wait(nil))
+			assert.Equal(t, int64(blockers), entered.Load())
 
 			const many = 200
 			var ran atomic.Int64
 			g = p.NewGroup(context.Background())
 			for range many {
 				g.Go(nil, func(t *sched.Task) error {
-					t.Block(func() { time.Sleep(10 * time.Microsecond) })
+					t.Block(func() { call(func() { time.Sleep(10 * time.Microsecond) }) })
 					ran.Add(1)
 					return nil
 				})
@@ -193,9 +218,10 @@ func TestBlockBeyondLimit(t *testing.T) {
 			assert.Equal(t, int64(many), ran.Load())
 
 			st := p.Close()
-			assert.Equal(t, int64(workers+limit+many), st.Blocks)
-			assert.GreaterOrEqual(t, st.Uncompensated, int64(workers), "the calls beyond the limit stall their workers")
-			assert.Equal(t, limit, st.PeakBlocked)
+			assert.Equal(t, int64(blockers+many), st.Blocks)
+			assert.GreaterOrEqual(t, st.BlockWaits, int64(blockers-limit), "the calls beyond the limit wait")
+			assert.LessOrEqual(t, most.Load(), int64(limit), "functions running at once")
+			assert.GreaterOrEqual(t, st.PeakBlocked, blockers, "the waiting calls lent their workers")
 		})
 	}
 }
@@ -245,10 +271,10 @@ func TestBlockPanic(t *testing.T) {
 		for _, mode := range sched.Modes() {
 			t.Run(fmt.Sprintf("%v/max=%d", mode, limit), func(t *testing.T) {
 				p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 2, MaxBlocked: limit})
-				hold := make(chan struct{})
 				if limit == 1 {
-					// Take the one compensated call, so that the panics
-					// below run on their worker.
+					// Take the one slot a while, so that the first panic
+					// below may come from a call that waited for it.
+					hold := make(chan struct{})
 					g := p.NewGroup(context.Background())
 					entered := make(chan struct{})
 					g.Go(nil, func(t *sched.Task) error {
@@ -256,7 +282,11 @@ func TestBlockPanic(t *testing.T) {
 						return nil
 					})
 					<-entered
-					defer func() { close(hold); assert.NoError(t, g.Wait(nil)) }()
+					go func() {
+						time.Sleep(time.Millisecond)
+						close(hold)
+					}()
+					defer func() { assert.NoError(t, g.Wait(nil)) }()
 				}
 				e := callInGoroutine(t, func() {
 					_ = p.Do(context.Background(), func(t *sched.Task) error {
@@ -434,56 +464,5 @@ func TestBlockSpace(t *testing.T) {
 				assert.LessOrEqual(t, sum, n/2*(workers+st.PeakBlocked), "S_P <= S_1·(P+B), B = %d", st.PeakBlocked)
 			})
 		}
-	}
-}
-
-// TestBlockBeyondLimitPublishes: a Block beyond MaxBlocked stalls its
-// worker, whose blockq queue may hold its newest tasks out of thieves'
-// sight (blockq's Holding items). The stalled call waits for one of them,
-// which only another worker can run: the Block publishes what the queue
-// holds before it stalls. Without that, the test hangs.
-func TestBlockBeyondLimitPublishes(t *testing.T) {
-	for _, mode := range sched.Modes() {
-		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 2, MaxBlocked: 1})
-			release := make(chan struct{})
-			var lent atomic.Bool
-			outer := p.NewGroup(context.Background())
-			outer.Go(nil, func(t *sched.Task) error { // takes the one lending slot
-				t.Block(func() {
-					lent.Store(true)
-					<-release
-				})
-				return nil
-			})
-			eventually(t, "a task in Block", lent.Load)
-			err := p.Do(context.Background(), func(t *sched.Task) error {
-				// Enough forks for several blocks: the join's first pop
-				// takes over the back block, and the worker holds the
-				// forks in it but the newest.
-				const forks = 300
-				done := make(chan struct{})
-				fs := make([]sched.Future[int], 0, forks)
-				for i := range forks - 2 {
-					fs = append(fs, sched.Fork(t, func(*sched.Task, int) int { return 1 }, i))
-				}
-				fs = append(fs, sched.Fork(t, func(*sched.Task, int) int { close(done); return 1 }, 0))
-				last := sched.Fork(t, func(t *sched.Task, _ int) int {
-					t.Block(func() { <-done }) // beyond MaxBlocked: stalls
-					return 1
-				}, 0)
-				sum := last.Join(t)
-				for i := len(fs) - 1; i >= 0; i-- {
-					sum += fs[i].Join(t)
-				}
-				if sum != forks {
-					return fmt.Errorf("sum %d, want %d", sum, forks)
-				}
-				return nil
-			})
-			require.NoError(t, err)
-			close(release)
-			require.NoError(t, outer.Wait(nil))
-		})
 	}
 }

@@ -201,13 +201,16 @@
 // sleep. It costs a few microseconds (two hand-overs of the worker between
 // goroutines; a new goroutine the first times), and each goroutine blocked
 // at once costs its stack. Config.MaxBlocked (DefaultMaxBlocked, 256)
-// bounds how many goroutines have lent their workers at once; a Block
-// beyond it runs its function on the worker, which stalls as it would
-// without Block, except that every task of its queue stays stealable. Once the blocking calls have returned, the extra
-// goroutines end, except at most one parked spare per worker, kept to serve
-// the next Block: an idle pool holds one goroutine per worker (and in
-// Master mode the master's) plus those spares, and costs no processor time.
-// Stats.Blocks, Uncompensated and PeakBlocked count the calls.
+// bounds how many Block functions run at once, as a semaphore would. A
+// Block beyond it lends its worker all the same, and waits for a free slot
+// before it calls its function. So at equal limits the pool runs what a
+// goroutine per task with a semaphore runs. A function of Block that waits
+// for tasks which Block in turn needs the limit to leave them slots. Once
+// the blocking calls have returned, the extra goroutines end, except at
+// most one parked spare per worker, kept to serve the next Block: an idle
+// pool holds one goroutine per worker (and in Master mode the masters')
+// plus those spares, and costs no processor time. Stats.Blocks, BlockWaits
+// and PeakBlocked count the calls.
 //
 // Wait for the pool's own tasks with Future.Join and Group.Wait, which run
 // other tasks while they wait, never with a channel or a sync.WaitGroup,

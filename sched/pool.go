@@ -203,6 +203,7 @@ func NewPool(cfg ...PoolConfig) (*Pool, error) {
 	p.slots = make([]slot, len(s.workers))
 	p.ids = map[uint64]bool{}
 	p.maxSpares = len(s.workers)
+	p.calls = make(chan struct{}, s.cfg.MaxBlocked)
 	for i, w := range s.workers {
 		w.reclaim = make(chan struct{}, 1)
 		p.slots[i].cur = p.newGoroutine(w)
@@ -294,7 +295,7 @@ func (p *Pool) Close() Stats {
 		p.s.cancel()
 		p.stats = p.s.stats(time.Since(p.started))
 		p.stats.Blocks = p.blocks.Load()
-		p.stats.Uncompensated = p.uncompensated.Load()
+		p.stats.BlockWaits = p.waits.Load()
 		p.stats.PeakBlocked = int(p.peak.Load())
 		for _, w := range p.s.workers {
 			// The goroutines are gone: nothing uses the buffers, and no

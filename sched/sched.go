@@ -122,19 +122,16 @@ type Config[T any] struct {
 	// it parks; zero means DefaultSpin.
 	Spin int
 
-	// MaxBlocked is, for a Pool, the most goroutines that may have lent
-	// their worker to another goroutine at once, each because its task is
-	// in Task.Block (or waits to take its worker back after the call);
-	// zero means DefaultMaxBlocked. A Task.Block beyond it runs its
-	// function on the worker, which then stalls as it would without
-	// Block. Run ignores it.
+	// MaxBlocked is, for a Pool, the most functions of Task.Block that
+	// run at once; zero means DefaultMaxBlocked. A Block beyond it waits
+	// for one of them to return, as with a semaphore, while its worker
+	// goes on running other tasks. Run ignores it.
 	MaxBlocked int
 }
 
 // DefaultMaxBlocked is the MaxBlocked of a Config that leaves it zero: as
-// many compensated blocking calls at once as Java's ForkJoinPool allows
-// spare threads by default. A blocked goroutine costs its stack, some
-// kilobytes.
+// many blocking calls at once as Java's ForkJoinPool allows spare threads
+// by default. A blocked goroutine costs its stack, some kilobytes.
 const DefaultMaxBlocked = 256
 
 // Stats describes a finished run, or the whole life of a Pool. Durations are
@@ -185,12 +182,12 @@ type Stats struct {
 	// move. Zero in Random mode.
 	MasterWait time.Duration
 	// Blocks is the number of calls of Task.Block (Pool only), and
-	// Uncompensated the number of them that ran their function on the
-	// worker because Config.MaxBlocked goroutines had lent their workers
-	// already. PeakBlocked is the most goroutines that had lent their
-	// workers at once (at most Config.MaxBlocked).
-	Blocks, Uncompensated int64
-	PeakBlocked           int
+	// BlockWaits the number of them that waited for a free slot:
+	// Config.MaxBlocked functions of Block were running. PeakBlocked is
+	// the most goroutines that had lent their workers at once, those
+	// that waited for a slot included.
+	Blocks, BlockWaits int64
+	PeakBlocked        int
 	// PerWorker holds each worker's share, indexed by Worker.ID.
 	PerWorker []WorkerStats
 }

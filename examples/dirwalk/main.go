@@ -100,8 +100,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, countsLine(r))
 	st := r.stats
-	fmt.Fprintf(stdout, "tasks: %s; blocking calls: %s, at most %s at once, %s on their worker beyond the limit of %s\n",
-		cli.Group(st.Processed), cli.Group(st.Blocks), cli.Group(st.PeakBlocked), cli.Group(st.Uncompensated), cli.Group(sched.DefaultMaxBlocked))
+	fmt.Fprintf(stdout, "tasks: %s; blocking calls: %s, at most %s under way at once, %s waited for one of the %s slots\n",
+		cli.Group(st.Processed), cli.Group(st.Blocks), cli.Group(st.PeakBlocked), cli.Group(st.BlockWaits), cli.Group(sched.DefaultMaxBlocked))
 	if !c.check {
 		return 0
 	}
