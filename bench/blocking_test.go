@@ -22,8 +22,8 @@ import (
 //   - pool: the default pool (sched.NewPool(): GOMAXPROCS workers), the
 //     walk in one Group, each listing inside Task.Block;
 //   - pool-max16: the same with Config.MaxBlocked 16, so that at most 16
-//     listings (plus one per worker, beyond the limit) wait at once, as in
-//     the two below;
+//     listings wait at once, as in the two below (the others wait for a
+//     slot while their workers go on);
 //   - goroutines: a goroutine per directory, a semaphore of 16 around the
 //     listing;
 //   - errgroup: an errgroup.Group with SetLimit(16); a directory's
