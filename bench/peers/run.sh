@@ -3,7 +3,7 @@
 # and rayon, bench/peers/rust) in interleaved rounds and prints a table of
 # ratios, Go / Rust, per operation. See bench/peers/README.md.
 #
-#   bench/peers/run.sh [-rounds N] [-out DIR] [-cpus "1 2"] [-steals "N:P ..."] [-only "ROW ..."] [-quick]
+#   bench/peers/run.sh [-rounds N] [-out DIR] [-cpus "1 2"] [-steals "N:P ..."] [-thieves "1"] [-only "ROW ..."] [-quick]
 #
 #   -rounds N     interleaved rounds (default 6): in each, every row runs
 #                 its Go benchmarks once and its Rust benchmarks once, in
@@ -12,8 +12,12 @@
 #                 (default: a new directory under ${TMPDIR:-/tmp})
 #   -cpus LIST    worker counts of the fork-join rows (default "1 2")
 #   -steals LIST  steal rows as n:percent (default "10000:60 100000:10 100000:60 100000:90")
+#   -thieves LIST thief counts of the rows of an owner among thieves,
+#                 each at most the number of cores less one (at least 1;
+#                 default "1"); their figure is the slowdown, not a time
 #   -only LIST    run only these rows (push1 push1024 pop steal-N-P
-#                 fj-fine-C fj-coarse-C fib-serial; default all)
+#                 fj-fine-C fj-coarse-C fib-serial thieves-K thieves-K-part;
+#                 default all)
 #   -quick        one round with few operations: checks that everything
 #                 builds and runs, measures nothing worth quoting
 #
@@ -32,13 +36,14 @@ usage() { echo "bench/peers: $* (see -h)" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 
-rounds=6 out= cpus="1 2" steals="10000:60 100000:10 100000:60 100000:90" only= quick=
+rounds=6 out= cpus="1 2" steals="10000:60 100000:10 100000:60 100000:90" thieves=1 only= quick=
 while [ $# -gt 0 ]; do
   case $1 in
     -rounds) [ $# -ge 2 ] || usage "-rounds needs a value"; rounds=$2; shift 2 ;;
     -out) [ $# -ge 2 ] || usage "-out needs a value"; out=$2; shift 2 ;;
     -cpus) [ $# -ge 2 ] || usage "-cpus needs a value"; cpus=$2; shift 2 ;;
     -steals) [ $# -ge 2 ] || usage "-steals needs a value"; steals=$2; shift 2 ;;
+    -thieves) [ $# -ge 2 ] || usage "-thieves needs a value"; thieves=$2; shift 2 ;;
     -only) [ $# -ge 2 ] || usage "-only needs a value"; only=$2; shift 2 ;;
     -quick) quick=1; rounds=1; shift ;;
     -h|-help|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -50,6 +55,13 @@ for c in $cpus; do [[ $c =~ ^[1-9][0-9]*$ ]] || usage "-cpus: $c is not a positi
 for s in $steals; do
   [[ $s =~ ^([1-9][0-9]*):([1-9][0-9]?|100)$ ]] || usage "-steals: $s is not n:percent"
 done
+# Both sides run thieves=0 to K-1 for K the cores (at least 2): Go to
+# GOMAXPROCS, the harness to the CPUs it may use.
+most_thieves=$(( $(nproc) > 2 ? $(nproc) - 1 : 1 ))
+for k in $thieves; do
+  [[ $k =~ ^[1-9][0-9]*$ ]] || usage "-thieves: $k is not a positive integer"
+  [ "$k" -le "$most_thieves" ] || usage "-thieves: $k thieves need $((k + 1)) cores; this machine has $(nproc)"
+done
 if [ -n "$out" ] && [ -e "$out" ] && [ ! -d "$out" ]; then usage "-out $out: not a directory"; fi
 
 # The builds go here, outside the source tree; it is removed on exit.
@@ -58,15 +70,19 @@ trap 'rm -rf "$bin"' EXIT
 rust=$bin/rust/target/release/wsq-peers
 
 # ---- the rows ----
-# A row: id, operation, metric, Go command, Rust arguments, pairs (Go
-# contender:Rust contender, the contender being the value of queue= or
-# impl= in a benchmark's name, or "serial"). Each runs in its own process,
-# so that one row's garbage and caches do not reach the next.
+# A row: id, operation, metric (the unit whose figure the table compares:
+# a time such as ns/op, or slowdown, a ratio), Go command, Rust arguments,
+# pairs (Go contender:Rust contender, the contender being the value of
+# queue= or impl= in a benchmark's name, or "serial"), and optionally a
+# pick (an awk regular expression: only the benchmark lines whose name
+# matches it count, the others being run for the figures of these). Each
+# runs in its own process, so that one row's garbage and caches do not
+# reach the next.
 
-declare -a ids ops metrics gobins goargs rustargs pairs
-# gorow ID OP METRIC "$(gobench ...)" RUSTARGS PAIRS
-gorow() { local bin args; { read -r bin; read -r args; } <<< "$4"; row "$1" "$2" "$3" "$bin" "$args" "$5" "$6"; }
-row() { ids+=("$1"); ops+=("$2"); metrics+=("$3"); gobins+=("$4"); goargs+=("$5"); rustargs+=("$6"); pairs+=("$7"); }
+declare -a ids ops metrics gobins goargs rustargs pairs picks
+# gorow ID OP METRIC "$(gobench ...)" RUSTARGS PAIRS [PICK]
+gorow() { local bin args; { read -r bin; read -r args; } <<< "$4"; row "$1" "$2" "$3" "$bin" "$args" "$5" "$6" "${7:-}"; }
+row() { ids+=("$1"); ops+=("$2"); metrics+=("$3"); gobins+=("$4"); goargs+=("$5"); rustargs+=("$6"); pairs+=("$7"); picks+=("${8:-}"); }
 # ops of each side: the counts below, or few with -quick.
 n() { if [ -n "$quick" ]; then echo "${2:-$1}"; else echo "$1"; fi; }
 gobench() { # regex benchtime [cpu]: the binary and the arguments of a row
@@ -102,6 +118,22 @@ done
 row fib-serial "serial fib(27), no tasks" ns/op \
   "$bin/fibserial" "-test.benchtime $(n 20x 1x)" \
   "-bench BenchmarkFibSerial/n=27 -benchtime $(n 20x 1x)" "serial:serial"
+# The owner's push+pop among K thieves (BenchmarkThieves): the figure is
+# the slowdown, ns/op with K thieves over ns/op with none in the same
+# process, so each side runs thieves=0 too and the table counts only the
+# thieves=K lines. Go runs with GOMAXPROCS K+1, a P for the owner and one
+# for each thief, as the harness gives each its thread.
+thieves_of() { if [ "$1" = 1 ]; then echo "1 thief"; else echo "$1 thieves"; fi; }
+for k in $thieves; do
+  for steal in one part; do
+    id=thieves-$k what="one item a steal"
+    if [ "$steal" = part ]; then id=$id-part what="a tenth of the queue a steal (Rust: at most 32 items)"; fi
+    gorow "$id" "owner's push+pop, $(thieves_of "$k") taking $what: slowdown" slowdown \
+      "$(gobench "^BenchmarkThieves\$/^queue=(bq|cl-ub)\$/^thieves=(0|$k)\$/^steal=$steal\$" "$(n 10000000x 20000x)" "$((k + 1))")" \
+      "-bench BenchmarkThieves/queue=cb/thieves=0/steal=$steal|BenchmarkThieves/queue=cb/thieves=$k/steal=$steal -benchtime $(n 10000000x 20000x)" \
+      "bq:cb cl-ub:cb" "/thieves=$k/"
+  done
+done
 
 if [ -n "$only" ]; then
   for o in $only; do
@@ -181,17 +213,19 @@ records=$out/records.txt
 : > "$records"
 : > "$out/go.txt"
 : > "$out/rust.txt"
-# record ROW ROUND SIDE FILE: every benchmark line of FILE, as
+# record ROW ROUND SIDE METRIC PICK FILE: every benchmark line of FILE
+# whose name matches PICK (all when it is empty), as
 # "row round side contender value" for the row's metric.
 record() {
-  awk -v row="$1" -v round="$2" -v side="$3" -v metric="$4" '
+  awk -v row="$1" -v round="$2" -v side="$3" -v metric="$4" -v pick="$5" '
     /^Benchmark/ {
       name = $1; sub(/-[0-9]+$/, "", name)
+      if (pick != "" && name !~ pick) next
       c = "serial"
       if (match(name, /(queue|impl)=[^\/]+/)) { c = substr(name, RSTART, RLENGTH); sub(/^[a-z]+=/, "", c) }
       for (i = 4; i <= NF; i++) if ($i == metric) { print row, round, side, c, $(i-1); next }
       print "bench/peers: no " metric " in: " $0 > "/dev/stderr"; exit 1
-    }' "$5" >> "$records"
+    }' "$6" >> "$records"
 }
 run_side() { # side index round
   local f=$out/raw/${ids[$2]}.$3.$1.txt rc=0
@@ -208,7 +242,7 @@ run_side() { # side index round
   set +f
   [ "$rc" = 0 ] || { cat "$f" >&2; die "the $1 benchmarks of row ${ids[$2]} failed"; }
   grep '^Benchmark' "$f" >> "$out/$1.txt" || true
-  record "${ids[$2]}" "$3" "$1" "${metrics[$2]}" "$f"
+  record "${ids[$2]}" "$3" "$1" "${metrics[$2]}" "${picks[$2]}" "$f"
 }
 
 {
@@ -267,8 +301,10 @@ awk -F'\t' -v rounds="$rounds" '
     if (dec < 0) { p = 10 ^ (-dec); return sprintf("%.0f", int(v / p + 0.5) * p) }
     return sprintf("%." dec "f", v)
   }
-  # fig prints a median and its range in one unit, chosen by the median.
+  # fig prints a median and its range in one unit, chosen by the median;
+  # a slowdown is a ratio, printed as one.
   function fig(m, l, h, unit,   d, u) {
+    if (unit == "slowdown") return sprintf("%s× (%s–%s)", plain(m), plain(l), plain(h))
     d = 1; u = "ns"
     if (unit == "ns/task") u = "ns/task"
     else if (m >= 1e6) { d = 1e6; u = "ms" }

@@ -50,6 +50,21 @@
 //!   `ns/task` divides by the calls that fork.
 //! - `BenchmarkFibSerial/n=27` (Go: `../fibserial.go`): the plain recursion,
 //!   the code speed under the fork-join figures.
+//! - `BenchmarkThieves/queue=cb/thieves=K/steal=S` (Go: the same name, queue
+//!   Q): what the owner of a LIFO worker loses to K thieves on threads of
+//!   their own. One op is the owner's `push` and `pop` at the new end of a
+//!   worker that holds a backlog of 4096 items, topped up every 256 ops by a
+//!   loop of pushes (crossbeam has no bulk push) of the items the thieves
+//!   took, as read from `Worker::len`; the top-ups are timed apart and left
+//!   out of ns/op. The thieves steal from the old end in a tight loop: one
+//!   item at a time (`steal`, S = `one`) or a batch (`steal_batch`, S =
+//!   `part`: about half the worker, but at most 32 items, where Go's thief
+//!   takes a tenth of the queue). K runs from 0 to one less than the
+//!   number of CPUs (at least 1), as Go's does to GOMAXPROCS. Metrics, as
+//!   Go's: `slowdown` (ns/op over that of the last `thieves=0` run of the
+//!   same steal kind in this process: run both), `stolen/op`, `stolen/s`
+//!   and `topup-ns/op`. Every run checks that each item was taken exactly
+//!   once (count and sum).
 //!
 //! Flags, as `go test`'s: `-bench` (patterns separated by `|`, each
 //! matching a whole name, `*` standing for any run of characters; default
@@ -58,10 +73,15 @@
 //! 1), `-cpu` (comma-separated thread counts; default the number of CPUs),
 //! `-list` (print the names and exit). As in Go, a name carries the suffix
 //! `-N` when it ran with N > 1 threads (`-cpu`); only the fork-join
-//! benchmarks use more than one thread.
+//! benchmarks use that many threads (the thieves' benchmarks start the
+//! thieves their name says, whatever `-cpu` is).
 
 use crossbeam_deque::{Steal, Stealer, Worker};
+use std::cell::Cell;
 use std::process;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread;
 use std::time::{Duration, Instant};
 
 fn main() {
@@ -102,8 +122,8 @@ fn main() {
                 b.name.clone()
             };
             for _ in 0..cfg.count {
-                let (n, elapsed) = measure(b, cpu, &cfg.benchtime);
-                print_result(&name, n, elapsed, &b.metrics);
+                let (n, sample) = measure(b, cpu, &cfg.benchtime);
+                print_result(&name, n, &sample, &b.metrics);
             }
         }
     }
@@ -228,41 +248,59 @@ fn glob(pattern: &str, name: &str) -> bool {
 // ---- the harness: whole timed loops, as testing.B ----
 
 /// A benchmark: run(ops, cpu) performs ops operations and returns the time
-/// its timed parts took; metrics are extra figures per op, each the time per
-/// op divided by a count (items per batch, tasks per computation).
+/// its timed parts took, with any figures of its own; metrics are extra
+/// figures per op, each the time per op divided by a count (items per
+/// batch, tasks per computation).
 struct Bench {
     name: String,
-    run: Box<dyn Fn(u64, usize) -> Duration>,
+    run: Box<dyn Fn(u64, usize) -> Sample>,
     metrics: Vec<(f64, &'static str)>,
+}
+
+/// Sample is what one run measured: the time its timed parts took, and
+/// figures it computed itself (value, unit), printed as they are after
+/// ns/op, as Go's ReportMetric does.
+struct Sample {
+    elapsed: Duration,
+    extra: Vec<(f64, &'static str)>,
+}
+
+impl From<Duration> for Sample {
+    fn from(elapsed: Duration) -> Sample {
+        Sample { elapsed, extra: Vec::new() }
+    }
 }
 
 /// measure runs b as Go's testing package runs a benchmark: once with one
 /// op (a warm-up whose time is dropped), then with the requested op count,
 /// or with growing op counts until the timed parts last the requested time.
-fn measure(b: &Bench, cpu: usize, bt: &BenchTime) -> (u64, Duration) {
+fn measure(b: &Bench, cpu: usize, bt: &BenchTime) -> (u64, Sample) {
     let _ = (b.run)(1, cpu);
     match *bt {
         BenchTime::Ops(n) => (n, (b.run)(n, cpu)),
         BenchTime::Time(target) => {
             let mut n: u64 = 1;
-            let mut elapsed = (b.run)(n, cpu);
-            while elapsed < target && n < 1_000_000_000 {
+            let mut sample = (b.run)(n, cpu);
+            while sample.elapsed < target && n < 1_000_000_000 {
                 // Aim 20 % past the target, growing at most 100× a step, as Go does.
-                let per_op = elapsed.as_nanos().max(1) as f64 / n as f64;
+                let per_op = sample.elapsed.as_nanos().max(1) as f64 / n as f64;
                 let goal = (target.as_nanos() as f64 * 1.2 / per_op) as u64;
                 n = goal.min(100 * n).max(n + 1);
-                elapsed = (b.run)(n, cpu);
+                sample = (b.run)(n, cpu);
             }
-            (n, elapsed)
+            (n, sample)
         }
     }
 }
 
-fn print_result(name: &str, n: u64, elapsed: Duration, metrics: &[(f64, &str)]) {
-    let per_op = elapsed.as_nanos() as f64 / n as f64;
+fn print_result(name: &str, n: u64, sample: &Sample, metrics: &[(f64, &str)]) {
+    let per_op = sample.elapsed.as_nanos() as f64 / n as f64;
     let mut line = format!("{}\t{:>10}\t{:>12} ns/op", name, n, fmt_float(per_op));
     for &(div, unit) in metrics {
         line.push_str(&format!("\t{:>12} {}", fmt_float(per_op / div), unit));
+    }
+    for &(value, unit) in &sample.extra {
+        line.push_str(&format!("\t{:>12} {}", fmt_float(value), unit));
     }
     println!("{}", line);
 }
@@ -315,24 +353,24 @@ fn benchmarks() -> Vec<Bench> {
     let mut v = Vec::new();
     v.push(Bench {
         name: "BenchmarkPush/queue=cb".to_string(),
-        run: Box::new(|ops, _| chunks(ops, CHUNK_OPS, |k| push_chunk(1, k))),
+        run: Box::new(|ops, _| chunks(ops, CHUNK_OPS, |k| push_chunk(1, k)).into()),
         metrics: vec![],
     });
     for &batch in &BATCH_SIZES {
         v.push(Bench {
             name: format!("BenchmarkPushBatch/queue=cb/batch={}", batch),
-            run: Box::new(move |ops, _| chunks(ops, CHUNK_OPS, |k| push_chunk(batch, k))),
+            run: Box::new(move |ops, _| chunks(ops, CHUNK_OPS, |k| push_chunk(batch, k)).into()),
             metrics: vec![(batch as f64, "ns/item")],
         });
     }
     v.push(Bench {
         name: "BenchmarkPop/queue=cb".to_string(),
-        run: Box::new(|ops, _| chunks(ops, CHUNK_ITEMS, pop_chunk)),
+        run: Box::new(|ops, _| chunks(ops, CHUNK_ITEMS, pop_chunk).into()),
         metrics: vec![],
     });
     v.push(Bench {
         name: "BenchmarkPop/queue=cb-steady".to_string(),
-        run: Box::new(pop_steady),
+        run: Box::new(|ops, cpu| pop_steady(ops, cpu).into()),
         metrics: vec![],
     });
     for &(queue, kind) in &[
@@ -344,7 +382,7 @@ fn benchmarks() -> Vec<Bench> {
             for &pct in &STEAL_SHARES {
                 v.push(Bench {
                     name: format!("BenchmarkSteal/queue={}/n={}/p={}", queue, n, pct),
-                    run: Box::new(move |ops, _| steal_bench(kind, n, pct, ops)),
+                    run: Box::new(move |ops, _| steal_bench(kind, n, pct, ops).into()),
                     metrics: vec![],
                 });
             }
@@ -353,7 +391,7 @@ fn benchmarks() -> Vec<Bench> {
     for &(work, n, cutoff) in &[("fine", 27u32, 1u32), ("coarse", 34, 17)] {
         v.push(Bench {
             name: format!("BenchmarkForkJoin/impl=rayon/work={}", work),
-            run: Box::new(move |ops, cpu| fork_join(n, cutoff, ops, cpu)),
+            run: Box::new(move |ops, cpu| fork_join(n, cutoff, ops, cpu).into()),
             metrics: vec![(fib_forks(n, cutoff) as f64, "ns/task")],
         });
     }
@@ -369,10 +407,34 @@ fn benchmarks() -> Vec<Bench> {
                     }
                 }
             });
-            total
+            total.into()
         }),
         metrics: vec![],
     });
+    // The thieves' benchmarks of each steal kind share the ns/op of their
+    // last run without a thief, which their slowdown divides by.
+    let most_thieves = thread::available_parallelism().map_or(1, |n| n.get()).max(2);
+    for &(steal, batch) in &[("one", false), ("part", true)] {
+        let alone = Rc::new(Cell::new(0.0));
+        for thieves in 0..most_thieves {
+            let alone = Rc::clone(&alone);
+            v.push(Bench {
+                name: format!("BenchmarkThieves/queue=cb/thieves={}/steal={}", thieves, steal),
+                run: Box::new(move |ops, _| {
+                    let mut sample = owner_among_thieves(thieves, batch, ops);
+                    let ns = sample.elapsed.as_nanos() as f64 / ops as f64;
+                    if thieves == 0 {
+                        alone.set(ns);
+                    }
+                    if alone.get() > 0.0 {
+                        sample.extra.insert(0, (ns / alone.get(), "slowdown"));
+                    }
+                    sample
+                }),
+                metrics: vec![],
+            });
+        }
+    }
     v
 }
 
@@ -629,6 +691,139 @@ fn steal_bench(kind: StealKind, n: usize, pct: usize, ops: u64) -> Duration {
     total
 }
 
+/// The backlog BenchmarkThieves keeps, and how often (in owner ops) the owner
+/// tops it up: Go's thievesBacklog and thievesCheck.
+const THIEVES_BACKLOG: usize = 4096;
+const THIEVES_CHECK: u64 = 256;
+
+/// Tally is what one thief took: how many items and their sum. Each thief
+/// keeps its own on its own stack and hands it back when it ends.
+#[derive(Default)]
+struct Tally {
+    stolen: u64,
+    sum: u64,
+}
+
+impl Tally {
+    fn add(&mut self, v: usize) {
+        self.stolen += 1;
+        self.sum = self.sum.wrapping_add(v as u64);
+    }
+}
+
+/// owner_among_thieves times ops pushes and pops of a LIFO worker's owner
+/// among `thieves` thieves, as Go's ownerAmongThieves does; the sample's
+/// time is the owner's pairs alone, without the top-ups.
+fn owner_among_thieves(thieves: usize, batch: bool, ops: u64) -> Sample {
+    let w = Worker::new_lifo();
+    // The next item to push: items are 0, 1, 2, ...
+    let mut next = 0usize;
+    // crossbeam has no bulk push (and no length on a Stealer): the owner
+    // reads Worker::len and pushes the missing items one by one.
+    let top_up = |next: &mut usize| {
+        for _ in w.len()..THIEVES_BACKLOG {
+            w.push(*next);
+            *next += 1;
+        }
+    };
+    top_up(&mut next);
+    // How many thieves are spinning, and the flags that start and stop
+    // them; the thieves borrow them.
+    let (ready, start, stop) = (AtomicUsize::new(0), AtomicBool::new(false), AtomicBool::new(false));
+    let (ready, start, stop) = (&ready, &start, &stop);
+    thread::scope(|s| {
+        let handles: Vec<_> = (0..thieves)
+            .map(|_| {
+                let victim = w.stealer();
+                s.spawn(move || thief(&victim, batch, ready, start, stop))
+            })
+            .collect();
+        // Threads start slower than goroutines: the clock starts once
+        // every thief is spinning, waiting for the start.
+        while ready.load(Ordering::Acquire) < thieves {
+            thread::yield_now();
+        }
+        let mut mine = Tally::default();
+        let mut topping = Duration::ZERO;
+        let begin = Instant::now();
+        start.store(true, Ordering::Release);
+        for i in 0..ops {
+            w.push(next);
+            next += 1;
+            if let Some(v) = w.pop() {
+                mine.add(v);
+            }
+            if i % THIEVES_CHECK == THIEVES_CHECK - 1 {
+                timed(&mut topping, || top_up(&mut next));
+            }
+        }
+        let wall = begin.elapsed();
+        stop.store(true, Ordering::Release);
+        let mut stolen = Tally::default();
+        for h in handles {
+            let t = h.join().unwrap_or_else(|_| panic!("wsq-peers: a thief panicked"));
+            stolen.stolen += t.stolen;
+            stolen.sum = stolen.sum.wrapping_add(t.sum);
+        }
+        while let Some(v) = w.pop() {
+            mine.add(v);
+        }
+        // Exactly once: the items 0..next, each popped or stolen once
+        // (the sums compared modulo 2^64).
+        let n = next as u64;
+        let want = (n as u128 * n.saturating_sub(1) as u128 / 2) as u64;
+        if mine.stolen + stolen.stolen != n || mine.sum.wrapping_add(stolen.sum) != want {
+            panic!(
+                "wsq-peers: {} items pushed (sum {}); {} popped and {} stolen (sum {})",
+                n,
+                want,
+                mine.stolen,
+                stolen.stolen,
+                mine.sum.wrapping_add(stolen.sum)
+            );
+        }
+        let pairs = wall.saturating_sub(topping);
+        let ops = ops as f64;
+        Sample {
+            elapsed: pairs,
+            extra: vec![
+                (stolen.stolen as f64 / ops, "stolen/op"),
+                (stolen.stolen as f64 / wall.as_secs_f64().max(1e-9), "stolen/s"),
+                (topping.as_nanos() as f64 / ops, "topup-ns/op"),
+            ],
+        }
+    })
+}
+
+/// thief steals from victim until stop, one item a call or, with batch, a
+/// batch into a worker of its own, which it then empties; it returns what
+/// it took.
+fn thief(victim: &Stealer<usize>, batch: bool, ready: &AtomicUsize, start: &AtomicBool, stop: &AtomicBool) -> Tally {
+    let own = Worker::new_lifo();
+    let mut t = Tally::default();
+    ready.fetch_add(1, Ordering::AcqRel);
+    while !start.load(Ordering::Acquire) {
+        thread::yield_now();
+    }
+    // Relaxed: the join, not this flag, hands the tally over.
+    while !stop.load(Ordering::Relaxed) {
+        if batch {
+            // crossbeam has no proportional steal: steal_batch takes about
+            // half the victim but at most 32 items (MAX_BATCH), and from a
+            // LIFO victim, whose owner pops at the back, it claims each
+            // item with a compare-and-swap of its own.
+            if let Steal::Success(()) = victim.steal_batch(&own) {
+                while let Some(v) = own.pop() {
+                    t.add(v);
+                }
+            }
+        } else if let Steal::Success(v) = victim.steal() {
+            t.add(v);
+        }
+    }
+    t
+}
+
 fn fib_serial(n: u32) -> u64 {
     if n < 2 {
         return n as u64;
@@ -725,6 +920,18 @@ mod tests {
                 continue; // fib(34): seconds in a debug build
             }
             let _ = (b.run)(2, 2);
+        }
+    }
+
+    #[test]
+    fn thieves_take_each_item_once() {
+        // Enough ops for many top-ups; the loop panics if an item was lost
+        // or taken twice.
+        for &(thieves, batch) in &[(0, false), (1, false), (2, true), (3, false)] {
+            let s = owner_among_thieves(thieves, batch, 100_000);
+            if thieves == 0 {
+                assert_eq!(s.extra[0], (0.0, "stolen/op"));
+            }
         }
     }
 
