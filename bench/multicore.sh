@@ -121,8 +121,14 @@ if command -v cargo >/dev/null && [ -x "$root/bench/peers/run.sh" ]; then
 fi
 echo "benchmarks took $(($(date +%s) - start)) s" | tee -a "$out/machine.txt"
 
-cat "$out"/{dag,forkjoin,thieves}.txt > "$out/bench.txt"
-[ ! -f "$out/steal.txt" ] || cat "$out/steal.txt" >> "$out/bench.txt"
+{
+	# The header the report command reads (see bench/report).
+	echo "# goversion: $(go env GOVERSION)"
+	echo "# date: $(date -u +%FT%TZ)"
+	echo "# cores: $P"
+	cat "$out"/{dag,forkjoin,thieves}.txt
+	[ ! -f "$out/steal.txt" ] || cat "$out/steal.txt"
+} > "$out/bench.txt"
 (cd "$root/bench/report" && go run . -in "$out/bench.txt" -out "$out" -progress=false)
 rm -f "$bin"
 echo "results in $out"
