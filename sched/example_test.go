@@ -149,8 +149,8 @@ func ExamplePool() {
 
 	var fib func(t *sched.Task, n int) int
 	fib = func(t *sched.Task, n int) int {
-		if n < 15 {
-			return fibSerial(n) // serial below a cutoff
+		if n < 20 {
+			return fibSerial(n) // serial below a cutoff: see Granularity
 		}
 		x := sched.Fork(t, fib, n-1) // a task that another worker may steal
 		y := fib(t, n-2)             // this worker goes on with the other half
