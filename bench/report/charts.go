@@ -13,11 +13,12 @@ type chart struct {
 	fig  *figure
 }
 
-// seriesOf turns curves into a figure's series, each in its queue's style.
+// seriesOf turns curves into a figure's series, each in its queue's or
+// implementation's style.
 func (r *report) seriesOf(cs []curve) []series {
 	out := make([]series, len(cs))
 	for i, c := range cs {
-		out[i] = series{name: c.name, style: r.queueStyle(c.name), pts: c.pts}
+		out[i] = series{name: c.name, look: r.look(c.name), pts: c.pts}
 	}
 	return out
 }
@@ -107,6 +108,15 @@ func (r *report) charts() []chart {
 	if f := r.masterFigure(); f != nil {
 		out = append(out, chart{"master-capacity.png", f})
 	}
+	if f := r.forkJoinFigure(); f != nil {
+		out = append(out, chart{"forkjoin-scaling.png", f})
+	}
+	if f := r.thievesFigure(); f != nil {
+		out = append(out, chart{"thieves.png", f})
+	}
+	if f := r.versusFigure(); f != nil {
+		out = append(out, chart{"pool-vs-goroutines.png", f})
+	}
 	return out
 }
 
@@ -115,7 +125,7 @@ func (r *report) charts() []chart {
 func (r *report) queueFigure(names []string, stats []Stat, f *figure) *figure {
 	f.categories = names
 	for i, q := range names {
-		f.series = append(f.series, series{name: q, style: r.queueStyle(q), pts: []point{{float64(i), stats[i]}}})
+		f.series = append(f.series, series{name: q, look: r.look(q), pts: []point{{float64(i), stats[i]}}})
 	}
 	return f
 }
@@ -285,7 +295,7 @@ func (r *report) speedupFigure() *figure {
 				if !ok {
 					j = len(f.series)
 					bySeries[c.name] = j
-					f.series = append(f.series, series{name: c.name, style: r.queueStyle(c.name)})
+					f.series = append(f.series, series{name: c.name, look: r.look(c.name)})
 				}
 				for _, p := range c.pts {
 					if p.x == k {
@@ -300,12 +310,180 @@ func (r *report) speedupFigure() *figure {
 	f.yLabel = "speedup" // beside a panel, the longer label would set its height
 	for _, cb := range combos {
 		panel := &figure{title: cb.label, xLabel: "workers", series: r.seriesOf(cb.sp), group: workers}
-		linear := reference{label: "linear speedup", line: true}
-		for _, x := range panel.xs() {
-			linear.pts = append(linear.pts, exact(x, x))
-		}
-		panel.refs = []reference{linear}
+		panel.refs = []reference{linearSpeedup(panel.xs())}
 		f.panels = append(f.panels, panel)
 	}
 	return f
+}
+
+// linearSpeedup returns the reference line of a speedup equal to the
+// worker or core count, at the counts xs.
+func linearSpeedup(xs []float64) reference {
+	linear := reference{label: "linear speedup", line: true}
+	for _, x := range xs {
+		linear.pts = append(linear.pts, exact(x, x))
+	}
+	return linear
+}
+
+// forkJoinNote says what BenchmarkForkJoin times.
+const forkJoinNote = "What is timed: one whole computation of fib by binary recursion (BenchmarkForkJoin); coarse: fib(34), forking the calls above fib(17), about 10 µs of serial work per leaf; fine: fib(27), forking every call, the pure cost of a fork. " +
+	"pool-Q: a sched.Pool on queue Q (GOMAXPROCS workers), Fork and Future.Join; join-Q: the same pool with sched.Join; goroutines: a goroutine and a WaitGroup per fork; errgroup: an errgroup.Group per fork; cps-Q: sched.Run with continuations."
+
+// forkJoinFigure returns the figure of BenchmarkForkJoin's scaling, run
+// with -cpu: a panel per work, the speedup of each implementation over its
+// own time on one core against the core count, or nil if the results hold
+// one core count (or none).
+func (r *report) forkJoinFigure() *figure {
+	rows := r.bench("ForkJoin")
+	if len(distinctProcs(rows)) < 2 {
+		return nil
+	}
+	f := &figure{
+		title:  "Fork-join speedup over 1 core",
+		xLabel: "cores (GOMAXPROCS)", yLabel: "speedup over 1 core",
+		notes: []string{
+			"Speedup: an implementation's median time at GOMAXPROCS 1 over its median time at GOMAXPROCS N, on the same work; whiskers span the ratios of the two runs' bounds.",
+			forkJoinNote,
+		},
+	}
+	for _, work := range ordered(distinct(rows, "work")) {
+		sp := r.forkJoinSpeedups(work)
+		if len(sp) == 0 {
+			continue
+		}
+		panel := &figure{title: work + " work", xLabel: f.xLabel, series: r.seriesOf(sp), lines: true}
+		panel.refs = []reference{linearSpeedup(panel.xs())}
+		f.panels = append(f.panels, panel)
+	}
+	if len(f.panels) == 0 {
+		return nil // no implementation ran on one core
+	}
+	f.yLabel = "speedup" // beside a panel, the longer label would set its height
+	return f
+}
+
+// thievesNote says what BenchmarkThieves times.
+const thievesNote = "What is timed: the owner's Push and Pop of one item at its end of a queue that holds a backlog, while K thieves steal from the other end, one item at a time (steal=one) or a tenth of the queue (steal=part), BenchmarkThieves; " +
+	"the owner's top-ups of the backlog are left out (topup-ns/op). Slowdown: the owner's time per push and pop with K thieves over its time with none, measured just before."
+
+// thievesFigure returns the figure of the owner's slowdown among thieves:
+// a panel per kind of steal with a line per queue over the thief counts,
+// or, when the results have one thief count besides 0 (GOMAXPROCS 2), the
+// queues side by side at it. It returns nil without a run with thieves.
+func (r *report) thievesFigure() *figure {
+	rows := r.bench("Thieves")
+	var ks []float64 // thief counts above 0
+	for _, k := range distinctInts(rows, "thieves") {
+		if k > 0 {
+			ks = append(ks, float64(k))
+		}
+	}
+	if len(ks) == 0 {
+		return nil
+	}
+	f := &figure{
+		title:  "The owner's push and pop slowed down by thieves",
+		xLabel: "thieves", yLabel: "slowdown",
+		procs: procsFor(rows),
+		refs:  []reference{{label: "no slowdown", pts: []point{exact(0, 1)}, span: true}},
+		notes: []string{thievesNote},
+	}
+	for _, steal := range distinct(rows, "steal") {
+		cs := r.thievesCurves(steal)
+		panel := &figure{title: "steal=" + steal, xLabel: f.xLabel, refs: f.refs}
+		switch steal {
+		case "one":
+			panel.title = "one item per steal (steal=one)"
+		case "part":
+			panel.title = "a tenth of the queue per steal (steal=part)"
+		}
+		if len(ks) > 1 {
+			panel.series, panel.lines = r.seriesOf(cs), true
+		} else {
+			// The queues side by side at the one thief count.
+			var names []string
+			var stats []Stat
+			for _, c := range cs {
+				for _, p := range c.pts {
+					if p.x == ks[0] {
+						names, stats = append(names, c.name), append(stats, p.Stat)
+					}
+				}
+			}
+			r.queueFigure(names, stats, panel)
+			panel.xLabel = ""
+		}
+		if len(panel.series) > 0 {
+			f.panels = append(f.panels, panel)
+		}
+	}
+	if len(f.panels) == 0 {
+		return nil
+	}
+	if len(ks) == 1 {
+		f.title = fmt.Sprintf("The owner's push and pop slowed down by %s", plural(int(ks[0]), "thief", "thieves"))
+	}
+	return f
+}
+
+// versusFigure returns the figure of the pool against goroutines and
+// errgroup: for each workload the results allow, the time of the pool's
+// forms and errgroup over the goroutines', as bars on a linear scale, or
+// nil without one.
+func (r *report) versusFigure() *figure {
+	vs := r.versus()
+	if len(vs) == 0 {
+		return nil
+	}
+	f := &figure{
+		title:   "The pool against goroutines and errgroup",
+		yLabel:  "time over the goroutines' time",
+		grouped: true, linear: true, labels: true,
+		group: func(x float64) string { return strings.Replace(vs[int(x)].name, ", ", "\n", 1) },
+		refs:  []reference{{label: "goroutines (inject: a channel)", pts: []point{exact(0, 1)}, span: true}},
+		notes: versusNotes(vs),
+	}
+	for _, v := range vs {
+		f.procs = max(f.procs, v.procs)
+	}
+	for _, vsr := range versusSeries {
+		s := series{name: vsr.name, look: r.look(vsr.look)}
+		for i, v := range vs {
+			if e, ok := v.find(vsr.name); ok {
+				s.pts = append(s.pts, point{float64(i), v.rel(e)})
+			}
+		}
+		if len(s.pts) > 0 {
+			f.series = append(f.series, s)
+		}
+	}
+	return f
+}
+
+// versusNotes returns the notes of the pool-against-goroutines figure and
+// table: what the bars are, and what each benchmark present compares.
+func versusNotes(vs []versus) []string {
+	notes := []string{
+		"Each bar is a contender's median time over the goroutines' median time on the same workload, at the most GOMAXPROCS it ran at: below 1 is faster than goroutines. Whiskers span the ratios of the two runs' bounds.",
+		"Every bar compares like with like: the same work at equal concurrency limits and with the same cutoff for each contender, except where said below.",
+	}
+	seen := map[string]bool{}
+	for _, v := range vs {
+		if seen[v.bench] {
+			continue
+		}
+		seen[v.bench] = true
+		switch v.bench {
+		case "ForkJoin":
+			notes = append(notes, "Fork-join: fib(34) forking above fib(17) (coarse), fib(27) forking every call (fine), the same forks for each; pool: pool-bq, a sched.Pool on bq with Fork and Future.Join; pool, sched.Join: join-bq; goroutines: a goroutine and a WaitGroup per fork; errgroup: an errgroup.Group per fork.")
+		case "NQueens":
+			notes = append(notes, "N-queens (n = 12, BenchmarkNQueens): pool: pool-bq, a task per queen down to the last 9 rows, searched serially; goroutines: a goroutine per queen of the first row, each searching serially. The one exception: goroutines stop forking after the first row, the pool after the third.")
+		case "BlockingWalk":
+			notes = append(notes, "Blocking walk (2,964 directories, each listing sleeping 200 µs): at most 16 listings at once for each; pool: pool-max16, MaxBlocked 16 and Task.Block; goroutines: a goroutine per directory and a semaphore of 16; errgroup: SetLimit(16).")
+		case "Inject":
+			notes = append(notes, "Inject: 10,000 tiny tasks fed one at a time from 1 or 4 producer goroutines, time per task; pool: Group.Go with a nil Task, GOMAXPROCS workers; in the goroutines' place, channel: GOMAXPROCS goroutines receiving funcs from one buffered channel.")
+		}
+	}
+	return notes
 }

@@ -56,6 +56,38 @@ var contenders = []contender{
 	{"mutex", rgb(0x70, 0x70, 0x70), triangleGlyph{right: true, filled: true}, pushCopy, stealCopy}, // grey
 }
 
+// implementations are the contenders of the scheduler benchmarks
+// (BenchmarkForkJoin, BenchmarkNQueens, BenchmarkBlockingWalk,
+// BenchmarkInject): the pool in its forms, on each queue, and plain Go
+// doing the same work. They are drawn beside each other, never beside the
+// queues, so they take the queues' colours and markers again, each its own
+// among them: the forms of the pool on a queue in that queue's colours
+// (bq's blues, lf's reds, cl-ub's purple and browns), plain Go in green and
+// orange. An implementation not listed here takes the next style after the
+// queues' (see report.look).
+var implementations = []contender{
+	{name: "pool-bq", color: rgb(0x43, 0x63, 0xD8), glyph: draw.CircleGlyph{}},                          // blue
+	{name: "join-bq", color: rgb(0x2F, 0xB8, 0xD9), glyph: draw.BoxGlyph{}},                             // cyan
+	{name: "cps-bq", color: rgb(0x00, 0x00, 0x75), glyph: draw.RingGlyph{}},                             // navy
+	{name: "pool-lf", color: rgb(0xE6, 0x19, 0x4B), glyph: draw.PyramidGlyph{}},                         // red
+	{name: "join-lf", color: rgb(0xF0, 0x32, 0xE6), glyph: triangleGlyph{down: true, filled: true}},     // magenta
+	{name: "cps-lf", color: rgb(0x80, 0x00, 0x00), glyph: draw.TriangleGlyph{}},                         // maroon
+	{name: "pool-cl-ub", color: rgb(0x91, 0x1E, 0xB4), glyph: pentagonGlyph{filled: true}},              // purple
+	{name: "join-cl-ub", color: rgb(0x9A, 0x63, 0x24), glyph: pentagonGlyph{}},                          // brown
+	{name: "cps-cl-ub", color: rgb(0x80, 0x80, 0x00), glyph: filledDiamondGlyph{}},                      // olive
+	{name: "goroutines", color: rgb(0x3C, 0xB4, 0x4B), glyph: draw.SquareGlyph{}},                       // green
+	{name: "errgroup", color: rgb(0xF5, 0x82, 0x31), glyph: triangleGlyph{down: true}},                  // orange
+	{name: "channel", color: rgb(0x46, 0x99, 0x90), glyph: draw.CrossGlyph{}},                           // teal
+	{name: "pool", color: rgb(0xC9, 0x9A, 0x00), glyph: draw.PlusGlyph{}},                               // mustard
+	{name: "pool-max16", color: rgb(0x70, 0x70, 0x70), glyph: triangleGlyph{right: true, filled: true}}, // grey
+}
+
+// implementationIndex returns the place of an implementation in
+// implementations, or -1.
+func implementationIndex(name string) int {
+	return slices.IndexFunc(implementations, func(c contender) bool { return c.name == name })
+}
+
 // batchPanels are the panels of the batch-push plot, in order: the
 // contenders whose batch description is desc, under title. Queues the
 // report does not know go into a last panel of their own.

@@ -3,7 +3,9 @@
 // ours: CSV files, Markdown tables and PNG plots of push latency (Push of
 // one item, and PushBatch by batch size), steal latency by proportion, pop
 // latency, DAG exploration time and speedup by worker count (uniform and
-// irregular work), and the master's capacity.
+// irregular work), the master's capacity, and of the scheduler: fork-join
+// speedup by core count, the owner's slowdown among thieves, and the pool
+// against goroutines and errgroup.
 //
 // It lives in its own module so that users of the library never download its
 // plotting, statistics and progress-bar dependencies. From the repository
@@ -65,6 +67,23 @@
 // make one chart: a group of bars per work distribution and mode when the
 // runs have one worker count besides 1, a panel of curves for each with
 // more. The master's capacity at one worker count is a chart of the queues.
+//
+// The scheduler's figures: forkjoin-scaling.png, from BenchmarkForkJoin run
+// with -cpu 1,2,4,..., has a panel per work (coarse, fine) with the speedup
+// of each implementation over its own time on one core against the core
+// count, and the linear speedup dashed; it is left out when the results
+// hold one core count. thieves.png, from BenchmarkThieves, has a panel per
+// kind of steal with the owner's slowdown against the number of thieves,
+// a line per queue, or with one thief count besides 0 (two cores) the
+// queues side by side at it. pool-vs-goroutines.png puts, for every
+// workload whose benchmark has like-for-like contenders (fork-join coarse
+// and fine, n-queens, the blocking walk at 16 listings at once, Inject from
+// 1 and 4 producers), the time of the pool's forms and errgroup over the
+// goroutines' as bars on a linear scale, each labelled with its value; in
+// BenchmarkInject a goroutine worker pool on a channel plays the
+// goroutines' part. The implementations of these benchmarks (pool-bq,
+// join-bq, goroutines, errgroup, ...) have colours and markers of their
+// own among themselves, as the queues do.
 //
 // Saved output from before BenchmarkPush timed Push of one item names the
 // batch pushes BenchmarkPush/queue=Q/batch=B; the report reads them as

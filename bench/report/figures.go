@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // The paper's figures, as far as its text states them (Kataru, Davarnia,
@@ -43,16 +44,17 @@ var paper = struct {
 type report struct {
 	rows   []Row
 	config map[string]string
-	// others lists the queue names of the input that are not contenders,
-	// in order of first appearance; their places after the contenders give
-	// them the same colour and marker in every plot.
+	// others lists the queue and implementation names of the input that
+	// are neither contenders nor implementations, in order of first
+	// appearance; their places after the contenders give them the same
+	// colour and marker in every plot.
 	others []string
 }
 
 func newReport(set *Set) *report {
 	r := &report{rows: Summarize(set.Samples), config: set.Config}
-	for _, q := range distinct(r.rows, "queue") {
-		if contenderIndex(q) < 0 {
+	for _, q := range append(distinct(r.rows, "queue"), distinct(r.rows, "impl")...) {
+		if contenderIndex(q) < 0 && implementationIndex(q) < 0 && !slices.Contains(r.others, q) {
 			r.others = append(r.others, q)
 		}
 	}
@@ -88,6 +90,18 @@ func (r *report) queueStyle(name string) int {
 		return len(contenders) + i
 	}
 	return len(contenders) + len(r.others)
+}
+
+// look returns how a queue or an implementation is drawn in every plot:
+// its own style if it is a contender or an implementation, and otherwise
+// the style after the contenders' that its first appearance gives it.
+func (r *report) look(name string) style {
+	if i := implementationIndex(name); i >= 0 && contenderIndex(name) < 0 {
+		st := queueStyle(0) // a contender's line and bar, in the implementation's colour and marker
+		st.color, st.glyph = implementations[i].color, implementations[i].glyph
+		return st
+	}
+	return queueStyle(r.queueStyle(name))
 }
 
 // procsFor returns the GOMAXPROCS whose rows the report shows for a
@@ -253,7 +267,181 @@ func (r *report) masterCurves(unit string, scale float64) []curve {
 	return out
 }
 
-// num formats a value with about three significant digits.
+// ordered returns parameter values in order: numerically if they are all
+// numbers, alphabetically otherwise (coarse before fine).
+func ordered(values []string) []string {
+	out := slices.Clone(values)
+	slices.SortStableFunc(out, func(a, b string) int {
+		x, errA := strconv.Atoi(a)
+		y, errB := strconv.Atoi(b)
+		if errA == nil && errB == nil {
+			return x - y
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+// procsCurves returns one curve per implementation of benchmark bench: the
+// metric unit (scaled by scale) against GOMAXPROCS, over the rows whose
+// other parameters match fixed. An implementation without points is left
+// out.
+func (r *report) procsCurves(bench string, fixed map[string]string, unit string, scale float64) []curve {
+	rows := r.bench(bench)
+	var cs []curve
+	for _, impl := range distinct(rows, "impl") {
+		want := maps.Clone(fixed)
+		if want == nil {
+			want = map[string]string{}
+		}
+		want["impl"] = impl
+		c := curve{name: impl}
+		for _, n := range distinctProcs(rows) {
+			if row, ok := lookup(rows, n, want); ok {
+				if s, ok := row.Stat(unit); ok {
+					c.pts = append(c.pts, point{float64(n), s.scaled(scale)})
+				}
+			}
+		}
+		if len(c.pts) > 0 {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}
+
+// forkJoinSpeedups returns the speedup over one core of every
+// implementation of BenchmarkForkJoin on one work, against the core count
+// (GOMAXPROCS); an implementation not run on one core is left out.
+func (r *report) forkJoinSpeedups(work string) []curve {
+	return speedups(r.procsCurves("ForkJoin", map[string]string{"work": work}, "ns/op", 1))
+}
+
+// thievesCurves returns the owner's slowdown against the number of
+// thieves, one curve per queue, for one kind of steal.
+func (r *report) thievesCurves(steal string) []curve {
+	return r.curves("Thieves", map[string]string{"steal": steal}, "thieves", "slowdown", 1)
+}
+
+// The series of the pool-against-goroutines figure: the pool's forms and
+// errgroup, each drawn as the implementation named beside it.
+const (
+	seriesPool     = "pool"
+	seriesJoin     = "pool, sched.Join"
+	seriesErrgroup = "errgroup"
+)
+
+// versusSeries are the series of the pool-against-goroutines figure, in
+// order, with the implementation whose colour and marker each takes.
+var versusSeries = []struct{ name, look string }{
+	{seriesPool, "pool-bq"},
+	{seriesJoin, "join-bq"},
+	{seriesErrgroup, "errgroup"},
+}
+
+// matchup is a benchmark of the pool-against-goroutines comparison: plain
+// Go (base) against the pool's forms and errgroup (bars), each an
+// implementation of the benchmark (impl=NAME) doing the same work at the
+// same concurrency limit and cutoff. A benchmark with a split parameter
+// has a workload per value of it.
+type matchup struct {
+	bench, split string
+	name         func(value string) string // the workload's name
+	base         string
+	bars         []struct{ impl, series string }
+}
+
+// matchups are the workloads of the pool-against-goroutines figure, in
+// order (see package bench for the implementations).
+var matchups = []matchup{
+	{bench: "ForkJoin", split: "work", name: func(v string) string { return "fork-join, " + v }, base: "goroutines",
+		bars: []struct{ impl, series string }{{"pool-bq", seriesPool}, {"join-bq", seriesJoin}, {"errgroup", seriesErrgroup}}},
+	{bench: "NQueens", name: func(string) string { return "n-queens" }, base: "goroutines",
+		bars: []struct{ impl, series string }{{"pool-bq", seriesPool}}},
+	{bench: "BlockingWalk", name: func(string) string { return "blocking walk, 16 at once" }, base: "goroutines",
+		bars: []struct{ impl, series string }{{"pool-max16", seriesPool}, {"errgroup", seriesErrgroup}}},
+	{bench: "Inject", split: "producers", name: func(v string) string {
+		n, _ := strconv.Atoi(v)
+		return "inject, " + plural(n, "producer", "producers")
+	}, base: "channel",
+		bars: []struct{ impl, series string }{{"pool", seriesPool}}},
+}
+
+// versus is one workload of the pool-against-goroutines comparison, at the
+// most GOMAXPROCS its benchmark ran at: plain Go's time, and the times of
+// the pool's forms and errgroup present.
+type versus struct {
+	name, bench string
+	procs       int
+	base        entry
+	entries     []entry
+}
+
+// entry is the time of one implementation on a workload.
+type entry struct {
+	impl, series string
+	t            Stat // ns/op
+}
+
+// rel returns the entry's time over plain Go's.
+func (v versus) rel(e entry) Stat { return ratio(e.t, v.base.t) }
+
+// find returns the entry of a series, if the workload has one.
+func (v versus) find(series string) (entry, bool) {
+	i := slices.IndexFunc(v.entries, func(e entry) bool { return e.series == series })
+	if i < 0 {
+		return entry{}, false
+	}
+	return v.entries[i], true
+}
+
+// versus returns the workloads of the pool-against-goroutines comparison
+// that the results allow: those with plain Go's time and at least one of
+// the pool's.
+func (r *report) versus() []versus {
+	var out []versus
+	for _, m := range matchups {
+		rows := r.bench(m.bench)
+		procs := procsFor(rows)
+		values := []string{""}
+		if m.split != "" {
+			values = ordered(distinct(rows, m.split))
+		}
+		for _, value := range values {
+			get := func(impl string) (Stat, bool) {
+				want := map[string]string{"impl": impl}
+				if m.split != "" {
+					want[m.split] = value
+				}
+				row, ok := lookup(rows, procs, want)
+				if !ok {
+					return Stat{}, false
+				}
+				s, ok := row.Stat("ns/op")
+				return s, ok && s.Median > 0
+			}
+			base, ok := get(m.base)
+			if !ok {
+				continue
+			}
+			v := versus{name: m.name(value), bench: m.bench, procs: procs, base: entry{impl: m.base, t: base}}
+			for _, b := range m.bars {
+				if t, ok := get(b.impl); ok {
+					v.entries = append(v.entries, entry{b.impl, b.series, t})
+				}
+			}
+			_, pool := v.find(seriesPool)
+			_, join := v.find(seriesJoin)
+			if pool || join {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// num formats a value with about three significant digits, and at least
+// two for a value under 0.1 (the pool's time over a goroutine per call's).
 func num(v float64) string {
 	a := math.Abs(v)
 	switch {
@@ -261,8 +449,10 @@ func num(v float64) string {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	case a >= 10:
 		return strconv.FormatFloat(v, 'f', 1, 64)
-	default:
+	case a >= 0.1 || a == 0:
 		return strconv.FormatFloat(v, 'f', 2, 64)
+	default:
+		return strconv.FormatFloat(v, 'f', 1-int(math.Floor(math.Log10(a))), 64)
 	}
 }
 

@@ -100,13 +100,6 @@ func (r *report) markdown(imgDir string, plots map[string]bool) string {
 				w(" %s |", plural(k, "worker", "workers"))
 			}
 			w("\n|---|---|%s\n", strings.Repeat("---:|", len(workers)))
-			cell := func(t Stat, base float64, hasBase bool) string {
-				c := duration(t.Median) + " " + ci(t) // t and base in ns
-				if hasBase {
-					c += " (" + num(base/t.Median) + "×)"
-				}
-				return c
-			}
 			for _, q := range distinct(rows, "queue") {
 				for _, mode := range distinct(rows, "mode") {
 					want := map[string]string{"queue": q, "mode": mode, "work": work, "workers": "1"}
@@ -121,7 +114,7 @@ func (r *report) markdown(imgDir string, plots map[string]bool) string {
 							w(" – |")
 							continue
 						}
-						w(" %s |", cell(t, b1, hasBase))
+						w(" %s |", speedupCell(t, b1, hasBase))
 					}
 					w("\n")
 				}
@@ -134,7 +127,7 @@ func (r *report) markdown(imgDir string, plots map[string]bool) string {
 						w(" – |")
 						continue
 					}
-					w(" %s |", cell(busy.pts[i].scaled(1e6), busy.pts[0].Median*1e6, busy.pts[0].x == 1)) // ms to ns
+					w(" %s |", speedupCell(busy.pts[i].scaled(1e6), busy.pts[0].Median*1e6, busy.pts[0].x == 1)) // ms to ns
 				}
 				w("\n")
 			}
@@ -169,7 +162,114 @@ func (r *report) markdown(imgDir string, plots map[string]bool) string {
 		w("\n")
 		img("master-capacity.png", "master capacity")
 	}
+	if rows := r.bench("ForkJoin"); len(rows) > 0 {
+		r.forkJoinTable(&b, rows)
+		img("forkjoin-scaling.png", "fork-join speedup over 1 core")
+	}
+	if rows := r.bench("Thieves"); len(rows) > 0 {
+		r.thievesTable(&b, rows)
+		img("thieves.png", "the owner among thieves")
+	}
+	if vs := r.versus(); len(vs) > 0 {
+		versusTable(&b, vs)
+		img("pool-vs-goroutines.png", "the pool against goroutines and errgroup")
+	}
 	return b.String()
+}
+
+// speedupCell formats a time t (ns) and, if hasBase, the speedup base/t in
+// parentheses.
+func speedupCell(t Stat, base float64, hasBase bool) string {
+	c := duration(t.Median) + " " + ci(t)
+	if hasBase {
+		c += " (" + num(base/t.Median) + "×)"
+	}
+	return c
+}
+
+// statCell formats the median of a metric with its interval, or "–".
+func statCell(row Row, unit string, scale float64) string {
+	if s, ok := row.Stat(unit); ok {
+		return num(s.Median*scale) + " " + ci(s)
+	}
+	return "–"
+}
+
+// forkJoinTable shows BenchmarkForkJoin's times at each core count, with
+// the speedup over the same implementation on one core.
+func (r *report) forkJoinTable(b *strings.Builder, rows []Row) {
+	procs := distinctProcs(rows)
+	fmt.Fprintf(b, "### Fork-join scaling\n\n")
+	fmt.Fprintf(b, "Time per computation and, in parentheses, the speedup over the same implementation on 1 core (the ratio of the medians), by GOMAXPROCS (`go test -cpu`). %s\n\n", forkJoinNote)
+	for _, work := range ordered(distinct(rows, "work")) {
+		fmt.Fprintf(b, "%s work:\n\n| impl |", work)
+		for _, n := range procs {
+			fmt.Fprintf(b, " %s |", plural(n, "core", "cores"))
+		}
+		fmt.Fprintf(b, "\n|---|%s\n", strings.Repeat("---:|", len(procs)))
+		for _, impl := range distinct(rows, "impl") {
+			want := map[string]string{"impl": impl, "work": work}
+			base, hasBase := lookup(rows, 1, want)
+			b1, _ := base.Value("ns/op")
+			fmt.Fprintf(b, "| %s |", impl)
+			for _, n := range procs {
+				row, ok := lookup(rows, n, want)
+				t, ok2 := row.Stat("ns/op")
+				if !ok || !ok2 {
+					fmt.Fprintf(b, " – |")
+					continue
+				}
+				fmt.Fprintf(b, " %s |", speedupCell(t, b1, hasBase))
+			}
+			fmt.Fprintf(b, "\n")
+		}
+		fmt.Fprintf(b, "\n")
+	}
+}
+
+// thievesTable shows BenchmarkThieves: for each queue, kind of steal and
+// thief count, the owner's time, its slowdown, the thieves' take and the
+// owner's top-ups.
+func (r *report) thievesTable(b *strings.Builder, rows []Row) {
+	procs := procsFor(rows)
+	fmt.Fprintf(b, "### The owner among thieves\n\n")
+	fmt.Fprintf(b, "GOMAXPROCS %d. %s\n\n", procs, thievesNote)
+	fmt.Fprintf(b, "| queue | steal | thieves | owner ns/op | slowdown | million stolen/s | top-up ns/op |\n|---|---|---:|---:|---:|---:|---:|\n")
+	for _, q := range distinct(rows, "queue") {
+		for _, steal := range distinct(rows, "steal") {
+			for _, k := range distinctInts(rows, "thieves") {
+				row, ok := lookup(rows, procs, map[string]string{"queue": q, "steal": steal, "thieves": strconv.Itoa(k)})
+				if !ok {
+					continue
+				}
+				fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s | %s |\n", q, steal, k,
+					statCell(row, "ns/op", 1), statCell(row, "slowdown", 1), statCell(row, "stolen/s", 1e-6), statCell(row, "topup-ns/op", 1))
+			}
+		}
+	}
+	fmt.Fprintf(b, "\n")
+}
+
+// versusTable shows the pool-against-goroutines comparison: each
+// contender's time, and its time over the goroutines' and over errgroup's.
+func versusTable(b *strings.Builder, vs []versus) {
+	fmt.Fprintf(b, "### The pool against goroutines and errgroup\n\n")
+	fmt.Fprintf(b, "%s\n\n", strings.Join(versusNotes(vs), " "))
+	fmt.Fprintf(b, "| workload | GOMAXPROCS | impl | time | ÷ goroutines | ÷ errgroup |\n|---|---:|---|---:|---:|---:|\n")
+	for _, v := range vs {
+		fmt.Fprintf(b, "| %s | %d | %s | %s %s | 1 | – |\n", v.name, v.procs, v.base.impl, duration(v.base.t.Median), ci(v.base.t))
+		eg, hasEg := v.find(seriesErrgroup)
+		for _, e := range v.entries {
+			rel := v.rel(e)
+			overEg := "–"
+			if hasEg && e.series != seriesErrgroup {
+				q := ratio(e.t, eg.t)
+				overEg = num(q.Median) + " " + ci(q)
+			}
+			fmt.Fprintf(b, "| %s | %d | %s | %s %s | %s %s | %s |\n", v.name, v.procs, e.impl, duration(e.t.Median), ci(e.t), num(rel.Median), ci(rel), overEg)
+		}
+	}
+	fmt.Fprintf(b, "\n")
 }
 
 // dagStealTable shows the steal demand of the DAG runs at the most workers:

@@ -219,9 +219,9 @@ func (starGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 
 // series is one queue's measurements in a figure.
 type series struct {
-	name  string
-	style int // index for queueStyle
-	pts   []point
+	name string
+	look style
+	pts  []point
 }
 
 // reference is a mark that is not one of the queues' measurements: a
@@ -252,8 +252,18 @@ type figure struct {
 	// with one bar per position (one queue each).
 	categories []string
 	// grouped makes the figure a bar chart however many x values it has:
-	// a group of bars, one per queue, at each x, named by group.
+	// a group of bars, one per queue with a point there, at each x, named
+	// by group.
 	grouped bool
+	// lines makes the figure a line chart however few x values it has,
+	// such as a speedup measured at 1 and 2 cores.
+	lines bool
+	// linear keeps the y axis linear whatever the spread of the values,
+	// for bars whose lengths are to be compared.
+	linear bool
+	// labels writes each bar's median above it, for bars too short to
+	// read on a linear axis.
+	labels bool
 	// group names the x value of a group of bars ("2 workers").
 	group func(x float64) string
 	// procs is the GOMAXPROCS of the results shown.
@@ -285,10 +295,29 @@ func (f *figure) xs() []float64 {
 }
 
 // bars reports whether the figure is a bar chart: categories, groups, or
-// too few x values for a line to mean anything. On a logarithmic y axis,
-// where a bar's length means nothing, the chart draws a marker at each
-// bar's median instead (see dots).
-func (f *figure) bars() bool { return f.categories != nil || f.grouped || len(f.xs()) <= 2 }
+// too few x values for a line to mean anything, unless lines asks for
+// lines. On a logarithmic y axis, where a bar's length means nothing, the
+// chart draws a marker at each bar's median instead (see dots).
+func (f *figure) bars() bool {
+	return f.categories != nil || f.grouped || (!f.lines && len(f.xs()) <= 2)
+}
+
+// barSlot returns the place of series i's bar in the group at x: its
+// offset from the group's left edge in bar widths, among the series with a
+// point at x, and the width of a bar as a share of the group. The bars of a
+// group are side by side and centred, each as wide as in a full group.
+func (f *figure) barSlot(i int, x float64) (offset, width float64) {
+	k, n := 0, 0 // the bar's place, and the bars at x
+	for j, s := range f.series {
+		if slices.ContainsFunc(s.pts, func(p point) bool { return p.x == x }) {
+			if j < i {
+				k++
+			}
+			n++
+		}
+	}
+	return float64(len(f.series)-n)/2 + float64(k), 1 / float64(len(f.series))
+}
 
 // dots reports whether the figure, laid out as a bar chart, draws markers
 // instead of bars: on the logarithmic y scale sc.
@@ -457,7 +486,7 @@ func (f *figure) yScaleOf(ci bool) yScale {
 			add(spread(p.Stat, ci))
 		}
 	})
-	sc := yScale{dataHi: hi, dataLog: hi/lo >= logRatio}
+	sc := yScale{dataHi: hi, dataLog: !f.linear && hi/lo >= logRatio}
 	for _, pf := range f.plots() {
 		for _, r := range pf.visibleRefs() {
 			if sc.offScale(r) {
@@ -472,7 +501,7 @@ func (f *figure) yScaleOf(ci bool) yScale {
 	if math.IsInf(lo, 1) {
 		lo, hi = 0, 1
 	}
-	sc.lo, sc.hi, sc.log = lo, hi, hi/lo >= logRatio
+	sc.lo, sc.hi, sc.log = lo, hi, !f.linear && hi/lo >= logRatio
 	return sc
 }
 
@@ -656,27 +685,28 @@ func (f *figure) build(ci bool, sc yScale, lg *legend) (*plot.Plot, []string) {
 			c.StrokeLines(contextStyle.line(), c.ClipLinesXY(line)...)
 		}))
 	}
-	slot := 0 // a bar's place in its group
-	for _, s := range f.series {
-		st := queueStyle(s.style)
+	for i, s := range f.series {
+		st := s.look
 		var drawFn plotFunc
 		if bars {
-			i := slot
-			slot++
 			drawFn = func(c draw.Canvas, p *plot.Plot) {
 				for _, q := range s.pts {
 					var x0, x1 float64
 					if f.categories != nil {
 						x0, x1 = q.x-halfGroup, q.x+halfGroup
 					} else {
-						w := 2 * halfGroup / float64(len(f.series))
-						x0 = pos(q.x) - halfGroup + float64(i)*w
+						off, w := f.barSlot(i, q.x)
+						w *= 2 * halfGroup
+						x0 = pos(q.x) - halfGroup + off*w
 						x1 = x0 + w*0.9
 					}
 					if dots {
 						drawDot(c, p, st, (x0+x1)/2, q.Stat, ci)
 					} else {
 						drawBar(c, p, st, x0, x1, base, q.Stat, ci)
+					}
+					if f.labels {
+						drawBarLabel(c, p, (x0+x1)/2, q.Stat, ci)
 					}
 				}
 			}
@@ -767,8 +797,9 @@ func (f *figure) drawWideMarks(c draw.Canvas, p *plot.Plot, ci bool, pos func(fl
 			case f.categories != nil:
 				x = trX(q.x)
 			case bars:
-				w := 2 * halfGroup / float64(len(f.series))
-				x0 := pos(q.x) - halfGroup + float64(i)*w
+				off, w := f.barSlot(i, q.x)
+				w *= 2 * halfGroup
+				x0 := pos(q.x) - halfGroup + off*w
 				x = trX(x0 + w*0.45)
 			}
 			pt := vg.Point{X: x + vg.Points(4), Y: min(trY(q.Median), c.Max.Y) + vg.Points(7)}
@@ -874,7 +905,9 @@ func wrap(lines []string, sty text.Style, width vg.Length) []string {
 	return out
 }
 
-// machine returns the caption line that says where the results come from.
+// machine returns the caption line that says where the results come from:
+// procs is the GOMAXPROCS of the results, 0 for a figure whose x axis is
+// GOMAXPROCS.
 func machine(cfg map[string]string, procs int) string {
 	or := func(key, missing string) string {
 		if v := strings.TrimSpace(cfg[key]); v != "" {
@@ -894,6 +927,9 @@ func machine(cfg map[string]string, procs int) string {
 		date = date[:10]
 	}
 	parts = append(parts, date)
+	if procs == 0 {
+		parts[2] = "GOMAXPROCS as on the x axis"
+	}
 	if cfg[keyCores] == "" {
 		parts[1] = "cores not recorded"
 	}
@@ -1038,6 +1074,20 @@ func drawBar(c draw.Canvas, p *plot.Plot, st style, x0, x1, base float64, s Stat
 	t = min(max(t, c.Min.Y), c.Max.Y)
 	fillBar(&c, st, l, r, b, t)
 	drawWhisker(c, p, black, (l+r)/2, s, ci)
+}
+
+// drawBarLabel writes a bar's median above the bar and its whisker,
+// centred at x.
+func drawBarLabel(c draw.Canvas, p *plot.Plot, x float64, s Stat, ci bool) {
+	trX, trY := p.Transforms(&c)
+	top := s.Median
+	if lo, hi := spread(s, ci); !tooWide(s, ci) && !math.IsInf(hi, 0) && hi > lo {
+		top = max(top, hi)
+	}
+	sty := text.Style{Color: black, Font: font.From(plot.DefaultFont, vg.Points(9)), Handler: p.Title.TextStyle.Handler,
+		XAlign: draw.XCenter, YAlign: draw.YBottom}
+	pt := vg.Point{X: trX(x), Y: min(trY(top), c.Max.Y-sty.Height("0")) + vg.Points(2)}
+	c.FillText(sty, pt, num(s.Median))
 }
 
 // formatTick formats a tick value in plain decimal notation, the one format

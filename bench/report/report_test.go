@@ -265,6 +265,39 @@ func TestStylesDistinct(t *testing.T) {
 	if r.queueStyle("bq") != 0 || r.queueStyle("mutex") != contenderIndex("mutex") || r.queueStyle("zz") != n || r.queueStyle("aa") != n+1 || r.queueStyle("new") != n+2 {
 		t.Error("a contender does not keep its style, or another queue does not get the next one")
 	}
+
+	// The implementations of the scheduler benchmarks, drawn beside each
+	// other only: a colour and a marker of their own among them, none a
+	// reference's.
+	colors, glyphs = map[any]string{}, map[any]string{}
+	for _, c := range implementations {
+		if other, ok := colors[c.color]; ok {
+			t.Errorf("%s and %s share a colour", other, c.name)
+		}
+		if other, ok := glyphs[c.glyph]; ok {
+			t.Errorf("%s and %s share a marker", other, c.name)
+		}
+		colors[c.color], glyphs[c.glyph] = c.name, c.name
+		for _, ref := range refStyles {
+			if c.glyph == ref.glyph || c.color == ref.color {
+				t.Errorf("%s looks like a reference", c.name)
+			}
+		}
+	}
+	r = newReport(&Set{Samples: []Sample{
+		{Name: "NQueens/impl=run-bq", Bench: "NQueens", Params: map[string]string{"impl": "run-bq"}, Metrics: map[string]float64{"ns/op": 1}},
+		{Name: "NQueens/impl=goroutines", Bench: "NQueens", Params: map[string]string{"impl": "goroutines"}, Metrics: map[string]float64{"ns/op": 1}},
+	}})
+	g := implementations[implementationIndex("goroutines")]
+	if st := r.look("goroutines"); st.color != g.color || st.glyph != g.glyph || st.dashes != nil || st.hatch != nil {
+		t.Errorf("goroutines: %+v; want its own colour and marker, a solid line", st)
+	}
+	if st, want := r.look("run-bq"), queueStyle(n); st.color != want.color || st.glyph != want.glyph {
+		t.Error("an implementation the report does not know does not take the style after the queues'")
+	}
+	if st, want := r.look("bq"), queueStyle(0); st.color != want.color || st.glyph != want.glyph {
+		t.Error("a queue does not keep its style")
+	}
 }
 
 // TestContendersOfResults checks that every queue of the committed results
@@ -280,8 +313,14 @@ func TestContendersOfResults(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := newReport(set)
-		if len(r.others) > 0 {
-			t.Errorf("%s: queues %v are not contenders", file, r.others)
+		var others []string
+		for _, q := range distinct(r.rows, "queue") {
+			if contenderIndex(q) < 0 {
+				others = append(others, q)
+			}
+		}
+		if len(others) > 0 {
+			t.Errorf("%s: queues %v are not contenders", file, others)
 		}
 		for _, b := range []struct {
 			bench string
@@ -882,5 +921,212 @@ func TestNoBarsOnLogScale(t *testing.T) {
 	_, pop := committedChart(t, "pop.png")
 	if sc := pop.yScaleOf(pop.useCI()); pop.dots(sc) {
 		t.Error("pop: markers on a linear scale; want bars")
+	}
+}
+
+// parseFile parses a file of benchmark output.
+func parseFile(t *testing.T, file string) *Set {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := Parse(data, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+// chartOf returns the chart of a report saved as file, or nil.
+func chartOf(r *report, file string) *figure {
+	for _, c := range r.charts() {
+		if c.file == file {
+			return c.fig
+		}
+	}
+	return nil
+}
+
+// TestSchedulerFigures checks the figures of the scheduler benchmarks on
+// synthetic results whose medians are known: BenchmarkForkJoin at 1, 2
+// and 4 cores, BenchmarkThieves with 0, 1 and 3 thieves, and the pool
+// against goroutines on every workload.
+func TestSchedulerFigures(t *testing.T) {
+	set := parseFile(t, "testdata/scheduler.txt")
+	out := t.TempDir()
+	var log bytes.Buffer
+	if err := writeAll(set, &writer{dir: out, stdout: &log}, "none"); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"forkjoin-scaling.png", "thieves.png", "pool-vs-goroutines.png", "report.md"} {
+		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	for _, want := range []string{
+		"### Fork-join scaling", "coarse work:\n\n| impl | 1 core | 2 cores | 4 cores |",
+		"| goroutines | 40.0 ms ± ∞ (1.00×) | 20.0 ms ± ∞ (2.00×) | 10.0 ms ± ∞ (4.00×) |",
+		"| pool-bq | 36.0 ms ± ∞ (1.00×) | 18.0 ms ± ∞ (2.00×) | 10.0 ms ± ∞ (3.60×) |",
+		"| errgroup | 240 ms ± ∞ (1.00×) | 240 ms ± ∞ (1.00×) | 300 ms ± ∞ (0.80×) |",
+		"![fork-join speedup over 1 core](forkjoin-scaling.png)",
+
+		"### The owner among thieves", "GOMAXPROCS 4.",
+		"| bq | one | 3 | 9.00 ± ∞ | 1.50 ± ∞ | 3.00 ± ∞ | 2.00 ± ∞ |",
+		"| lf | part | 1 | 108 ± ∞ | 1.80 ± ∞ | 10.0 ± ∞ | 1.00 ± ∞ |",
+		"![the owner among thieves](thieves.png)",
+
+		"### The pool against goroutines and errgroup", "compares like with like", "equal concurrency limits", "the same cutoff",
+		"| fork-join, coarse | 4 | goroutines | 10.0 ms ± ∞ | 1 | – |",
+		"| fork-join, coarse | 4 | pool-bq | 10.0 ms ± ∞ | 1.00 ± ∞ | 0.50 ± ∞ |",
+		"| fork-join, coarse | 4 | join-bq | 8.00 ms ± ∞ | 0.80 ± ∞ | 0.40 ± ∞ |",
+		"| fork-join, coarse | 4 | errgroup | 20.0 ms ± ∞ | 2.00 ± ∞ | – |",
+		"| fork-join, fine | 4 | pool-bq | 4.00 ms ± ∞ | 0.016 ± ∞ | 0.013 ± ∞ |",
+		"| n-queens | 4 | pool-bq | 3.60 ms ± ∞ | 1.20 ± ∞ | – |",
+		"| blocking walk, 16 at once | 4 | pool-max16 | 200 ms ± ∞ | 0.80 ± ∞ | 0.77 ± ∞ |",
+		"| inject, 1 producer | 4 | channel | 150 ns ± ∞ | 1 | – |",
+		"| inject, 4 producers | 4 | pool | 330 ns ± ∞ | 2.00 ± ∞ | – |",
+		"![the pool against goroutines and errgroup](pool-vs-goroutines.png)",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	if strings.Contains(md, "| blocking walk, 16 at once | 4 | pool |") || strings.Contains(md, "| serial |") {
+		t.Error("the comparison shows a contender that does not compare like with like")
+	}
+
+	r := newReport(set)
+	fj := chartOf(r, "forkjoin-scaling.png")
+	if fj == nil || len(fj.panels) != 2 || fj.panels[0].title != "coarse work" || fj.panels[1].title != "fine work" {
+		t.Fatalf("fork-join: %+v; want a panel for coarse work, then fine", fj)
+	}
+	for _, p := range fj.panels {
+		if len(p.series) != 4 || p.bars() || len(p.refs) != 1 || p.refs[0].label != "linear speedup" {
+			t.Errorf("%s: %d lines, bars %v, references %+v; want 4 lines and linear speedup", p.title, len(p.series), p.bars(), p.refs)
+		}
+		for _, s := range p.series {
+			if len(s.pts) != 3 || s.pts[0].Median != 1 {
+				t.Errorf("%s: %s: %+v", p.title, s.name, s.pts)
+			}
+		}
+	}
+	if s := fj.panels[0].series[2]; s.name != "pool-bq" || s.pts[2].x != 4 || math.Abs(s.pts[2].Median-3.6) > 1e-12 {
+		t.Errorf("coarse pool-bq: %+v; want 3.6 at 4 cores", s)
+	}
+	looks := map[any]string{}
+	for _, s := range fj.panels[0].series {
+		k := [2]any{s.look.color, s.look.glyph}
+		if looks[k[0]] != "" || looks[k[1]] != "" {
+			t.Errorf("%s shares a colour or a marker", s.name)
+		}
+		looks[k[0]], looks[k[1]] = s.name, s.name
+	}
+
+	th := chartOf(r, "thieves.png")
+	if th == nil || len(th.panels) != 2 || th.panels[0].title != "one item per steal (steal=one)" {
+		t.Fatalf("thieves: %+v", th)
+	}
+	for _, p := range th.panels {
+		if p.bars() || len(p.series) != 2 || len(p.xs()) != 3 {
+			t.Errorf("%s: bars %v, %d queues, thieves %v; want a line per queue over 0, 1 and 3", p.title, p.bars(), len(p.series), p.xs())
+		}
+	}
+	if s := th.panels[1].series[1]; s.name != "lf" || s.pts[2].Median != 4 {
+		t.Errorf("part, lf: %+v; want a slowdown of 4 with 3 thieves", s)
+	}
+
+	vs := chartOf(r, "pool-vs-goroutines.png")
+	if vs == nil || !vs.grouped || !vs.linear || len(vs.xs()) != 6 || len(vs.series) != 3 {
+		t.Fatalf("pool against goroutines: %+v; want 6 groups of 3 series, linear", vs)
+	}
+	if sc := vs.yScaleOf(vs.useCI()); sc.log || vs.dots(sc) {
+		t.Error("pool against goroutines: a logarithmic scale; want bars on a linear one")
+	}
+	if got := vs.group(4); got != "inject\n1 producer" {
+		t.Errorf("group 4: %q", got)
+	}
+	pool := vs.series[0]
+	var rel []string
+	for _, p := range pool.pts {
+		rel = append(rel, num(p.Median))
+	}
+	if pool.name != seriesPool || strings.Join(rel, " ") != "1.00 0.016 1.20 0.80 2.00 2.00" {
+		t.Errorf("%s: %v", pool.name, rel)
+	}
+	// A group holds the bars of the series with a point there, centred:
+	// n-queens (x = 2) the pool's alone, in the middle of three places.
+	if off, w := vs.barSlot(0, 2); off != 1 || w != 1.0/3 {
+		t.Errorf("n-queens, pool: place %v, width %v; want 1 and 1/3", off, w)
+	}
+	if off, _ := vs.barSlot(2, 0); off != 2 {
+		t.Errorf("fork-join coarse, errgroup: place %v; want 2", off)
+	}
+	if !strings.Contains(strings.Join(vs.notes, " "), "channel") {
+		t.Error("the note does not say that a channel plays the goroutines' part in Inject")
+	}
+}
+
+// TestSchedulerFiguresSparse renders the scheduler figures from inputs at
+// the edges: one core count, one thief count besides 0 (two cores), no
+// thieves at all, a workload without goroutines, -benchtime 1x.
+func TestSchedulerFiguresSparse(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     []string // the charts expected
+	}{
+		{"one core count", "BenchmarkForkJoin/impl=goroutines/work=coarse-2 1 10 ns/op\nBenchmarkForkJoin/impl=pool-bq/work=coarse-2 1 12 ns/op\n",
+			[]string{"pool-vs-goroutines.png"}},
+		{"no one-core run", "BenchmarkForkJoin/impl=pool-bq/work=coarse-2 1 12 ns/op\nBenchmarkForkJoin/impl=pool-bq/work=coarse-4 1 8 ns/op\n",
+			nil},
+		{"two cores", "BenchmarkThieves/queue=bq/thieves=0/steal=one-2 100 6 ns/op 1 slowdown\n" +
+			"BenchmarkThieves/queue=bq/thieves=1/steal=one-2 100 9 ns/op 1.5 slowdown\n" +
+			"BenchmarkThieves/queue=new/thieves=1/steal=one-2 100 90 ns/op 30 slowdown\n",
+			[]string{"thieves.png"}},
+		{"no thief", "BenchmarkThieves/queue=bq/thieves=0/steal=one 100 6 ns/op 1 slowdown\n", nil},
+		{"no goroutines", "BenchmarkNQueens/impl=pool-bq-2 1 12 ns/op\nBenchmarkBlockingWalk/impl=errgroup-2 1 12 ns/op\n", nil},
+		{"one of each", "BenchmarkNQueens/impl=goroutines-2 1 10 ns/op\nBenchmarkNQueens/impl=pool-bq-2 1 0 ns/op\n" +
+			"BenchmarkInject/impl=channel/producers=1-2 1 100 ns/op\nBenchmarkInject/impl=pool/producers=1-2 1 300 ns/op\n",
+			[]string{"pool-vs-goroutines.png"}},
+	} {
+		set, err := Parse([]byte(tc.in), tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := newReport(set)
+		var got []string
+		for _, c := range r.charts() {
+			got = append(got, c.file)
+			png, err := c.fig.render(r.config)
+			if err != nil || len(png) == 0 {
+				t.Errorf("%s: %s: %v", tc.name, c.file, err)
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s: charts %v, want %v", tc.name, got, tc.want)
+		}
+		if r.markdown(".", nil) == "" {
+			t.Errorf("%s: no Markdown", tc.name)
+		}
+	}
+
+	// Two cores: the queues side by side at the one thief count, as
+	// markers on the logarithmic scale that a slowdown of 30 calls for.
+	set, err := Parse([]byte("BenchmarkThieves/queue=bq/thieves=1/steal=part-2 100 9 ns/op 1.5 slowdown\n"+
+		"BenchmarkThieves/queue=lf/thieves=1/steal=part-2 100 900 ns/op 30 slowdown\n"), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newReport(set).thievesFigure()
+	if f == nil || len(f.panels) != 1 || strings.Join(f.panels[0].categories, " ") != "bq lf" || !strings.Contains(f.title, "by 1 thief") {
+		t.Fatalf("%+v; want the queues side by side, with 1 thief", f)
+	}
+	if sc := f.yScaleOf(f.useCI()); !sc.log || !f.panels[0].dots(sc) {
+		t.Error("slowdowns 1.5 and 30: want markers on a logarithmic scale")
 	}
 }
