@@ -465,7 +465,7 @@ func (r *report) versusFigure() *figure {
 // table: what the bars are, and what each benchmark present compares.
 func versusNotes(vs []versus) []string {
 	notes := []string{
-		"Each bar is a contender's median time over the goroutines' median time on the same workload, at the most GOMAXPROCS it ran at: below 1 is faster than goroutines. Whiskers span the ratios of the two runs' bounds.",
+		"Each bar: a contender's median time over the goroutines' on the same workload, at the most GOMAXPROCS it ran at (below 1: faster than goroutines); whiskers: the ratios of the two runs' bounds.",
 		"Every bar compares like with like: the same work at equal concurrency limits and with the same cutoff for each contender, except where said below.",
 	}
 	seen := map[string]bool{}
@@ -476,13 +476,13 @@ func versusNotes(vs []versus) []string {
 		seen[v.bench] = true
 		switch v.bench {
 		case "ForkJoin":
-			notes = append(notes, "Fork-join: fib(34) forking above fib(17) (coarse), fib(27) forking every call (fine), the same forks for each; pool: pool-bq, a sched.Pool on bq with Fork and Future.Join; pool, sched.Join: join-bq; goroutines: a goroutine and a WaitGroup per fork; errgroup: an errgroup.Group per fork.")
+			notes = append(notes, "Fork-join: fib(34) forking above fib(17) (coarse), fib(27) forking every call (fine), the same forks for each; pool: pool-bq (Fork, Future.Join); pool, sched.Join: join-bq; goroutines: a goroutine and a WaitGroup per fork; errgroup: a Group per fork.")
 		case "NQueens":
-			notes = append(notes, "N-queens (n = 12, BenchmarkNQueens): pool: pool-bq, a task per queen down to the last 9 rows, searched serially; goroutines: a goroutine per queen of the first row, each searching serially. The one exception: goroutines stop forking after the first row, the pool after the third.")
+			notes = append(notes, "N-queens (n = 12): pool: pool-bq, a task per queen down to the last 9 rows; goroutines: one per queen of the first row; each searches the rest serially. The exception: goroutines stop forking after the first row, the pool after the third.")
 		case "BlockingWalk":
-			notes = append(notes, "Blocking walk (2,964 directories, each listing sleeping 200 µs): at most 16 listings at once for each; pool: pool-max16, MaxBlocked 16 and Task.Block; goroutines: a goroutine per directory and a semaphore of 16; errgroup: SetLimit(16).")
+			notes = append(notes, "Blocking walk (2,964 directories, each listing sleeping 200 µs): at most 16 listings at once for each; pool: pool-max16 (MaxBlocked 16, Task.Block); goroutines: one per directory, a semaphore of 16; errgroup: SetLimit(16).")
 		case "Inject":
-			notes = append(notes, "Inject: 10,000 tiny tasks fed one at a time from 1 or 4 producer goroutines, time per task; pool: Group.Go with a nil Task, GOMAXPROCS workers; in the goroutines' place, channel: GOMAXPROCS goroutines receiving funcs from one buffered channel.")
+			notes = append(notes, "Inject: 10,000 tiny tasks fed one at a time by 1 or 4 producers, time per task; pool: Group.Go with a nil Task; channel, in the goroutines' place: GOMAXPROCS goroutines receiving funcs from one buffered channel.")
 		}
 	}
 	return notes

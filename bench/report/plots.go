@@ -256,7 +256,9 @@ type figure struct {
 	// by group.
 	grouped bool
 	// lines makes the figure a line chart however few x values it has,
-	// such as a speedup measured at 1 and 2 cores.
+	// such as a speedup measured at 1 and 2 cores; its series are dodged
+	// sideways by a few points each (see dodge), so that the markers and
+	// whiskers of one x do not hide each other.
 	lines bool
 	// linear keeps the y axis linear whatever the spread of the values,
 	// for bars whose lengths are to be compared.
@@ -711,7 +713,8 @@ func (f *figure) build(ci bool, sc yScale, lg *legend) (*plot.Plot, []string) {
 				}
 			}
 		} else {
-			drawFn = func(c draw.Canvas, p *plot.Plot) { drawLine(c, p, st, s.pts, ci, true) }
+			dx := f.dodge(i)
+			drawFn = func(c draw.Canvas, p *plot.Plot) { drawLine(c, p, st, s.pts, ci, true, dx) }
 		}
 		p.Add(drawFn)
 		thumb := st
@@ -753,7 +756,7 @@ func (f *figure) build(ci bool, sc yScale, lg *legend) (*plot.Plot, []string) {
 					c.DrawGlyph(st.glyphStyle(vg.Points(5)), vg.Point{X: end, Y: y})
 				}
 			default:
-				drawLine(c, p, st, r.pts, ci, r.line)
+				drawLine(c, p, st, r.pts, ci, r.line, 0)
 			}
 		}))
 		thumb := st
@@ -850,6 +853,10 @@ func drawFigure(title string, plots []*plot.Plot, lg *legend, caption []string) 
 		dc.FillText(ts, vg.Point{X: (figWidth - legendW) / 2, Y: figHeight - vg.Points(4)}, title)
 	}
 	area := draw.Crop(dc, 0, -legendW, capH, -titleH)
+	cols := min(len(plots), panelCols)
+	for _, p := range plots {
+		slantCrowdedLabels(p, (figWidth-legendW)/vg.Length(cols))
+	}
 	if len(plots) == 1 {
 		plots[0].Draw(area)
 	} else {
@@ -882,6 +889,27 @@ func drawFigure(title string, plots []*plot.Plot, lg *legend, caption []string) 
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// slantCrowdedLabels slants the names under a bar chart's groups or
+// categories when, level, they would not fit side by side in a plot about
+// width wide.
+func slantCrowdedLabels(p *plot.Plot, width vg.Length) {
+	names, ok := p.X.Tick.Marker.(labelTicks)
+	if !ok || len(names) == 0 {
+		return
+	}
+	sty := p.X.Tick.Label
+	var widest vg.Length
+	for _, n := range names {
+		widest = max(widest, sty.Width(n))
+	}
+	const axisW = 60 // points: the y axis, its label and the padding
+	if (widest+vg.Points(6))*vg.Length(len(names)) <= width-vg.Points(axisW) {
+		return
+	}
+	p.X.Tick.Label.Rotation = math.Pi / 6
+	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YTop
 }
 
 // wrap breaks lines at spaces so that none is wider than width.
@@ -1004,13 +1032,33 @@ func clipSegment(s [2]vg.Point, l, r vg.Length) ([2]vg.Point, bool) {
 	return [2]vg.Point{a, b}, true
 }
 
+// dodgeStep is how far apart the series of a figure with lines are drawn
+// at one x, and dodgeWidth the most they spread over, so that none leaves
+// the plot's margin.
+const (
+	dodgeStep  = vg.Length(4)
+	dodgeWidth = vg.Length(12)
+)
+
+// dodge returns how far sideways series i of the figure is drawn: nothing
+// unless the figure asks for lines, and then the series side by side,
+// dodgeStep apart (less if there are many), centred on their x.
+func (f *figure) dodge(i int) vg.Length {
+	n := len(f.series)
+	if !f.lines || n < 2 {
+		return 0
+	}
+	step := min(dodgeStep, dodgeWidth/vg.Length(n-1))
+	return step * vg.Length(float64(i)-float64(n-1)/2)
+}
+
 // drawLine draws points with their whiskers and markers, joined by a line
-// if join is set.
-func drawLine(c draw.Canvas, p *plot.Plot, st style, pts []point, ci, join bool) {
+// if join is set, dx to the right of their x.
+func drawLine(c draw.Canvas, p *plot.Plot, st style, pts []point, ci, join bool, dx vg.Length) {
 	trX, trY := p.Transforms(&c)
 	var line []vg.Point
 	for _, q := range pts {
-		line = append(line, vg.Point{X: trX(q.x), Y: trY(q.Median)})
+		line = append(line, vg.Point{X: trX(q.x) + dx, Y: trY(q.Median)})
 	}
 	if join && len(line) > 1 {
 		c.StrokeLines(st.line(), c.ClipLinesXY(line)...)

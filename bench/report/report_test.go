@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 )
 
 func parseSample(t *testing.T) *Set {
@@ -1128,5 +1131,28 @@ func TestSchedulerFiguresSparse(t *testing.T) {
 	}
 	if sc := f.yScaleOf(f.useCI()); !sc.log || !f.panels[0].dots(sc) {
 		t.Error("slowdowns 1.5 and 30: want markers on a logarithmic scale")
+	}
+}
+
+// TestSlantCrowdedLabels checks that the names under a bar chart are
+// slanted only when, level, they would run into each other.
+func TestSlantCrowdedLabels(t *testing.T) {
+	names := labelTicks{"bq", "lf", "lf-skip", "tf-ub", "tf-bd", "tf-ub-bulk", "tf-bd-bulk", "cl-ub", "cl-bd", "mutex"}
+	for _, tc := range []struct {
+		names labelTicks
+		width vg.Length
+		slant bool
+	}{
+		{names, 4 * vg.Inch, true},      // a panel of ten queues
+		{names, 8 * vg.Inch, false},     // a whole figure's width
+		{names[:3], 4 * vg.Inch, false}, // a panel of three
+	} {
+		p := plot.New()
+		p.X.Tick.Label.Font.Size = vg.Points(11)
+		p.X.Tick.Marker = tc.names
+		slantCrowdedLabels(p, tc.width)
+		if got := p.X.Tick.Label.Rotation != 0; got != tc.slant {
+			t.Errorf("%d names in %v: slanted %v, want %v", len(tc.names), tc.width, got, tc.slant)
+		}
 	}
 }
