@@ -14,7 +14,9 @@ import (
 // 14,200 solutions) by tree search, the natural program for sched.Run:
 //
 //   - serial: plain recursion;
-//   - goroutines: one goroutine per queen of the first row, each serial;
+//   - goroutines: a goroutine per child above the cutoff, joined with a
+//     WaitGroup: the same forks as pool-Q, so that the two compare like
+//     with like;
 //   - run-Q: sched.Run on queue Q with the handler of the package's
 //     Example (nQueens): one child per queen that fits in the next row,
 //     spawned one at a time, and serial recursion for the last
@@ -109,20 +111,28 @@ func nQueensImpls() []nQueensImpl {
 	return impls
 }
 
-// queensGoroutines starts one goroutine per queen of the first row.
-func queensGoroutines(n int) int {
-	counts := make([]int, n)
+// queensGoroutines counts with a goroutine per child above the cutoff, as
+// queensPool forks a task per child.
+func queensGoroutines(n int) int { return queensGo(n, board{}) }
+
+func queensGo(n int, b board) int {
+	if n-b.row <= queensCutoff {
+		return queensSerial(n, b)
+	}
+	var counts [32]int
 	var wg sync.WaitGroup
-	for col := range n {
+	k := 0
+	for free := b.free(n); free != 0; free &= free - 1 {
 		wg.Add(1)
-		go func() {
+		go func(i int, c board) {
 			defer wg.Done()
-			counts[col] = queensSerial(n, board{}.place(1<<col))
-		}()
+			counts[i] = queensGo(n, c)
+		}(k, b.place(free&-free))
+		k++
 	}
 	wg.Wait()
 	total := 0
-	for _, c := range counts {
+	for _, c := range counts[:k] {
 		total += c
 	}
 	return total

@@ -478,7 +478,7 @@ func versusNotes(vs []versus) []string {
 		case "ForkJoin":
 			notes = append(notes, "Fork-join: fib(34) forking above fib(17) (coarse), fib(27) forking every call (fine), the same forks for each; pool: pool-bq (Fork, Future.Join); pool, sched.Join: join-bq; goroutines: a goroutine and a WaitGroup per fork; errgroup: a Group per fork.")
 		case "NQueens":
-			notes = append(notes, "N-queens (n = 12): pool: pool-bq, a task per queen down to the last 9 rows; goroutines: one per queen of the first row; each searches the rest serially. The exception: goroutines stop forking after the first row, the pool after the third.")
+			notes = append(notes, "N-queens (n = 12): pool: pool-bq, a task per queen down to the last 9 rows; goroutines: a goroutine per queen down to the same row; each searches the rest serially.")
 		case "BlockingWalk":
 			notes = append(notes, "Blocking walk (2,964 directories, each listing sleeping 200 µs): at most 16 listings at once for each; pool: pool-max16 (MaxBlocked 16, Task.Block); goroutines: one per directory, a semaphore of 16; errgroup: SetLimit(16).")
 		case "Inject":
