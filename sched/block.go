@@ -18,7 +18,7 @@ import (
 //     goroutine waiting to take it back, if there is one; else to a parked
 //     spare, or to a new goroutine.
 //   - hand back: the goroutine running the worker finds, between items
-//     or when it has no work (Worker.run returns errHandBack), that a
+//     or when it has no work (Worker.run returns errWanted), that a
 //     goroutine waits to take it back; it gives the worker to the one that
 //     has waited longest, and retires: it parks as a spare, unless there
 //     are enough of them already, and ends.
@@ -154,7 +154,7 @@ func (pw *poolWorker) lend() {
 	}
 	p.count()
 	if next := p.takeSpare(); next != nil {
-		next.w = w
+		next.setWorker(w)
 		p.give(w, next)
 		return
 	}
@@ -169,7 +169,7 @@ func (p *Pool) goWith(w *Worker[Job]) {
 	sl := &p.slots[w.id]
 	sl.cur = next
 	sl.busy.Store(false)
-	w.gid.Store(0)
+	sl.gid.Store(0)
 	p.s.wg.Add(1)
 	go next.run()
 }
@@ -194,7 +194,7 @@ func (p *Pool) give(w *Worker[Job], next *poolWorker) {
 	sl := &p.slots[w.id]
 	sl.cur = next
 	sl.busy.Store(next.depth > 0) // next goes on with its task, or starts at depth zero
-	w.gid.Store(0)                // next stores its own
+	sl.gid.Store(0)               // next stores its own
 	next.resume <- struct{}{}     // never blocks: next waits for exactly this token
 }
 
@@ -208,7 +208,7 @@ func (pw *poolWorker) lendToWaiter() bool {
 	sl := &p.slots[w.id]
 	sl.mu.Lock()
 	next := sl.dequeue()
-	w.wanted.Add(-1)
+	w.unwant()
 	sl.mu.Unlock()
 	p.give(w, next)
 	return true
@@ -251,7 +251,7 @@ func (pw *poolWorker) sleep(l *latch) {
 		}
 		select {
 		case <-ch:
-		case <-w.reclaim: // see Worker.wanted
+		case <-w.recall: // see Worker.wanted
 		}
 	}
 }
@@ -265,14 +265,10 @@ func (pw *poolWorker) reclaim() {
 	sl := &pw.p.slots[w.id]
 	sl.mu.Lock()
 	sl.waiting = append(sl.waiting, pw)
-	w.wanted.Add(1)
+	w.want()
 	sl.mu.Unlock()
-	select {
-	case w.reclaim <- struct{}{}:
-	default: // a token is there already; see Worker.wanted
-	}
 	<-pw.resume
-	w.gid.Store(pw.gid)
+	sl.gid.Store(pw.gid)
 }
 
 // handBack gives the worker of pw, at a safe point of its loop, to the
@@ -282,7 +278,7 @@ func (pw *poolWorker) handBack() {
 	sl := &p.slots[w.id]
 	sl.mu.Lock()
 	next := sl.dequeue()
-	w.wanted.Add(-1)
+	w.unwant()
 	sl.mu.Unlock()
 	p.blocked.Add(-1) // next has its worker back, and this goroutine retires
 	p.give(w, next)
@@ -290,7 +286,9 @@ func (pw *poolWorker) handBack() {
 
 // newGoroutine returns the state of a new goroutine that will run w.
 func (p *Pool) newGoroutine(w *Worker[Job]) *poolWorker {
-	return &poolWorker{p: p, w: w, resume: make(chan struct{}, 1)}
+	pw := &poolWorker{p: p, resume: make(chan struct{}, 1)}
+	pw.setWorker(w)
+	return pw
 }
 
 // takeSpare returns a parked spare goroutine, or nil if there is none.
@@ -342,14 +340,14 @@ func (pw *poolWorker) run() {
 	}()
 	for {
 		w := pw.w
-		w.gid.Store(pw.gid)
+		p.slots[w.id].gid.Store(pw.gid)
 		err := w.run(s.ctx)
 		if w.wanted.Load() > 0 {
 			// Wanted back at a safe point; or the pool stops (ctx is
 			// cancelled), and a waiting goroutine ends its task first.
 			pw.handBack()
 		}
-		if err != errHandBack {
+		if err != errWanted {
 			if err != nil {
 				s.stop(err, nil)
 			}
@@ -367,7 +365,7 @@ func (pw *poolWorker) run() {
 // that the goroutine ends.
 func (pw *poolWorker) retire() bool {
 	p, s := pw.p, pw.p.s
-	pw.w = nil
+	pw.setWorker(nil)
 	p.mu.Lock()
 	if len(p.spares) >= p.maxSpares {
 		p.mu.Unlock()

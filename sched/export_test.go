@@ -8,7 +8,7 @@ import "context"
 // they set aside, and in deliveries from the master not yet taken) in left,
 // so that a test can account for every item of a run that ended early.
 func RunCounting[T any](ctx context.Context, cfg Config[T], roots []T, h Handler[T], st *Stats, left *int) error {
-	s, err := newScheduler(cfg, h)
+	s, err := newScheduler[T](cfg, runHost[T](h))
 	if err != nil {
 		return err
 	}
@@ -16,12 +16,10 @@ func RunCounting[T any](ctx context.Context, cfg Config[T], roots []T, h Handler
 		*st = s.stats(0)
 		*left = 0
 		for _, w := range s.workers {
-			select {
-			case d := <-w.inbox:
-				w.accept(d)
-			default:
+			if w.owed {
+				s.mode.collect(w)
 			}
-			w.asked = false
+			w.owed = false
 			for {
 				if _, ok := w.next(); !ok {
 					break

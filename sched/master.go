@@ -11,34 +11,56 @@ import (
 )
 
 // masters is Master mode, the paper's master-worker balancing: a worker
-// that runs out of work asks the masters, the only thieves, and one of them
-// moves a proportion of a busy queue to it.
+// that runs out of work asks the masters, the only thieves, and one of
+// them moves a proportion of a busy queue to it.
 //
-// A single master serves one idle worker at a time, and looks at every
-// queue for each. So Master mode runs one master per masterSpan workers,
-// and each master looks at masterSpan queues per hand-off, in turn. A
-// master's cost per hand-off does not grow with the worker count, and the
-// masters' capacity grows with it.
-//
-// idle queues the workers that asked for work, in order; its capacity is
-// the worker count and a worker is in it at most once (see Worker.asked),
-// so sending never blocks. waiting counts the masters parked until some
-// queue has work; a publisher that takes one off the count sends a token
-// on wake, which has room for one per master.
+// A master serves one idle worker at a time. So there is one master per
+// masterSpan workers, and each looks at masterSpan queues per hand-off,
+// in turn. A master's cost per hand-off does not grow with the worker
+// count, and the masters' capacity grows with it.
 type masters[T any] struct {
-	s       *scheduler[T]
-	_       pad.Line
-	waiting atomic.Int32
-	_       pad.Line
-	idle    chan *Worker[T]
-	wake    chan struct{}
-	all     []*master[T]
+	s *scheduler[T]
+	_ pad.Line
+	// sleepers counts the masters parked until some queue has work. A
+	// publisher that takes one off sends a token on wake, which has room
+	// for one per master. A plain int32 for sync/atomic's functions:
+	// Worker.pushed reads it, and must stay within the inliner's budget.
+	sleepers int32
+	_        pad.Line
+	// idle queues the workers that asked for work, in order. Its capacity
+	// is the worker count and a worker is in it at most once (see
+	// Worker.owed), so sending never blocks.
+	idle  chan *mailbox[T]
+	wake  chan struct{}
+	all   []*master[T]
+	boxes []mailbox[T] // indexed by Worker.id
+}
+
+// mailbox is one worker's side of Master mode.
+type mailbox[T any] struct {
+	w     *Worker[T]
+	inbox chan delivery[T] // capacity one: the master's answer
+	// wants is set while the worker waits for the masters. A worker that
+	// stops waiting clears it; a master then answers with an empty
+	// delivery, rather than with work the worker would leave in its inbox.
+	wants atomic.Bool
+	since time.Time // when the worker asked; the idle channel orders it
+	recv  []T       // the buffer a master fills for the worker while it waits
+	_     pad.Line
+}
+
+// delivery is what a master hands an idle worker: a parcel (from a
+// wsq.Handoff queue) or a slice of items.
+type delivery[T any] struct {
+	parcel wsq.Parcel[T]
+	items  []T
+	n      int // number of items
 }
 
 // master is one master goroutine's own state.
 type master[T any] struct {
 	ms   *masters[T]
-	next int         // the first queue its next look covers
+	from int         // the first queue its next look covers
 	late lateTimer   // its late look (see lateLook)
 	st   masterStats // written by its goroutine only
 }
@@ -56,14 +78,18 @@ type masterStats struct {
 	busy, wait                               time.Duration
 }
 
-func newMasters[T any](s *scheduler[T]) *masters[T] {
-	k := masterCount(s.cfg.Workers)
-	ms := &masters[T]{s: s, idle: make(chan *Worker[T], s.cfg.Workers), wake: make(chan struct{}, k)}
-	for i := range k {
-		ms.all = append(ms.all, &master[T]{ms: ms, next: i * masterSpan})
+func newMasters[T any](s *scheduler[T]) (*masters[T], *int32) {
+	n, k := len(s.workers), masterCount(len(s.workers))
+	ms := &masters[T]{s: s, idle: make(chan *mailbox[T], n), wake: make(chan struct{}, k)}
+	ms.boxes = make([]mailbox[T], n)
+	for i, w := range s.workers {
+		ms.boxes[i].w = w
+		ms.boxes[i].inbox = make(chan delivery[T], 1)
 	}
-	s.waiters = &ms.waiting
-	return ms
+	for i := range k {
+		ms.all = append(ms.all, &master[T]{ms: ms, from: i * masterSpan})
+	}
+	return ms, &ms.sleepers
 }
 
 // start starts the master goroutines.
@@ -84,18 +110,19 @@ func (ms *masters[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 		w.takeStolen()
 		return true
 	}
-	return ms.await(ctx, w, l)
+	return ms.await(ctx, &ms.boxes[w.id], l)
 }
 
-// published wakes a master that waits for work. Its caller, notify, has
-// seen waiting set.
+// published wakes a master that sleeps. Its caller, notify, has seen
+// sleepers set.
 func (ms *masters[T]) published() {
 	for {
-		n := ms.waiting.Load()
+		n := atomic.LoadInt32(&ms.sleepers)
 		if n <= 0 {
 			return
 		}
-		if ms.waiting.CompareAndSwap(n, n-1) {
+		// A CAS, not an Add: two publishers must not both take one off.
+		if atomic.CompareAndSwapInt32(&ms.sleepers, n, n-1) {
 			select {
 			case ms.wake <- struct{}{}:
 			default: // tokens for every master are there
@@ -103,6 +130,25 @@ func (ms *masters[T]) published() {
 			return
 		}
 	}
+}
+
+// collect takes a delivery that w stopped waiting for, if it came.
+func (ms *masters[T]) collect(w *Worker[T]) {
+	mb := &ms.boxes[w.id]
+	select {
+	case d := <-mb.inbox:
+		w.owed = false
+		if d.n > 0 {
+			mb.accept(d)
+		}
+	default:
+	}
+}
+
+// shed gives back w's delivery buffer if it grew too large.
+func (ms *masters[T]) shed(w *Worker[T]) {
+	mb := &ms.boxes[w.id]
+	mb.recv = shrink(mb.recv)
 }
 
 // addStats adds the masters' steals: in Master mode they are the only
@@ -119,16 +165,16 @@ func (ms *masters[T]) addStats(st *Stats) {
 	}
 }
 
-// run is a master goroutine of Master mode: it serves idle workers in the
-// order they ran out of work, each with a proportion of a busy queue (or
-// with nothing, if the worker has stopped waiting: see Worker.wants). It
-// sleeps while no worker is idle, and parks while no queue has work.
+// run is a master goroutine. It serves idle workers in the order they ran
+// out of work, each with a proportion of a busy queue (or with nothing,
+// if the worker stopped waiting: see mailbox.wants). It sleeps while no
+// worker is idle, and parks while no queue has work.
 func (m *master[T]) run(ctx context.Context) {
 	s := m.ms.s
 	for {
-		var w *Worker[T]
+		var mb *mailbox[T]
 		select {
-		case w = <-m.ms.idle:
+		case mb = <-m.ms.idle:
 		case <-s.done:
 			return
 		case <-ctx.Done():
@@ -136,16 +182,16 @@ func (m *master[T]) run(ctx context.Context) {
 		}
 		start := time.Now()
 		for {
-			if !w.wants.Load() {
-				w.inbox <- delivery[T]{} // it gave up waiting: answer with nothing
+			if !mb.wants.Load() {
+				mb.inbox <- delivery[T]{} // it gave up waiting: answer with nothing
 				break
 			}
-			d, ok := m.stealFor(w)
+			d, ok := m.stealFor(mb)
 			if ok {
 				now := time.Now()
 				m.st.busy += now.Sub(start)
-				m.st.wait += now.Sub(w.idleSince) // the channels order w's write before this read
-				w.inbox <- d                      // never blocks: w waits for exactly this delivery
+				m.st.wait += now.Sub(mb.since)
+				mb.inbox <- d // never blocks: the worker waits for exactly this
 				break
 			}
 			m.st.busy += time.Since(start)
@@ -157,13 +203,13 @@ func (m *master[T]) run(ctx context.Context) {
 	}
 }
 
-// stealFor takes a share of the items added from outside the workers, if
-// there are any, or else a proportion of the longest queue other than w's,
-// for w. It reports false when there is nothing to take.
-func (m *master[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
-	s := m.ms.s
+// stealFor takes a share of the injected items, if there are any, or else
+// a proportion of the longest queue other than mb's worker's. It reports
+// false when there is nothing to take.
+func (m *master[T]) stealFor(mb *mailbox[T]) (delivery[T], bool) {
+	s, w := m.ms.s, mb.w
 	if s.inj.n.Load() > 0 {
-		if items := s.inj.take(w.recv[:0], len(s.workers)); len(items) > 0 {
+		if items := s.inj.take(mb.recv[:0], len(s.workers)); len(items) > 0 {
 			return delivery[T]{items: items, n: len(items)}, true
 		}
 	}
@@ -173,7 +219,7 @@ func (m *master[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
 			victim, most = m.busiest(w, len(s.workers))
 		}
 		if victim == nil {
-			return m.ask(w)
+			return m.ask(mb)
 		}
 		var d delivery[T]
 		res := wsq.Empty
@@ -184,7 +230,7 @@ func (m *master[T]) stealFor(w *Worker[T]) (delivery[T], bool) {
 				m.st.parcels++
 			}
 		} else {
-			d.items, res = victim.queue.TryStealBatch(w.recv[:0], s.cfg.Proportion)
+			d.items, res = victim.queue.TryStealBatch(mb.recv[:0], s.cfg.Proportion)
 			d.n = len(d.items)
 		}
 		switch res {
@@ -208,42 +254,41 @@ func (m *master[T]) busiest(w *Worker[T], n int) (*Worker[T], int) {
 	var victim *Worker[T]
 	most := 0
 	for i := range n {
-		v := ws[(m.next+i)%len(ws)]
+		v := ws[(m.from+i)%len(ws)]
 		if l := v.queue.Len(); v != w && l > most {
 			victim, most = v, l
 		}
 	}
-	m.next = (m.next + n) % len(ws)
+	m.from = (m.from + n) % len(ws)
 	return victim, most
 }
 
 // ask is stealFor when no queue shows an item. Owners that hold items
-// (wsq.Contract.OwnerHolds) publish them when a thief asks, which a steal
-// that finds nothing does: so the master tries one steal from each queue
-// but w's, and delivers the first item it gets.
-func (m *master[T]) ask(w *Worker[T]) (delivery[T], bool) {
+// (wsq.Contract.OwnerHolds) publish them when a steal finds nothing. So
+// the master tries one steal from each queue but the asking worker's, and
+// delivers the first item it gets.
+func (m *master[T]) ask(mb *mailbox[T]) (delivery[T], bool) {
 	if !m.ms.s.holds {
 		return delivery[T]{}, false
 	}
 	for _, v := range m.ms.s.workers {
-		if v == w {
+		if v == mb.w {
 			continue
 		}
 		if x, res := v.queue.TrySteal(); res == wsq.Taken {
 			m.st.steals++
 			m.st.moved++
-			items := append(w.recv[:0], x)
+			items := append(mb.recv[:0], x)
 			return delivery[T]{items: items, n: 1}, true
 		}
 	}
 	return delivery[T]{}, false
 }
 
-// smallHandoff is the most items a steal for the master copies even from a
-// queue that hands its items over as a wsq.Parcel: a parcel costs an
-// allocation and a link at both ends, and copying a few items costs less.
-// The choice is made on the length the master read just before; a victim
-// that grew meanwhile is copied all the same.
+// smallHandoff is the most items a master copies even from a queue that
+// hands items over as a wsq.Parcel: a parcel costs an allocation and a
+// link at both ends, and copying a few items costs less. The choice rests
+// on the length the master read just before.
 const smallHandoff = 32
 
 // awaitWork waits until some queue holds an item. It reports false when the
@@ -257,79 +302,63 @@ func (m *master[T]) awaitWork(ctx context.Context) bool {
 			return true
 		}
 	}
-	// Announce, then look once more: a publisher pushes and then reads
-	// waiting, so one of the two sees the other, once the push is
-	// visible: see lateLook for the look we take once more.
-	ms.waiting.Add(1)
-	if s.anyWork() {
+	atomic.AddInt32(&ms.sleepers, 1) // the announcement publishers read
+	switch s.park(ctx, ms.wake, &m.late, nil, nil) {
+	case woken:
+		return true
+	case stopped:
 		ms.unwait() // a token sent meanwhile only causes one extra look
 		return true
 	}
-	late := m.late.arm()
-	for {
-		select {
-		case <-ms.wake:
-			m.late.disarm()
-			return true
-		case <-s.done:
-			m.late.disarm()
-			return false
-		case <-ctx.Done():
-			m.late.disarm()
-			return false
-		case <-late:
-			late = nil
-			if s.anyWork() {
-				ms.unwait()
-				return true
-			}
-		}
-	}
+	return false
 }
 
-// unwait takes a master that stops waiting off the count, unless a
+// unwait takes a master that stops sleeping off the count, unless a
 // publisher took it off already (and sent a token, which only causes one
 // extra look).
 func (ms *masters[T]) unwait() {
 	for {
-		n := ms.waiting.Load()
-		if n <= 0 || ms.waiting.CompareAndSwap(n, n-1) {
+		n := atomic.LoadInt32(&ms.sleepers)
+		// A CAS: a publisher may take the same count off meanwhile.
+		if n <= 0 || atomic.CompareAndSwapInt32(&ms.sleepers, n, n-1) {
 			return
 		}
 	}
 }
 
-// await queues w for the masters, unless it is queued already, and waits
-// for a delivery, until w.stopLooking(l) may hold (the worker then takes
-// the delivery later: see Worker.asked). It polls its inbox a while before
-// it blocks: a master's send to a goroutine blocked on the channel readies
-// it on the master's processor, where it waits until the master blocks or
-// another processor takes it; a send that nobody waits for costs less.
-func (ms *masters[T]) await(ctx context.Context, w *Worker[T], l *latch) bool {
+// await queues the worker of mb for the masters, unless it is queued
+// already, and waits for a delivery, until its worker may stop looking.
+// A worker that stops takes the delivery later (see Worker.owed). It polls
+// its inbox a while before it blocks: a master's send to a blocked
+// goroutine readies it on the master's processor, where it waits until
+// the master blocks or another processor takes it. A send that nobody
+// waits for costs less.
+func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool {
+	w := mb.w
 	var joined <-chan struct{}
 	if l != nil {
 		joined = l.channel()
 	}
 	polls := ms.s.cfg.Spin * pollsPerSpin
 	for {
-		w.wants.Store(true)
-		if !w.asked {
+		mb.wants.Store(true) // read by the master that serves the request
+		if !w.owed {
 			w.shed() // before a master may fill recv
-			w.asked = true
-			w.idleSince = time.Now()
-			ms.idle <- w // never blocks; see masters.idle
+			w.owed = true
+			mb.since = time.Now()
+			ms.idle <- mb // never blocks; see masters.idle
 		}
 		var d delivery[T]
 	wait:
 		for {
 			if w.stopLooking(l) {
-				w.wants.Store(false)
+				mb.wants.Store(false)
 				return false
 			}
 			if polls > 0 {
 				polls--
 				select {
-				case d = <-w.inbox:
+				case d = <-mb.inbox:
 					break wait
 				default:
 					runtime.Gosched()
@@ -337,25 +366,25 @@ func (ms *masters[T]) await(ctx context.Context, w *Worker[T], l *latch) bool {
 				}
 			}
 			select {
-			case d = <-w.inbox:
+			case d = <-mb.inbox:
 				break wait
 			case <-joined:
-				w.wants.Store(false)
+				mb.wants.Store(false)
 				return false
-			case <-w.reclaim:
-				w.wants.Store(false)
+			case <-w.recall:
+				mb.wants.Store(false)
 				return false
-			case <-w.s.done:
+			case <-ms.s.done:
 				return false
 			case <-ctx.Done():
 				return false
 			}
 		}
-		w.asked = false
+		w.owed = false
 		if d.n == 0 {
 			continue // an answer to a request we had given up: ask again
 		}
-		w.accept(d)
+		mb.accept(d)
 		return true
 	}
 }
@@ -364,9 +393,10 @@ func (ms *masters[T]) await(ctx context.Context, w *Worker[T], l *latch) bool {
 // waits for a master's delivery looks at its inbox before it blocks.
 const pollsPerSpin = 16
 
-// accept pushes a delivery from the master into the worker's queue, as its
+// accept pushes a delivery from a master into the worker's queue, as its
 // owner. pending already counts the items.
-func (w *Worker[T]) accept(d delivery[T]) {
+func (mb *mailbox[T]) accept(d delivery[T]) {
+	w := mb.w
 	w.stats.Steals++
 	w.stats.Moved += int64(d.n)
 	if d.parcel != nil {
@@ -375,9 +405,9 @@ func (w *Worker[T]) accept(d delivery[T]) {
 			w.pushed(d.n)
 			return
 		}
-		d.items = d.parcel.Drain(w.recv[:0])
+		d.items = d.parcel.Drain(mb.recv[:0])
 	}
 	w.push(d.items)
 	clear(d.items) // let the GC have what they hold
-	w.recv = d.items[:0]
+	mb.recv = d.items[:0]
 }

@@ -13,12 +13,12 @@ import (
 func TestMasterCount(t *testing.T) {
 	for workers, want := range map[int]int{1: 1, masterSpan: 1, masterSpan + 1: 2, 2*masterSpan + 3: 3} {
 		const n = 20_000
-		s, err := newScheduler(Config[int]{Mode: Master, Workers: workers}, func(_ context.Context, v int, w *Worker[int]) error {
+		s, err := newScheduler[int](Config[int]{Mode: Master, Workers: workers}, runHost[int](func(_ context.Context, v int, w *Worker[int]) error {
 			if v < n/2 {
 				w.Spawn(2*v+1, 2*v+2)
 			}
 			return nil
-		})
+		}))
 		require.NoError(t, err)
 		ms := s.mode.(*masters[int])
 		require.Len(t, ms.all, want, "%d workers", workers)

@@ -39,7 +39,7 @@ func allParked(s *scheduler[int]) bool {
 	// The master took one idle worker, found no work and waits; the others
 	// wait in the idle queue.
 	m := s.mode.(*masters[int])
-	return m.waiting.Load() != 0 && len(m.idle) == n-2
+	return atomic.LoadInt32(&m.sleepers) != 0 && len(m.idle) == n-2
 }
 
 // TestIdleWorkersParkAndWake holds one worker busy until every other worker
@@ -126,7 +126,7 @@ func TestLastSearcherWakesForAnyQueue(t *testing.T) {
 	cfg := Config[int]{NewQueue: func() wsq.Queue[int] { return mutexq.New[int]() }, Mode: Random, Workers: 3}
 	handle := func(context.Context, int, *Worker[int]) error { return nil }
 	for _, work := range []bool{false, true} {
-		s, err := newScheduler(cfg, handle)
+		s, err := newScheduler[int](cfg, runHost[int](handle))
 		require.NoError(t, err)
 		parked, publisher := s.workers[1], s.workers[2] // workers[0] is the searcher
 		if work {
@@ -134,19 +134,19 @@ func TestLastSearcherWakesForAnyQueue(t *testing.T) {
 		}
 		r := s.mode.(*random[int])
 		r.spinning.Store(1)
-		r.sleeping = append(r.sleeping, parked)
-		r.sleepers.Store(1)
+		r.sleeping = append(r.sleeping, &r.ws[parked.id])
+		atomic.StoreInt32(&r.sleepers, 1)
 
 		r.stopSearching()
 
 		if work {
-			require.Len(t, parked.wake, 1, "the parked worker was not woken for the publisher's item")
+			require.Len(t, r.ws[parked.id].wake, 1, "the parked worker was not woken for the publisher's item")
 			assert.Equal(t, int32(1), r.spinning.Load(), "the woken worker counts as searching")
-			assert.Equal(t, int32(0), r.sleepers.Load())
+			assert.Equal(t, int32(0), atomic.LoadInt32(&r.sleepers))
 		} else {
-			assert.Empty(t, parked.wake, "woken with no work anywhere")
+			assert.Empty(t, r.ws[parked.id].wake, "woken with no work anywhere")
 			assert.Equal(t, int32(0), r.spinning.Load())
-			assert.Equal(t, int32(1), r.sleepers.Load())
+			assert.Equal(t, int32(1), atomic.LoadInt32(&r.sleepers))
 		}
 	}
 }

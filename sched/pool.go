@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/worksteal/wsq/blockq"
 	"github.com/worksteal/wsq/internal/atomicx"
 	"github.com/worksteal/wsq/internal/pad"
 )
@@ -136,7 +137,8 @@ type poolWorker struct {
 	// goroutine is a parked spare. Written by the goroutine that hands the
 	// goroutine a worker, before it does.
 	w        *Worker[Job]
-	frames   []*Task // frames[:depth] are running, innermost last
+	bq       *blockq.Queue[Job] // w's queue, if it is a blockq; else nil
+	frames   []*Task            // frames[:depth] are running, innermost last
 	depth    int
 	top      *Task       // frames[depth-1], or nil at depth zero and in Task.Block's function: the only Task its goroutine may use
 	blocking bool        // in Task.Block's function, for the message of misuse
@@ -153,6 +155,10 @@ type poolWorker struct {
 // slot is the Pool's part of one worker: the goroutine running it and
 // those waiting to take it back.
 type slot struct {
+	// gid is the atomicx.Goroutine of the goroutine running the worker,
+	// or zero while it is handed over: each goroutine that takes the
+	// worker stores its own, and one that lends it clears it first.
+	gid atomic.Uint64
 	// cur is the goroutine running the worker. It is written by the
 	// goroutine that hands the worker over, before it does (a channel send
 	// or a go statement), and read by cur.
@@ -195,7 +201,7 @@ func NewPool(cfg ...PoolConfig) (*Pool, error) {
 		c.StealOne, c.Proportion = true, oneTask
 	}
 	p := &Pool{}
-	s, err := newScheduler(c, p.handle)
+	s, err := newScheduler[Job](c, p)
 	if err != nil {
 		return nil, err
 	}
@@ -205,11 +211,9 @@ func NewPool(cfg ...PoolConfig) (*Pool, error) {
 	p.maxSpares = len(s.workers)
 	p.calls = make(chan struct{}, s.cfg.MaxBlocked)
 	for i, w := range s.workers {
-		w.reclaim = make(chan struct{}, 1)
 		p.slots[i].cur = p.newGoroutine(w)
 	}
-	s.pending.Store(1) // the Pool's own count, until Close
-	s.body = func(w *Worker[Job]) { p.slots[w.id].cur.run() }
+	s.hold() // the Pool's own count, until Close
 	p.started = time.Now()
 	s.start(context.Background())
 	return p, nil
@@ -260,8 +264,8 @@ func (p *Pool) allBusy() bool {
 // pool's, or it lent its worker in Task.Block).
 func (p *Pool) caller() *poolWorker {
 	id := atomicx.Goroutine()
-	for i, w := range p.s.workers {
-		if w.gid.Load() == id {
+	for i := range p.slots {
+		if p.slots[i].gid.Load() == id {
 			return p.slots[i].cur // the caller's own: written before it was handed the worker
 		}
 	}
@@ -287,31 +291,19 @@ func (p *Pool) Close() Stats {
 		panic("sched: Pool.Close called by a task, which would wait for itself")
 	}
 	p.closeOnce.Do(func() {
-		p.s.inj.close()
-		if p.s.pending.Add(-1) == 0 {
-			p.s.finish()
-		}
-		p.s.wg.Wait()
-		p.s.cancel()
-		p.stats = p.s.stats(time.Since(p.started))
+		p.stats = p.s.shutdown(func() time.Duration { return time.Since(p.started) })
 		p.stats.Blocks = p.blocks.Load()
 		p.stats.BlockWaits = p.waits.Load()
 		p.stats.PeakBlocked = int(p.peak.Load())
-		for _, w := range p.s.workers {
-			// The goroutines are gone: nothing uses the buffers, and no
-			// task will run again, so the queues go too. A queue keeps
-			// some memory when empty (with blockq, a block or two, and the
-			// blocks thieves emptied since its owner last looked), which
-			// a closed pool has no use for.
-			w.shed()
-			w.queue, w.handoff, w.bq = nil, nil, nil
-		}
 	})
 	return p.stats
 }
 
 // errClosed is the panic of a task started from outside a closed Pool.
 const errClosed = "sched: a task started from outside a closed Pool"
+
+// serve is the body of w's first goroutine (see host).
+func (p *Pool) serve(w *Worker[Job]) { p.slots[w.id].cur.run() }
 
 // handle is the Pool's Handler: it runs one task, on the goroutine that
 // runs w (which has w back when exec returns, if the task blocked).
@@ -496,24 +488,18 @@ func misuse(t *Task, op string) {
 	panic("sched: " + op + " with a Task used outside its own function: a *Task is valid only in its task's function, during the call, and not in the tasks it starts (each gets its own)")
 }
 
-// spawn pushes j into the worker's queue: count and pushOne, with their
-// usual case written out for Job, for the reasons next gives.
+// spawn pushes j into the worker's queue: the engine's pushOne, with a
+// direct call when the queue is a blockq (DefaultQueue's). A call through
+// wsq.Queue goes through a wrapper of the generic queue's method.
 func (pw *poolWorker) spawn(j Job) {
 	w := pw.w
 	w.count(1)
-	if w.ovHead != len(w.overflow) {
-		w.pushAside(j)
-		return
-	}
-	if bq := w.bq; bq != nil {
+	if bq := pw.bq; bq != nil && w.pushesDirect() {
 		bq.Push(j)
-	} else if !w.queue.Push(j) {
-		w.pushAside(j)
+		w.pushed(1)
 		return
 	}
-	if w.held++; w.held > w.stats.MaxLen || w.s.waiters.Load() != 0 {
-		w.pushedAside()
-	}
+	w.pushOne(j)
 }
 
 // runTask runs the task of j, taken from the worker's own items, and counts
@@ -643,28 +629,25 @@ func (t *Task) joinOwned() *failure {
 	return first
 }
 
-// next is Worker.next for the pool's worker, with its usual case written
-// out for Job. The pool's code is not generic, so a call from it into
-// Worker's methods goes to their code compiled for Job's shape (with a
-// dictionary, and never inlined), and a call through wsq.Queue to a
-// generic queue's method goes through a wrapper: here the queue is called
-// directly, with no wrapper when it is a blockq (DefaultQueue's). Taking
-// and putting back a task is the work every task pays (see BENCHMARKS.md,
-// "Fork and join against the floor").
+// next is the engine's next, with a direct call when the queue is a
+// blockq (see spawn).
 func (pw *poolWorker) next() (Job, bool) {
 	w := pw.w
-	if w.asked || w.hasCarry || w.ovHead != len(w.overflow) {
-		return w.next()
+	if bq := pw.bq; bq != nil && w.popsDirect() {
+		j, ok := bq.Pop()
+		if ok {
+			w.popped()
+		}
+		return j, ok
 	}
-	var j Job
-	var ok bool
-	if bq := w.bq; bq != nil {
-		j, ok = bq.Pop()
-	} else {
-		j, ok = w.queue.Pop()
+	return w.next()
+}
+
+// setWorker makes w the worker the goroutine runs.
+func (pw *poolWorker) setWorker(w *Worker[Job]) {
+	pw.w = w
+	pw.bq = nil
+	if w != nil {
+		pw.bq, _ = w.queue.(*blockq.Queue[Job])
 	}
-	if ok {
-		w.held--
-	}
-	return j, ok
 }

@@ -14,71 +14,68 @@ import (
 // old end of other workers' queues, visiting them from a random starting
 // point, and parks when a few rounds found nothing.
 //
-// spinning counts the workers looking for work (not parked, not working);
-// publishers read it on every push, so it sits on its own line. sleepers
-// mirrors len(sleeping) so that publishers can check it without the lock.
+// spinning counts the workers looking for work (not parked, not working).
+// Publishers read it on every push, so it sits on its own line. sleepers
+// mirrors len(sleeping), so that publishers can read it without the lock;
+// it is a plain int32 for sync/atomic's functions (see masters.sleepers).
 //
 // No lost wake-up: a publisher pushes, then reads spinning and sleepers,
 // and wakes a parked worker if nobody searches (published). Whoever stops
-// searching decrements spinning first and reads every queue after: a worker
-// about to park (park), or the last searcher that found work or left the
-// search (stopSearching). Sequential consistency would make one of the two
-// sides see the other, so that while some queue holds stealable items and a
-// worker is parked, someone searches or is being woken. The owners' pushes
-// are release stores, though, which a publisher's next load may pass: a
-// worker that parks looks at the queues once more a little later
-// (lateLook), which the push cannot escape; the last searcher's look in
-// stopSearching has no second one, and a push it misses waits for the next
-// publish or for its owner, which costs parallelism, never completion.
+// searching decrements spinning first and reads every queue after: a
+// worker about to park, or the last searcher (stopSearching). So while
+// some queue holds items and a worker is parked, someone searches or is
+// being woken. A push the parking worker misses, the late look sees (see
+// park.go). The last searcher has no late look: a push it misses waits for
+// the next publish or for its owner, which costs parallelism, never
+// completion.
 type random[T any] struct {
 	s        *scheduler[T]
 	_        pad.Line
 	spinning atomic.Int32
 	_        pad.Line
-	sleepers atomic.Int32
-	mu       sync.Mutex   // guards sleeping
-	sleeping []*Worker[T] // parked workers, most recent last
+	sleepers int32
+	mu       sync.Mutex     // guards sleeping
+	sleeping []*searcher[T] // parked workers, most recent last
+	ws       []searcher[T]  // indexed by Worker.id
+}
+
+// searcher is one worker's side of Random mode. Only the worker's
+// goroutine touches it, except wake.
+type searcher[T any] struct {
+	w         *Worker[T]
+	wake      chan struct{} // capacity one: a waker's token
+	late      lateTimer     // the late look of the parked worker
+	rng       uint64        // xorshift state for choosing victims
+	empty     int64         // steals that found a non-empty-looking victim empty
+	contended int64         // steals that met contention
+	_         pad.Line
+}
+
+func newRandom[T any](s *scheduler[T]) (*random[T], *int32) {
+	r := &random[T]{s: s, ws: make([]searcher[T], len(s.workers))}
+	for i, w := range s.workers {
+		r.ws[i] = searcher[T]{w: w, wake: make(chan struct{}, 1), rng: uint64(i)*0x9e3779b97f4a7c15 + 1}
+	}
+	return r, &r.sleepers
 }
 
 // start does nothing: Random mode has no goroutine of its own.
 func (r *random[T]) start(context.Context) {}
 
-func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
-	return r.search(ctx, w, l)
-}
-
-// published wakes one parked worker, unless some worker is searching
-// already (it will find the items, or look once more before it parks).
-func (r *random[T]) published() {
-	if r.spinning.Load() == 0 && r.sleepers.Load() > 0 {
-		r.wakeOne()
-	}
-}
-
-// addStats adds the workers' own steals: in Random mode they are the
-// thieves.
-func (r *random[T]) addStats(st *Stats) {
-	for _, w := range r.s.workers {
-		st.Steals += w.stats.Steals
-		st.Moved += w.stats.Moved
-		st.EmptySteals += w.empty
-		st.ContendedSteals += w.contended
-	}
-}
-
-// search looks for work in the injector and in other workers' queues,
+// find looks for work in the injector and in other workers' queues,
 // parking between rounds when there is none. It gives up when
 // w.stopLooking(l) holds.
-func (r *random[T]) search(ctx context.Context, w *Worker[T], l *latch) bool {
+func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
+	sr := &r.ws[w.id]
 	s := w.s
-	r.spinning.Add(1)
+	r.spinning.Add(1) // publishers that see a searcher need not wake anyone
 	for {
 		for range s.cfg.Spin {
 			if w.stopLooking(l) {
 				r.stopSearching()
 				return false
 			}
-			if w.takeInjected() || r.steal(w) {
+			if w.takeInjected() || r.steal(sr) {
 				// Stop searching before publishing what was stolen, so that
 				// publishing wakes a parked worker if nobody else searches.
 				r.stopSearching()
@@ -96,92 +93,86 @@ func (r *random[T]) search(ctx context.Context, w *Worker[T], l *latch) bool {
 			}
 			runtime.Gosched()
 		}
-		if !r.park(ctx, w, l) {
+		if !r.park(ctx, sr, l) {
 			return false
 		}
 	}
 }
 
-// park announces the worker as parked, looks for work once more, and sleeps
-// until a publisher wakes it, w.stopLooking(l) may hold, or the run ends. On
-// a true return the worker is counted as searching again.
-func (r *random[T]) park(ctx context.Context, w *Worker[T], l *latch) bool {
-	s := w.s
-	var joined <-chan struct{}
-	if l != nil {
-		joined = l.channel()
+// published wakes one parked worker, unless some worker is searching
+// already: it will find the items, or look once more before it parks.
+func (r *random[T]) published() {
+	if r.spinning.Load() == 0 && atomic.LoadInt32(&r.sleepers) > 0 {
+		r.wakeOne()
 	}
-	w.shed()
+}
+
+// collect does nothing: Random mode owes no worker anything.
+func (r *random[T]) collect(*Worker[T]) {}
+
+// shed does nothing: Random mode's buffers are the worker's.
+func (r *random[T]) shed(*Worker[T]) {}
+
+// addStats adds the workers' own steals: in Random mode they are the
+// thieves.
+func (r *random[T]) addStats(st *Stats) {
+	for i := range r.ws {
+		sr := &r.ws[i]
+		st.Steals += sr.w.stats.Steals
+		st.Moved += sr.w.stats.Moved
+		st.EmptySteals += sr.empty
+		st.ContendedSteals += sr.contended
+	}
+}
+
+// park announces the worker as parked and sleeps (see scheduler.park). On
+// a true return the worker is counted as searching again.
+func (r *random[T]) park(ctx context.Context, sr *searcher[T], l *latch) bool {
+	sr.w.shed()
 	r.mu.Lock()
-	r.sleeping = append(r.sleeping, w)
-	r.sleepers.Add(1)
+	r.sleeping = append(r.sleeping, sr)
+	atomic.AddInt32(&r.sleepers, 1) // the announcement publishers read
 	r.mu.Unlock()
-	r.spinning.Add(-1)
-	// A publisher pushes and then reads sleepers; we announced ourselves
-	// and now read the queues. One of us sees the other, once the push is
-	// visible: see lateLook for the look we take once more.
-	if s.anyWork() || w.stopLooking(l) {
-		r.rejoin(w)
+	r.spinning.Add(-1) // after the announcement: see random
+	switch r.s.park(ctx, sr.wake, &sr.late, sr.w, l) {
+	case woken:
+		return true // the waker counted us as searching
+	case stopped:
+		r.rejoin(sr)
 		return true
 	}
-	late := w.late.arm()
-	for {
-		select {
-		case <-w.wake:
-			w.late.disarm()
-			return true
-		case <-joined:
-			w.late.disarm()
-			r.rejoin(w)
-			return true
-		case <-w.reclaim:
-			w.late.disarm()
-			r.rejoin(w)
-			return true
-		case <-s.done:
-			w.late.disarm()
-			return false
-		case <-ctx.Done():
-			w.late.disarm()
-			return false
-		case <-late:
-			late = nil // one late look, then sleep until woken
-			if s.anyWork() {
-				r.rejoin(w)
-				return true
-			}
-		}
-	}
+	return false
 }
 
 // rejoin takes a parked worker back among the searchers.
-func (r *random[T]) rejoin(w *Worker[T]) {
-	if r.unpark(w) {
+func (r *random[T]) rejoin(sr *searcher[T]) {
+	if r.unpark(sr) {
 		r.spinning.Add(1)
 	} else {
-		<-w.wake // a waker chose us and counted us as searching
+		<-sr.wake // a waker chose us and counted us as searching
 	}
 }
 
-// steal tries every other worker than w once, from a random starting point,
-// and reports whether a steal succeeded, with the items in w.buf. It skips
-// a victim whose Len is zero, and steals with TrySteal or TryStealBatch,
-// which never wait for another thief: a victim that reports wsq.Empty is
-// left at once, and one that reports wsq.Contended (the thief lost a race
-// there, so it may still hold items) is tried once more before the thief
-// moves on, so that a lost race against one other thief does not send it
-// away from the only queue with work, while a victim that stays contended
-// does not hold it up.
-func (r *random[T]) steal(w *Worker[T]) bool {
+// steal tries every other worker once, from a random starting point, and
+// reports whether a steal succeeded, with the items in the worker's buf.
+// It skips a victim whose Len is zero. TrySteal and TryStealBatch never
+// wait for another thief:
+//
+//	result     the thief
+//	Taken      returns with the items
+//	Empty      moves on at once: the owner or a thief got there first
+//	Contended  tries once more, then moves on: a lost race leaves items
+func (r *random[T]) steal(sr *searcher[T]) bool {
+	w := sr.w
 	s := w.s
 	n := len(s.workers)
 	if n == 1 {
 		return false
 	}
-	w.rng ^= w.rng << 13
-	w.rng ^= w.rng >> 7
-	w.rng ^= w.rng << 17
-	first := int(w.rng % uint64(n-1))
+	sr.rng ^= sr.rng << 13
+	sr.rng ^= sr.rng >> 7
+	sr.rng ^= sr.rng << 17
+	first := int(sr.rng % uint64(n-1))
 	for i := range n - 1 {
 		// Skip w itself: victims are w.id+1 ... w.id+n-1 modulo n.
 		v := s.workers[(w.id+1+(first+i)%(n-1))%n]
@@ -206,10 +197,10 @@ func (r *random[T]) steal(w *Worker[T]) bool {
 				w.stats.Moved += int64(len(w.buf))
 				return true
 			case wsq.Empty:
-				w.empty++
-				break tries // the owner or another thief got there first
+				sr.empty++
+				break tries
 			default:
-				w.contended++ // try once more, then move on
+				sr.contended++
 			}
 		}
 	}
@@ -217,13 +208,13 @@ func (r *random[T]) steal(w *Worker[T]) bool {
 }
 
 // stopSearching is called by a searcher that found work, before it
-// publishes any of it, and by a worker that gives up the search (see
-// Worker.stopLooking). A publisher that saw it searching skipped the wake
-// (see published), so if it was the last searcher it looks at every queue, as
-// park does, and wakes a parked worker when any has work: the Go runtime's
-// rule that the last spinning M to find work wakes another.
+// publishes any of it, and by one that gives up. A publisher that saw it
+// searching skipped the wake. So the last searcher looks at every queue,
+// and wakes a parked worker when any has work: the Go runtime's rule that
+// the last spinning M to find work wakes another.
 func (r *random[T]) stopSearching() {
-	if r.spinning.Add(-1) == 0 && r.sleepers.Load() > 0 && r.s.anyWork() {
+	// The decrement before the look: see random.
+	if r.spinning.Add(-1) == 0 && atomic.LoadInt32(&r.sleepers) > 0 && r.s.anyWork() {
 		r.wakeOne()
 	}
 }
@@ -237,24 +228,24 @@ func (r *random[T]) wakeOne() {
 	if n == 0 {
 		return
 	}
-	w := r.sleeping[n-1]
+	sr := r.sleeping[n-1]
 	r.sleeping[n-1] = nil
 	r.sleeping = r.sleeping[:n-1]
-	r.sleepers.Add(-1)
-	r.spinning.Add(1)
-	// Never blocks: w was in sleeping, so it has no token yet, and it takes
-	// this one before it parks again.
-	w.wake <- struct{}{}
+	atomic.AddInt32(&r.sleepers, -1) // under mu, with sleeping
+	r.spinning.Add(1)                // before the token: the woken worker searches
+	// Never blocks: sr was in sleeping, so it has no token yet, and it
+	// takes this one before it parks again.
+	sr.wake <- struct{}{}
 }
 
-// unpark removes w from the parked workers and reports whether it was still
-// there; false means a waker took it out and sent it a token.
-func (r *random[T]) unpark(w *Worker[T]) bool {
+// unpark removes sr from the parked workers and reports whether it was
+// still there; false means a waker took it out and sent it a token.
+func (r *random[T]) unpark(sr *searcher[T]) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var parked bool
-	if r.sleeping, parked = unordered(r.sleeping, w); parked {
-		r.sleepers.Add(-1)
+	if r.sleeping, parked = unordered(r.sleeping, sr); parked {
+		atomic.AddInt32(&r.sleepers, -1) // under mu, with sleeping
 	}
 	return parked
 }

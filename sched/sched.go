@@ -2,6 +2,7 @@ package sched
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"time"
@@ -260,9 +261,19 @@ func (s Stats) MasterCapacity() float64 {
 // whose handler failed, like every item not handled, is not counted in
 // Stats.Processed, and the process survives.
 func Run[T any](ctx context.Context, cfg Config[T], roots []T, h Handler[T]) (Stats, error) {
-	s, err := newScheduler(cfg, h)
+	if h == nil {
+		return Stats{}, errors.New("sched: nil Handler")
+	}
+	s, err := newScheduler[T](cfg, runHost[T](h))
 	if err != nil {
 		return Stats{}, err
 	}
 	return s.run(ctx, roots)
 }
+
+// runHost is Run's host: the handler, and plain worker goroutines.
+type runHost[T any] Handler[T]
+
+func (h runHost[T]) handle(ctx context.Context, v T, w *Worker[T]) error { return h(ctx, v, w) }
+
+func (h runHost[T]) serve(w *Worker[T]) { w.s.serveWorker(w) }

@@ -10,23 +10,40 @@ import (
 	"time"
 
 	wsq "github.com/worksteal/wsq"
-	"github.com/worksteal/wsq/blockq"
 	"github.com/worksteal/wsq/internal/pad"
 )
+
+// The package has two layers. The engine (this file, worker.go,
+// master.go, random.go, park.go, inject.go, latch.go, panic.go, sched.go,
+// queue.go) runs workers over queues. The fork-join layer (pool.go,
+// task.go, fork.go, group.go, block.go) runs tasks on the engine's
+// workers. The engine's code never names the fork-join layer's: what it
+// needs from it goes through host. layers_test.go checks that.
+
+// host is the layer that a scheduler runs its workers for: Run's handler
+// (runHost), or the fork-join layer (Pool).
+type host[T any] interface {
+	// handle handles one item on w, as a Handler does.
+	handle(ctx context.Context, v T, w *Worker[T]) error
+	// serve is the body of w's first goroutine, which s.wg counts: it
+	// runs w's loop until the run ends, and then calls s.wg.Done.
+	serve(w *Worker[T])
+}
 
 // scheduler is the state of one Run or of one Pool.
 type scheduler[T any] struct {
 	cfg     Config[T] // validated; read-only during the run
-	handler Handler[T]
+	host    host[T]
+	handle  Handler[T] // host.handle, called per item
 	workers []*Worker[T]
 
 	_ pad.Line
 	// pending is the number of items not yet handled plus the credit the
-	// workers hold (see Worker.credit), so pending >= unhandled items at
-	// all times. It reaches zero only when every item has been handled and
-	// every worker has settled its credit, and it cannot grow again then:
-	// the worker whose Add brings it to zero closes done. A Pool holds one
-	// more count of its own until Close.
+	// workers hold (see Worker.credit), so it never falls below the
+	// items left. It reaches zero only when every item has been handled
+	// and every credit settled, and cannot grow again then. The worker
+	// whose Add brings it to zero closes done. A host may hold a count of
+	// its own (hold).
 	pending atomic.Int64
 	_       pad.Line
 
@@ -34,44 +51,33 @@ type scheduler[T any] struct {
 	done     chan struct{}
 	doneOnce sync.Once
 
-	// inj holds items added from outside the workers (Pool only).
+	// inj holds items added from outside the workers.
 	inj injector[T]
 
-	// mode is the load balancing of cfg.Mode: a *master or a *random.
-	// waiters is the word of the mode that is not zero while a worker or
-	// the master may wait for items to be published (random's sleepers,
-	// master's waiting), which notify reads before it calls the mode.
-	mode    balancer[T]
-	waiters *atomic.Int32
+	// mode is the load balancing of cfg.Mode: a *masters or a *random.
+	// sleepers is the mode's word that is not zero while a worker or a
+	// master may sleep until items are published; notify reads it.
+	mode     balancer[T]
+	sleepers *int32
 
-	// holds says that the queues' owners may hold items (see
-	// wsq.Contract.OwnerHolds): Len does not count them, and a thief that
-	// finds nothing asks for them, so thieves try a steal where Len shows
-	// nothing.
+	// holds says that the queues' owners may hold items from thieves
+	// (wsq.Contract.OwnerHolds): a thief tries where Len shows nothing.
 	holds bool
 
-	// The goroutines and how the run ended. wg counts the goroutines;
-	// ctx is the context the workers run with, which cancel cancels.
-	// failMu guards err and fail: the first error a worker returned, and
-	// the first panic or runtime.Goexit of a handler.
+	// How the run ends. wg counts the goroutines; ctx is the workers'
+	// context, which cancel cancels. failMu guards err and fail: the
+	// first error a worker returned, and the first panic or Goexit.
 	wg     sync.WaitGroup
-	ctx    context.Context // the workers' context
+	ctx    context.Context
 	cancel context.CancelFunc
 	failMu sync.Mutex
 	err    error
 	fail   *failure
-	// body, if set, is the body of each worker's first goroutine (Pool),
-	// instead of runWorker. It is started counted in wg, and must call
-	// wg.Done.
-	body func(w *Worker[T])
 }
 
-func newScheduler[T any](cfg Config[T], h Handler[T]) (*scheduler[T], error) {
+func newScheduler[T any](cfg Config[T], h host[T]) (*scheduler[T], error) {
 	if cfg.NewQueue == nil {
 		cfg.NewQueue = DefaultQueue[T]
-	}
-	if h == nil {
-		return nil, errors.New("sched: nil Handler")
 	}
 	if cfg.Workers < 0 {
 		return nil, fmt.Errorf("sched: negative worker count %d", cfg.Workers)
@@ -98,16 +104,9 @@ func newScheduler[T any](cfg Config[T], h Handler[T]) (*scheduler[T], error) {
 	if cfg.MaxBlocked == 0 {
 		cfg.MaxBlocked = DefaultMaxBlocked
 	}
-	s := &scheduler[T]{
-		cfg:     cfg,
-		handler: h,
-		done:    make(chan struct{}),
-	}
-	if cfg.Mode == Master {
-		s.mode = newMasters(s)
-	} else {
-		r := &random[T]{s: s}
-		s.mode, s.waiters = r, &r.sleepers
+	s := &scheduler[T]{cfg: cfg, host: h, handle: h.handle, done: make(chan struct{})}
+	if r, ok := h.(runHost[T]); ok {
+		s.handle = Handler[T](r) // the handler itself: one call fewer per item
 	}
 	s.workers = make([]*Worker[T], cfg.Workers)
 	for i := range s.workers {
@@ -115,25 +114,27 @@ func newScheduler[T any](cfg Config[T], h Handler[T]) (*scheduler[T], error) {
 		if q == nil {
 			return nil, errors.New("sched: Config.NewQueue returned nil")
 		}
-		w := &Worker[T]{
-			s:     s,
-			id:    i,
-			queue: q,
-			inbox: make(chan delivery[T], 1),
-			wake:  make(chan struct{}, 1),
-			rng:   uint64(i)*0x9e3779b97f4a7c15 + 1,
-		}
+		w := &Worker[T]{s: s, id: i, queue: q, recall: make(chan struct{}, 1)}
 		w.handoff, _ = q.(wsq.Handoff[T]) // optional fast path, see Handoff
+		w.publish, _ = q.(publisher)
 		s.holds = s.holds || q.Contract().OwnerHolds
-		w.bq, _ = q.(*blockq.Queue[T])
 		s.workers[i] = w
+	}
+	if cfg.Mode == Master {
+		s.mode, s.sleepers = newMasters(s)
+	} else {
+		s.mode, s.sleepers = newRandom(s)
+	}
+	for _, w := range s.workers {
+		w.sleepers = s.sleepers
 	}
 	return s, nil
 }
 
+// run hands the roots out and runs the workers until the run ends.
 func (s *scheduler[T]) run(ctx context.Context, roots []T) (Stats, error) {
-	// Hand out the roots before the workers start; the go statements below
-	// order these pushes before everything the owners do.
+	// Before the workers start: the go statements order these pushes
+	// before everything the owners do.
 	k := len(s.workers)
 	for i, w := range s.workers {
 		if chunk := roots[i*len(roots)/k : (i+1)*len(roots)/k]; len(chunk) > 0 {
@@ -142,7 +143,7 @@ func (s *scheduler[T]) run(ctx context.Context, roots []T) (Stats, error) {
 	}
 	s.pending.Store(int64(len(roots)))
 	if len(roots) == 0 {
-		s.finish()
+		s.complete()
 	}
 	start := time.Now()
 	s.start(ctx)
@@ -153,27 +154,50 @@ func (s *scheduler[T]) run(ctx context.Context, roots []T) (Stats, error) {
 	return st, s.err
 }
 
-// start starts the workers, and the goroutines of the mode, with a context
+// start starts the workers, and the mode's goroutines, with a context
 // derived from ctx that the first error, panic or Goexit cancels.
 func (s *scheduler[T]) start(ctx context.Context) {
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.ctx = ctx
 	for _, w := range s.workers {
 		s.wg.Add(1)
-		if s.body != nil {
-			go s.body(w)
-		} else {
-			go s.runWorker(ctx, w)
-		}
+		go s.host.serve(w)
 	}
 	s.mode.start(ctx)
 }
 
-// runWorker is the body of a worker goroutine of Run. A worker returns nil
-// only once done is closed (see Worker.run), so a nil error means the work
-// is complete. A panic that reaches it (from a handler) or a
-// runtime.Goexit ends the run.
-func (s *scheduler[T]) runWorker(ctx context.Context, w *Worker[T]) {
+// hold adds the host's own count to pending: the run cannot complete
+// before release.
+func (s *scheduler[T]) hold() { s.pending.Store(1) }
+
+// release gives back hold's count.
+func (s *scheduler[T]) release() {
+	if s.pending.Add(-1) == 0 { // only one Add can see zero
+		s.complete()
+	}
+}
+
+// shutdown ends a held run: it refuses injected items, releases the hold,
+// waits for the goroutines and returns the Stats. The queues go too.
+func (s *scheduler[T]) shutdown(elapsed func() time.Duration) Stats {
+	s.inj.close()
+	s.release()
+	s.wg.Wait()
+	s.cancel()
+	st := s.stats(elapsed())
+	for _, w := range s.workers {
+		// Nothing uses the buffers or queues any more. An empty queue
+		// keeps some memory, which a finished run has no use for.
+		w.shed()
+		w.queue, w.handoff, w.publish = nil, nil, nil
+	}
+	return st
+}
+
+// serveWorker is the body of a worker goroutine of Run. A worker returns
+// nil only once done is closed, so a nil error means the work is
+// complete. A panic (from a handler) or a Goexit ends the run.
+func (s *scheduler[T]) serveWorker(w *Worker[T]) {
 	defer s.wg.Done()
 	returned := false
 	defer func() {
@@ -181,7 +205,7 @@ func (s *scheduler[T]) runWorker(ctx context.Context, w *Worker[T]) {
 			s.stop(nil, recovered(recover()))
 		}
 	}()
-	err := w.run(ctx)
+	err := w.run(s.ctx)
 	returned = true
 	if err != nil {
 		s.stop(err, nil)
@@ -202,13 +226,12 @@ func (s *scheduler[T]) stop(err error, f *failure) {
 	s.cancel()
 }
 
-// finish marks the run complete.
-func (s *scheduler[T]) finish() { s.doneOnce.Do(func() { close(s.done) }) }
+// complete marks the run complete.
+func (s *scheduler[T]) complete() { s.doneOnce.Do(func() { close(s.done) }) }
 
 // errDuplicate is returned by Run when more items were handled than were
-// given to Run or spawned: a queue returned an item twice. No queue of this
-// module causes it; it guards Config.NewQueue implementations of the
-// caller's own.
+// given or spawned: a queue returned an item twice. No queue of this
+// module does; it guards queues of the caller's own.
 var errDuplicate = errors.New("sched: more items handled than spawned; a queue returned an item twice")
 
 func (s *scheduler[T]) stats(elapsed time.Duration) Stats {
@@ -229,15 +252,12 @@ func (s *scheduler[T]) stats(elapsed time.Duration) Stats {
 	return st
 }
 
-// anyWork reports whether some worker's queue, or the injector, holds an
-// item. Idle workers call it after announcing that they park, and the master
-// after announcing that it waits; a publisher pushes first and reads the
-// announcements after, so one of the two sees the other once the push is
-// visible (a queue's push may be a release store, which the publisher's
-// read of the announcements may pass: the sleepers look again, see
-// lateLook). This relies on Len counting every completed push. A blockq
-// owner may hold its pushes from Len, but publishes them when it sees a
-// waiter (Worker.pushedAside).
+// anyWork reports whether some queue, or the injector, holds an item.
+// Sleepers call it after they announce themselves, publishers push before
+// they read the announcements: one sees the other once the push is
+// visible (see lateLook). It relies on Len counting every completed push.
+// A blockq owner may hold pushes from Len, but publishes them when it sees
+// a sleeper (Worker.pushedAside).
 func (s *scheduler[T]) anyWork() bool {
 	if s.inj.n.Load() > 0 {
 		return true
@@ -251,28 +271,31 @@ func (s *scheduler[T]) anyWork() bool {
 }
 
 // notify is called by a worker after it made new items stealable, so that
-// the mode can tell a worker or the master that waits for work. Nobody
-// waits, most of the time, which one load tells: the mode's published
-// reads the word again.
+// the mode can wake a sleeper. Usually nobody sleeps, which one load tells.
 func (s *scheduler[T]) notify() {
-	if s.waiters.Load() != 0 {
+	if atomic.LoadInt32(s.sleepers) != 0 {
 		s.mode.published()
 	}
 }
 
 // balancer is the load balancing of one Mode: how a worker that ran out of
-// work gets more, and how one that made items stealable lets the others
-// know. master (master.go) and random (random.go) implement it.
+// work gets more, and how one that made items stealable tells the others.
+// masters (master.go) and random (random.go) implement it. Each keeps its
+// own state per worker, indexed by Worker.id.
 type balancer[T any] interface {
-	// start starts the mode's own goroutines, if any, counted in s.wg, with
-	// the run's context.
+	// start starts the mode's own goroutines, if any, counted in s.wg.
 	start(ctx context.Context)
 	// find is called by a worker w that holds no items. It returns true
 	// once w holds work again, and false when the run is complete, ctx is
-	// cancelled, or l (if not nil) is done.
+	// cancelled, or w.stopLooking(l) holds.
 	find(ctx context.Context, w *Worker[T], l *latch) bool
-	// published is called by a worker after it made new items stealable.
+	// published is called after a worker made new items stealable while
+	// someone may sleep.
 	published()
+	// collect takes the items owed to w (Worker.owed), if they came.
+	collect(w *Worker[T])
+	// shed gives back the mode's buffers of w that grew too large.
+	shed(w *Worker[T])
 	// addStats adds the mode's steal counts to st.
 	addStats(st *Stats)
 }

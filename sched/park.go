@@ -1,0 +1,97 @@
+package sched
+
+import (
+	"context"
+	"time"
+)
+
+// Sleeping is the same in both modes: a worker in Random mode and a
+// master in Master mode park with park, after they announced themselves
+// to publishers in a word of their mode.
+//
+// A publisher pushes and then reads whether anyone sleeps; a sleeper
+// announces itself and then reads the queues. With sequentially
+// consistent operations on both sides, one of the two would always see
+// the other. But owners push with release stores (no locked instruction on
+// amd64), which a processor may make visible after the publisher's next
+// load. Both may then miss each other. The store leaves the store buffer
+// within far less than a microsecond, so one more look a little later sees
+// it (lateLook). A wake-up can then be late, never lost, and an idle
+// scheduler still sleeps: one look per park, no polling.
+
+// lateLook is how long a sleeper waits before it looks at the queues once
+// more.
+const lateLook = time.Millisecond
+
+// lateTimer is the timer of one sleeper's late look, made on first use and
+// reused.
+type lateTimer struct{ t *time.Timer }
+
+// arm starts the timer and returns its channel.
+func (l *lateTimer) arm() <-chan time.Time {
+	if l.t == nil {
+		l.t = time.NewTimer(lateLook)
+	} else {
+		l.t.Reset(lateLook)
+	}
+	return l.t.C
+}
+
+// disarm stops the timer, if it has not fired.
+func (l *lateTimer) disarm() { l.t.Stop() }
+
+// parkEnd is how park ended.
+type parkEnd int
+
+const (
+	// woken: a publisher sent a token on wake, and took back the
+	// sleeper's announcement itself.
+	woken parkEnd = iota
+	// stopped: the sleeper saw work, or w may stop looking. The caller
+	// takes back its announcement.
+	stopped
+	// ended: the run is complete, or ctx is cancelled.
+	ended
+)
+
+// park sleeps until one of the cases of parkEnd. The caller has announced
+// itself to publishers. w and l are the worker that sleeps and the latch of
+// its helping wait, or nil; a master passes nil for both.
+func (s *scheduler[T]) park(ctx context.Context, wake <-chan struct{}, late *lateTimer, w *Worker[T], l *latch) parkEnd {
+	var joined, recall <-chan struct{}
+	if l != nil {
+		joined = l.channel() // before the check below, which it backs
+	}
+	if w != nil {
+		recall = w.recall
+	}
+	// Announced, so look once more: a push before the announcement shows.
+	if s.anyWork() || (w != nil && w.stopLooking(l)) {
+		return stopped
+	}
+	look := late.arm()
+	for {
+		select {
+		case <-wake:
+			late.disarm()
+			return woken
+		case <-joined:
+			late.disarm()
+			return stopped
+		case <-recall:
+			late.disarm()
+			return stopped
+		case <-s.done:
+			late.disarm()
+			return ended
+		case <-ctx.Done():
+			late.disarm()
+			return ended
+		case <-look:
+			look = nil // one late look, then sleep until woken
+			if s.anyWork() {
+				return stopped
+			}
+		}
+	}
+}
