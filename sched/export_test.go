@@ -37,9 +37,10 @@ func RunCounting[T any](ctx context.Context, cfg Config[T], roots []T, h Handler
 // most spares the pool keeps, so that a test can see the pool return to
 // its workers' goroutines after a blocking burst.
 func (p *Pool) Goroutines() (all, spares, blocked, maxSpares int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.ids), len(p.spares), int(p.blocked.Load()), p.maxSpares
+	c := p.crew
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.ids), len(c.spares), int(c.blocked.Load()), c.maxSpares
 }
 
 // RaceEnabled reports whether the race detector is on, and with it the

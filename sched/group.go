@@ -40,28 +40,6 @@ type Group struct {
 	older, newer *Group
 }
 
-// NewGroup returns a new Group of the pool with a context derived from ctx.
-// Its tasks may be started from any goroutine, a task's or not.
-func (p *Pool) NewGroup(ctx context.Context) *Group {
-	ctx, cancel := context.WithCancelCause(ctx)
-	return &Group{p: p, ctx: ctx, cancel: cancel}
-}
-
-// NewGroup returns a new Group of t's pool with a context derived from t's.
-// If t's function returns without waiting for the group, t waits for it
-// then (and fails with the group's panic, if a task panicked; the group's
-// error is lost, as it would be without a Wait).
-func (t *Task) NewGroup() *Group {
-	t.use("Task.NewGroup")
-	g := t.pw.p.NewGroup(t.ctx)
-	g.owner.Store(t)
-	if o := t.groups; o != nil {
-		g.older, o.newer = o, g
-	}
-	t.groups = g
-	return g
-}
-
 // unlink takes g, the group of the owner t, off t's groups.
 func (g *Group) unlink(t *Task) {
 	o, n := g.older, g.newer
@@ -98,7 +76,7 @@ func (g *Group) Context() context.Context { return g.ctx }
 // argument without a closure.
 func (g *Group) Go(t *Task, f func(*Task) error) {
 	if f == nil {
-		nilFunction("Group.Go", "")
+		panic(nilFunction("Group.Go", ""))
 	}
 	if g.ended.Load() {
 		panic("sched: Group.Go after Wait returned: a Group serves one round of Go calls and one Wait; make a new Group")
@@ -149,19 +127,19 @@ func (g *Group) wait(t *Task) error {
 	if t != nil {
 		t.use("Group.Wait")
 		if !g.l.done() {
-			t.pw.join(&g.l)
+			t.pw.help(&g.l)
 		}
 		t.waited(g)
 	} else {
 		g.l.wait()
 	}
-	g.end().raise()
+	g.seal().raise()
 	return g.err
 }
 
-// end cancels the context, as Wait does once the tasks have finished,
+// seal cancels the context, as Wait does once the tasks have finished,
 // refuses later calls of Go, and returns the first panic or Goexit.
-func (g *Group) end() *failure {
+func (g *Group) seal() *failure {
 	g.ended.Store(true)
 	g.cancel(g.err)
 	return g.l.failure()
@@ -182,9 +160,9 @@ func (g *Group) call(t *Task, f func(*Task) error) {
 	}
 }
 
-// finish records a task's failure, which stops the group, and counts the
-// task as finished.
-func (g *Group) finish(f *failure) {
+// arrive records a task's failure, which stops the group, and counts the
+// task as finished: see ender.
+func (g *Group) arrive(f *failure) {
 	if f != nil {
 		g.mu.Lock()
 		if s := g.l.getSlow(); s.fail == nil {

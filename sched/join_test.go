@@ -37,7 +37,7 @@ func TestStealingJoinsCapped(t *testing.T) {
 					l.arrive()
 				}()
 				steals := pw.w.stats.Steals
-				pw.join(l)
+				pw.help(l)
 				if <-ranOn == t.WorkerID() || pw.w.stats.Steals != steals {
 					return errors.New("a join beyond the cap took work from elsewhere")
 				}

@@ -1,0 +1,494 @@
+package sched
+
+import (
+	"sync/atomic"
+
+	"github.com/worksteal/wsq/internal/pad"
+)
+
+// Future is the result of a task started by Fork, which Join waits for. It
+// is a small value: copy it freely, but join it once.
+type Future[R any] struct {
+	rec *forkResult[R]
+	gen uint32
+}
+
+// forkBase is the part of a fork record that does not depend on its types.
+//
+// A record is reused. The worker that forked it takes it back when the
+// forking task joins it, if the forked task ran on that same worker, no
+// waiter slept on it and it did not fail. Then no other goroutine ever saw
+// the record. gen tells the uses apart: a Future carries the gen of its
+// fork, and Join claims it by moving gen on. A second Join of the same
+// Future so panics, rather than read a record that may hold another fork.
+//
+// The forking task claims with a plain load and store, any other joiner
+// with a compare-and-swap. The forking task's goroutine is the one that
+// forked and reuses the record. A Join by another goroutine at the same
+// moment is a second Join, which the contract forbids.
+//
+// The usual case costs no atomic read-modify-write on the record: the
+// forking task joins a task nobody stole, the newest of its worker's own.
+// Join takes it back and runs it as a call (runFork). When it succeeds and
+// leaves nothing unjoined, that call leaves the latch alone: nobody else
+// waits.
+type forkBase struct {
+	l      latch     // first: see latch
+	gen    uint32    // plain for the forking task, atomic for the others
+	parent *Task     // the forking task, which outlives this one (it joins it)
+	prev   *forkBase // the parent's unjoined fork before this one (see Task.forks)
+	next   *forkBase // the one after it; only the forking goroutine touches prev and next
+	ranOn  *runner   // the goroutine that ran the task, written before l is done
+	task   forkFn    // the whole record: to call its function, and to reuse it as its type
+}
+
+// forkResult is a fork record as Future sees it.
+type forkResult[R any] struct {
+	forkBase
+	r R
+}
+
+// forkTask is a whole fork record: the function, its argument and the
+// result, in one object. fn is Fork's and Join's function, proc ForkFunc's
+// and JoinFunc's, which has no result; the other is nil. Keeping both in
+// one type lets them share one body, without an adapter closure, which
+// would allocate.
+type forkTask[A, R any] struct {
+	forkResult[R] // first: see latch
+	fn            func(*Task, A) R
+	proc          func(*Task, A)
+	a             A
+	// The records of different workers must not share a cache line: a
+	// worker writes its records on every fork and join, and reuses them.
+	_ pad.Line
+}
+
+// forkFn is the part of a fork record that depends on its types: the call
+// of its function, which may panic.
+type forkFn interface{ call(t *Task) }
+
+// maxFree is the most finished fork records a goroutine keeps for reuse.
+const maxFree = 64
+
+// Fork starts f(t', a) as a new task, in which t' is the new task's handle,
+// and returns the Future of its result. The new task goes into the queue of
+// t's worker, whose next task it is unless another worker steals it first.
+// The caller goes on at once, typically with the other half of the work,
+// and then calls Join. The new task's context is t's.
+//
+// Fork takes the argument separately, so that f can be a function value
+// made once rather than a new closure per call, which would allocate:
+//
+//	left := sched.Fork(t, sum, xs[:mid]) // sum is func(*sched.Task, []int) int
+//	return sum(t, xs[mid:]) + left.Join(t)
+//
+// Fork allocates only when its worker has no finished record of the same
+// types to reuse. Fork-join code that joins what it forks allocates
+// nothing per task in steady state.
+//
+// t is the calling task: Fork panics if t is nil or not the Task of the
+// function that calls it (see Task), and if f is nil. If t's function
+// returns without joining the Future, t waits for the forked task then,
+// and fails with its panic if it panicked. The Future may still be joined
+// later.
+func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
+	return fork(t, "Fork", f, nil, a)
+}
+
+// ForkFunc starts f(t', a) as a new task, as Fork does, for a function
+// with no result. The Future's Join only waits for it, and passes on its
+// panic or Goexit. All that Fork says holds for ForkFunc:
+//
+//	left := sched.ForkFunc(t, sortSlice, xs[:mid]) // sortSlice is func(*sched.Task, []int)
+//	sortSlice(t, xs[mid:])
+//	left.Join(t)
+func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
+	return fork[A, struct{}](t, "ForkFunc", nil, f, a)
+}
+
+// fork is the body of Fork (fn set) and ForkFunc (proc set), which op
+// names. Fork and ForkFunc inline, so that their callers call fork.
+func fork[A, R any](t *Task, op string, fn func(*Task, A) R, proc func(*Task, A), a A) Future[R] {
+	t.use(op)
+	if fn == nil && proc == nil {
+		panic(nilFunction(op, ""))
+	}
+	rec, ok := reused[*forkTask[A, R]](t.pw)
+	if !ok {
+		rec = newForkTask[A, R]()
+	}
+	rec.fn, rec.proc, rec.a = fn, proc, a
+	rec.link(t)
+	rec.push(t)
+	return Future[R]{rec: &rec.forkResult, gen: rec.gen}
+}
+
+// newForkTask makes a fork record, for a goroutine with none of its type
+// to reuse (see reused).
+func newForkTask[A, R any]() *forkTask[A, R] {
+	rec := &forkTask[A, R]{}
+	rec.task = rec
+	return rec
+}
+
+// reused takes a finished fork record of type F from the goroutine's free
+// list, if the newest one is of that type.
+func reused[F any](pw *runner) (F, bool) {
+	if n := len(pw.free); n > 0 {
+		if r, ok := pw.free[n-1].task.(F); ok {
+			pw.free = pw.free[:n-1]
+			return r, true
+		}
+	}
+	var none F
+	return none, false
+}
+
+// link makes b the newest of t's unjoined forks.
+func (b *forkBase) link(t *Task) {
+	if p := t.forks; p != nil {
+		b.prev, p.next, t.forks = p, b, b
+	} else {
+		t.forks = b // b.prev is nil: see Task.joined
+	}
+}
+
+// push pushes b into the queue of t's worker, as a child of t.
+func (b *forkBase) push(t *Task) {
+	b.l.n = 1 // plain: the record is this goroutine's alone until the push publishes it
+	b.parent = t
+	t.pw.spawn(Job{fork: b})
+}
+
+// call runs the task's function. The record lets go of the function and
+// its argument first: it may wait for reuse on a free list, or be kept by
+// a Future that is never joined, and must not keep them reachable.
+func (ft *forkTask[A, R]) call(t *Task) {
+	fn, proc, a := ft.fn, ft.proc, ft.a
+	var zero A
+	ft.fn, ft.proc, ft.a = nil, nil, zero
+	if proc != nil {
+		proc(t, a)
+		return
+	}
+	ft.r = fn(t, a)
+}
+
+// arrive is that of every fork record: see ender.
+func (b *forkBase) arrive(f *failure) {
+	if f != nil {
+		b.l.getSlow().fail = f
+	}
+	b.l.arrive()
+}
+
+// Join waits for the forked task to finish and returns its result. If the
+// task panicked, Join panics with a *PanicError that holds the task's
+// panic value and stack. If the task called runtime.Goexit, Join calls
+// runtime.Goexit. A Future may be joined once: Join panics if it, or a
+// copy of it, was joined before, or if Fork did not make it.
+//
+// t is the calling task. While it waits, Join runs other tasks on t's
+// worker: its own queue first, the forked task itself if nobody stole it.
+// So the worker never sleeps while there is work it can do. With a nil t,
+// Join blocks the calling goroutine, which must then not be a task's:
+// Join panics if it is.
+//
+// The return of the forked task's function synchronizes before the return
+// of Join.
+func (f Future[R]) Join(t *Task) R {
+	rec := f.rec
+	if rec == nil {
+		panic("sched: Join of a Future that Fork did not make")
+	}
+	if t == nil || rec.parent != t {
+		return f.joinOther(t)
+	}
+	t.use("Future.Join")
+	if rec.gen != f.gen {
+		panic("sched: a Future joined twice")
+	}
+	rec.gen++
+	pw := t.pw
+	if !rec.l.done() {
+		// Nobody stole the task: it is the newest of this worker's own
+		// tasks, unless the task forked more after it and has not joined
+		// them, or the worker holds a stolen task to run first. Run it
+		// here as a call.
+		if j, ok := pw.next(); ok {
+			if j.fork == &rec.forkBase {
+				pw.runFork(j.fork, true)
+				pw.handled()
+			} else {
+				pw.runTask(j)
+				pw.help(&rec.l)
+			}
+		} else {
+			pw.help(&rec.l)
+		}
+	}
+	t.joined(&rec.forkBase)
+	r := rec.r
+	if rec.release(pw) {
+		rec.reuse(pw)
+	}
+	return r
+}
+
+// joinOther is Join by a goroutine other than the forking task's: it claims
+// the record with a compare-and-swap and waits for the latch, and never
+// reuses the record.
+func (f Future[R]) joinOther(t *Task) R {
+	rec := f.rec
+	if p := rec.parent; t == nil && p != nil { // nil once the record is reused: joined twice
+		p.pw.p.nilWait("Future.Join")
+	}
+	// A CAS: two joiners at once must not both claim the record.
+	if !atomic.CompareAndSwapUint32(&rec.gen, f.gen, f.gen+1) {
+		panic("sched: a Future joined twice")
+	}
+	if t == nil {
+		rec.l.wait()
+	} else {
+		t.use("Future.Join")
+		if !rec.l.done() {
+			t.pw.help(&rec.l)
+		}
+	}
+	rec.l.raise()
+	return rec.r
+}
+
+// release ends the forking task's use of a finished record. It repeats
+// the task's failure, if it failed. Otherwise it reports whether pw may
+// reuse the record: whether the task ran on pw. A failed or waited-for
+// record is not reused.
+func (b *forkBase) release(pw *runner) bool {
+	if b.l.slow.Load() != nil {
+		b.l.raise()
+		return false
+	}
+	return b.ranOn == pw
+}
+
+// reuse puts the record on pw's free list, unless the list is full. The
+// record is finished and its task ran on pw's goroutine: no other
+// goroutine saw it, or one did and the latch ordered it before. Nobody
+// waits for it and it did not fail.
+func (rec *forkResult[R]) reuse(pw *runner) {
+	if len(pw.free) < maxFree {
+		pw.free = append(pw.free, &rec.forkBase)
+		var zero R
+		rec.r, rec.parent, rec.ranOn = zero, nil, nil
+	}
+}
+
+// giveBack puts b, whose task ran here as a call of Join, back on pw's
+// free list. No other goroutine ever saw it. When reused took b from the
+// list and nothing was taken or put since, as fork-join code leaves the
+// list, the list's next slot still holds b: the list grows back over it
+// without writing it again. Otherwise b is appended. b's result was never
+// written.
+func (b *forkBase) giveBack(pw *runner) {
+	b.parent, b.ranOn = nil, nil
+	if k := len(pw.free); k < cap(pw.free) && pw.free[:k+1][k] == b {
+		pw.free = pw.free[:k+1]
+	} else if k < maxFree {
+		pw.free = append(pw.free, b)
+	}
+}
+
+// Join runs f(t, a) and g(t', b), in parallel when another worker is free
+// to take g, and returns both results once both have returned. It is the
+// fork-join of two halves in one call, as rayon's join is in Rust.
+//
+//	// fib is func(*sched.Task, int) int
+//	x, y := sched.Join(t, fib, n-2, fib, n-1)
+//	return x + y
+//
+// g is a task. Join puts it into the queue of t's worker, where another
+// worker may steal it. Then it calls f(t, a) on the calling task, as a
+// plain call would. If nobody stole g by then, Join takes it back and runs
+// it here, as a call with its own Task t'. Otherwise Join runs other tasks
+// until the thief has finished g, as Future.Join does. A thief takes g,
+// so a g at least as large as f makes each steal worth more.
+//
+// Join is Fork and Future.Join in one call, and costs less. The record
+// never leaves Join, so there is no Future to claim, to join twice, or to
+// forget. A g that ran here costs no atomic operation beyond the queue's
+// push and pop. Join allocates nothing per call in steady state.
+//
+// f is part of the calling task: what it forks and does not join belongs
+// to t, which waits for it when its function returns. g is a task of its
+// own: it waits for what it left unjoined before it counts as finished,
+// wherever it ran. Join returns after that.
+//
+// Panics and Goexit:
+//
+//	what                   Join
+//	g panics               panics with g's *PanicError, wherever g ran
+//	f panics               waits for g (dropping its outcome), then panics with f's
+//	f or g calls Goexit    calls runtime.Goexit at once; the other goes on, unjoined
+//
+// A panicking task that g leaves unjoined counts as g's panic.
+//
+// t is the calling task: Join panics if t is nil or not the Task of the
+// function that calls it (see Task). It panics, starting nothing, if f or
+// g is nil.
+//
+// The returns of f and g synchronize before the return of Join.
+func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) RB, b B) (ra RA, rb RB) {
+	t.use("Join")
+	if f == nil || g == nil {
+		panic(joinNil("Join", f == nil))
+	}
+	pw := t.pw
+	rec, ok := reused[*forkTask[B, RB]](pw)
+	if !ok {
+		rec = newForkTask[B, RB]()
+	}
+	rec.fn, rec.a = g, b
+	// Not linked into t's unjoined forks: Join waits for g itself, also
+	// when f panics (see joinFailed).
+	rec.push(t)
+	js := joinState{b: &rec.forkBase}
+	defer func() {
+		if !js.done {
+			joinFailed(pw, js.b, js.gt, recover())
+		}
+	}()
+	ra = f(t, a)
+	if j, ok := pw.next(); ok && j.fork == &rec.forkBase {
+		// Nobody stole g, and f left nothing above it in the queue. Run
+		// it as a call, in a frame of its own (its Task, the misuse checks
+		// and the wait for what it leaves unjoined), as runFork would,
+		// but with this function's deferred call for its failures.
+		var zero B
+		rec.fn, rec.a = nil, zero
+		gt := pw.enterFork(&rec.forkBase)
+		js.gt = gt
+		rb = g(gt, b)
+		js.gt = nil
+		if gt.forks == nil && gt.groups == nil {
+			pw.drop(gt)
+			pw.handled()
+			js.done = true
+			rec.giveBack(pw)
+			return ra, rb
+		}
+		// g left tasks unjoined: its frame ends as every task's does,
+		// waiting for them and arriving at the latch with their outcome.
+		pw.exit(gt, &rec.forkBase, nil)
+		pw.handled()
+	} else {
+		if ok {
+			pw.runTask(j) // f left a task unjoined, or the worker holds a stolen one
+		}
+		pw.help(&rec.l)
+		rb = rec.r
+	}
+	js.done = true
+	if rec.release(pw) {
+		rec.reuse(pw)
+	}
+	return ra, rb
+}
+
+// JoinFunc is Join for functions without a result, as ForkFunc is to
+// Fork. It runs f(t, a) and g(t', b), in parallel when another worker is
+// free to take g, and returns once both have returned. All that Join says
+// holds for it.
+//
+//	// sort is func(*sched.Task, []int)
+//	sched.JoinFunc(t, sort, xs[:mid], sort, xs[mid:])
+func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
+	// Join's body, with g in the record's proc: an adapter to Join's
+	// would allocate, and a shared body costs a call per Join.
+	// TestJoinFuncAsJoin runs both on the same scenarios.
+	t.use("JoinFunc")
+	if f == nil || g == nil {
+		panic(joinNil("JoinFunc", f == nil))
+	}
+	pw := t.pw
+	rec, ok := reused[*forkTask[B, struct{}]](pw)
+	if !ok {
+		rec = newForkTask[B, struct{}]()
+	}
+	rec.proc, rec.a = g, b
+	rec.push(t)
+	js := joinState{b: &rec.forkBase}
+	defer func() {
+		if !js.done {
+			joinFailed(pw, js.b, js.gt, recover())
+		}
+	}()
+	f(t, a)
+	if j, ok := pw.next(); ok && j.fork == &rec.forkBase {
+		var zero B
+		rec.proc, rec.a = nil, zero
+		gt := pw.enterFork(&rec.forkBase)
+		js.gt = gt
+		g(gt, b)
+		js.gt = nil
+		if gt.forks == nil && gt.groups == nil {
+			pw.drop(gt)
+			pw.handled()
+			js.done = true
+			rec.giveBack(pw)
+			return
+		}
+		pw.exit(gt, &rec.forkBase, nil)
+		pw.handled()
+	} else {
+		if ok {
+			pw.runTask(j)
+		}
+		pw.help(&rec.l)
+	}
+	js.done = true
+	if rec.release(pw) {
+		rec.reuse(pw)
+	}
+}
+
+// joinNil returns the message of the panic for the nil f (fNil) or g of
+// op.
+func joinNil(op string, fNil bool) string {
+	if fNil {
+		return nilFunction(op, "f")
+	}
+	return nilFunction(op, "g")
+}
+
+// joinState is what Join's deferred call needs: g's record, g's frame
+// while g runs here as a call, and whether both functions have returned.
+// From then on, Join reads a failure from the latch and raises it itself.
+// The record is here too, so that the deferred closure captures one
+// pointer: each captured variable costs a store on every Join.
+type joinState struct {
+	b    *forkBase
+	gt   *Task
+	done bool
+}
+
+// joinFailed ends a Join whose f or g did not return: gt is g's frame if
+// g was running here as a call, and v what recover returned. It ends g's
+// frame as a task's, or when f failed, waits for g. Then it repeats the
+// failure: g's if g failed, f's otherwise. A Goexit goes on at once (see
+// Join).
+func joinFailed(pw *runner, b *forkBase, gt *Task, v any) {
+	f := recovered(v)
+	if gt != nil {
+		pw.exit(gt, b, f) // waits for what g left unjoined, unless f is a Goexit
+	}
+	if f.goexit {
+		return // the Goexit goes on by itself when this call returns
+	}
+	if gt != nil {
+		pw.handled()
+		f = b.l.failure()
+	} else {
+		pw.help(&b.l)
+	}
+	f.raise()
+}
