@@ -303,7 +303,7 @@ func (m *master[T]) awaitWork(ctx context.Context) bool {
 		}
 	}
 	atomic.AddInt32(&ms.sleepers, 1) // the announcement publishers read
-	switch s.park(ctx, ms.wake, &m.late, nil, nil) {
+	switch park(ctx, s, ms.wake, &m.late, nil, nil) {
 	case woken:
 		return true
 	case stopped:

@@ -57,7 +57,7 @@ const (
 // park sleeps until one of the cases of parkEnd. The caller has announced
 // itself to publishers. w and l are the worker that sleeps and the latch of
 // its helping wait, or nil; a master passes nil for both.
-func (s *scheduler[T]) park(ctx context.Context, wake <-chan struct{}, late *lateTimer, w *Worker[T], l *latch) parkEnd {
+func park[T any](ctx context.Context, s *scheduler[T], wake <-chan struct{}, late *lateTimer, w *Worker[T], l *latch) parkEnd {
 	var joined, recall <-chan struct{}
 	if l != nil {
 		joined = l.channel() // before the check below, which it backs

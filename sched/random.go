@@ -125,7 +125,7 @@ func (r *random[T]) addStats(st *Stats) {
 	}
 }
 
-// park announces the worker as parked and sleeps (see scheduler.park). On
+// park announces the worker as parked and sleeps (see park.go). On
 // a true return the worker is counted as searching again.
 func (r *random[T]) park(ctx context.Context, sr *searcher[T], l *latch) bool {
 	sr.w.shed()
@@ -134,7 +134,7 @@ func (r *random[T]) park(ctx context.Context, sr *searcher[T], l *latch) bool {
 	atomic.AddInt32(&r.sleepers, 1) // the announcement publishers read
 	r.mu.Unlock()
 	r.spinning.Add(-1) // after the announcement: see random
-	switch r.s.park(ctx, sr.wake, &sr.late, sr.w, l) {
+	switch park(ctx, r.s, sr.wake, &sr.late, sr.w, l) {
 	case woken:
 		return true // the waker counted us as searching
 	case stopped:

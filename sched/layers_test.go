@@ -1,0 +1,106 @@
+package sched_test
+
+import (
+	"go/ast"
+	"go/build"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// The package's two layers, by file. The fork-join layer runs tasks on the
+// engine's workers; the engine knows nothing of it.
+//
+//	fork-join   pool.go  task.go  fork.go  group.go  block.go
+//	              |  host (Pool implements it)
+//	engine      sched.go  scheduler.go  worker.go  master.go  random.go
+//	            park.go  inject.go  latch.go  panic.go  queue.go
+//	            perworker.go  race.go  norace.go  doc.go
+var (
+	forkJoinFiles = []string{"pool.go", "task.go", "fork.go", "group.go", "block.go"}
+	engineFiles   = []string{
+		"sched.go", "scheduler.go", "worker.go", "master.go", "random.go",
+		"park.go", "inject.go", "latch.go", "panic.go", "queue.go",
+		"perworker.go", "race.go", "norace.go", "doc.go",
+	}
+)
+
+// checkedPackage parses and type-checks the package's files for this
+// build, and returns them with what each identifier refers to.
+func checkedPackage(t *testing.T) (*token.FileSet, map[string]*ast.File, *types.Package, *types.Info) {
+	t.Helper()
+	bp, err := build.ImportDir(".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	files := map[string]*ast.File{}
+	var list []*ast.File
+	for _, name := range bp.GoFiles {
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = f
+		list = append(list, f)
+	}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	pkg, err := conf.Check("github.com/worksteal/wsq/sched", fset, list, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fset, files, pkg, info
+}
+
+// TestLayers checks that no code of the engine refers to a name the
+// fork-join layer declares (a type, function, method, field, constant
+// or variable), and that every file belongs to one layer.
+func TestLayers(t *testing.T) {
+	fset, files, pkg, info := checkedPackage(t)
+	for name := range files {
+		if !slices.Contains(forkJoinFiles, name) && !slices.Contains(engineFiles, name) {
+			t.Errorf("%s is in no layer: add it to engineFiles or forkJoinFiles", name)
+		}
+	}
+	for id, obj := range info.Uses {
+		if obj.Pkg() != pkg {
+			continue
+		}
+		use := fset.Position(id.Pos())
+		decl := fset.Position(obj.Pos())
+		if slices.Contains(engineFiles, filepath.Base(use.Filename)) &&
+			slices.Contains(forkJoinFiles, filepath.Base(decl.Filename)) {
+			t.Errorf("%s: the engine refers to %s, which the fork-join layer declares at %s", use, obj.Name(), decl)
+		}
+	}
+}
+
+// TestMethodsInTheirTypesFile checks that every method of a type is
+// declared in the file that declares the type.
+func TestMethodsInTheirTypesFile(t *testing.T) {
+	fset, files, _, info := checkedPackage(t)
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil {
+				continue
+			}
+			fn := info.Defs[fd.Name].(*types.Func)
+			recv := fn.Type().(*types.Signature).Recv().Type()
+			if p, ok := recv.(*types.Pointer); ok {
+				recv = p.Elem()
+			}
+			named := recv.(*types.Named)
+			typeFile := fset.Position(named.Obj().Pos()).Filename
+			methodFile := fset.Position(fd.Pos()).Filename
+			if typeFile != methodFile {
+				t.Errorf("%s: method %s.%s is not in %s, its type's file", fset.Position(fd.Pos()), named.Obj().Name(), fd.Name.Name, typeFile)
+			}
+		}
+	}
+}
