@@ -14,6 +14,7 @@ import (
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/internal/dag"
+	"github.com/worksteal/wsq/internal/schedstats"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -33,7 +34,7 @@ var (
 	dagNodes       = flag.Int64("dag.nodes", int64(envInt("WSQ_DAG_NODES", dag.SmallNodes)), "nodes in the graph of BenchmarkDAG (the paper: 2500000 and 300000000); env WSQ_DAG_NODES")
 	dagCost        = flag.Int("dag.cost", envInt("WSQ_DAG_COST", dag.DefaultCost), "mean spin iterations per node, 0 for none; env WSQ_DAG_COST")
 	dagFanout      = flag.Int("dag.fanout", envInt("WSQ_DAG_FANOUT", dag.DefaultFanout), "mean children per inner node; env WSQ_DAG_FANOUT")
-	dagP           = flag.Float64("dag.p", envFloat("WSQ_DAG_P", sched.DefaultProportion), "steal proportion; env WSQ_DAG_P")
+	dagP           = flag.Float64("dag.p", envFloat("WSQ_DAG_P", 0.5), "steal proportion (0.5: half, what Run takes for a zero Proportion); env WSQ_DAG_P")
 	dagMasterNodes = flag.Int64("dag.master.nodes", int64(envInt("WSQ_DAG_MASTER_NODES", 20_000)), "nodes (the root and its leaves) in BenchmarkMasterCapacity; env WSQ_DAG_MASTER_NODES")
 	dagWorkers     = flag.String("dag.workers", os.Getenv("WSQ_DAG_WORKERS"), "comma-separated worker counts (default 1, the powers of two below GOMAXPROCS, and GOMAXPROCS); env WSQ_DAG_WORKERS")
 )
@@ -82,6 +83,9 @@ func workerCounts(b *testing.B) []int {
 	return append(ks, procs)
 }
 
+// modes are the balancing modes, in the order the reports show them.
+var modes = []sched.Mode{sched.Master, sched.Random}
+
 func dagQueue(name string) func() wsq.Queue[dag.Node] {
 	return func() wsq.Queue[dag.Node] {
 		q, err := catalog.New[dag.Node](name)
@@ -104,11 +108,12 @@ func (t *dagTotals) add(r dag.Result) {
 	t.nodes += r.Nodes
 	t.steals += r.Stats.Steals
 	t.moved += r.Stats.Moved
-	t.elapsed += r.Stats.Elapsed
+	t.elapsed += r.Elapsed
 	t.idle += r.Stats.IdleWait
-	t.busy += r.Stats.MasterBusy
-	t.wait += r.Stats.MasterWait
-	t.workers = r.Stats.Workers
+	d := schedstats.Of(r.Stats)
+	t.busy += d.MasterBusy
+	t.wait += d.MasterWait
+	t.workers = len(r.Stats.PerWorker)
 }
 
 func perSteal(d time.Duration, steals int64) float64 {
@@ -151,7 +156,7 @@ func explore(b *testing.B, g dag.Graph, cfg sched.Config[dag.Node]) dagTotals {
 // per hand-off and the share of the run it was busy.
 func BenchmarkDAG(b *testing.B) {
 	for _, q := range catalog.Names() {
-		for _, mode := range sched.Modes() {
+		for _, mode := range modes {
 			for _, work := range dag.Works {
 				for _, k := range workerCounts(b) {
 					name := fmt.Sprintf("queue=%s/mode=%v/work=%v/workers=%d", q, mode, work, k)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -256,12 +257,13 @@ func BenchmarkForkJoinSteal(b *testing.B) {
 	work := fibWorks[1]
 	want := fibSerial(work.n)
 	forks := fibForks(work.n, work.cutoff)
-	for _, mode := range sched.Modes() {
+	for _, mode := range modes {
 		for _, steal := range []struct {
 			name       string
 			proportion float64
 		}{{"one", 0}, {"half", 0.5}} {
 			b.Run(fmt.Sprintf("mode=%v/steal=%s/work=%s", mode, steal.name, work.name), func(b *testing.B) {
+				start := time.Now()
 				run, pool := fibOnPool(sched.PoolConfig{Mode: mode, Proportion: steal.proportion}, work.cutoff, false)
 				for b.Loop() {
 					if got := run(work.n); got != want {
@@ -269,10 +271,11 @@ func BenchmarkForkJoinSteal(b *testing.B) {
 					}
 				}
 				st := pool.Close()
+				life := time.Since(start) // the pool's whole life, as IdleWait's
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(forks)/float64(b.N), "ns/task")
 				b.ReportMetric(float64(st.Steals)/float64(b.N), "steals/op")
 				b.ReportMetric(float64(st.Moved)/float64(b.N), "moved/op")
-				b.ReportMetric(100*st.IdleWait.Seconds()/(float64(st.Workers)*st.Elapsed.Seconds()), "idle-%")
+				b.ReportMetric(100*st.IdleWait.Seconds()/(float64(len(st.PerWorker))*life.Seconds()), "idle-%")
 			})
 		}
 	}

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -146,8 +147,7 @@ func queensRun(q string, n, cutoff int) int {
 	if err != nil {
 		panic(err)
 	}
-	cfg := sched.Config[board]{NewQueue: newQueue, Mode: sched.Random}
-	cfg.Workers = cfg.WorkerCount()
+	cfg := sched.Config[board]{NewQueue: newQueue, Mode: sched.Random, Workers: runtime.GOMAXPROCS(0)}
 	counts := sched.NewPerWorker[int](cfg.Workers)
 	_, err = sched.Run(context.Background(), cfg, []board{{}}, func(_ context.Context, b board, w *sched.Worker[board]) error {
 		if n-b.row <= cutoff {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -103,8 +104,7 @@ func Example_nQueens() {
 		return count
 	}
 
-	cfg := sched.Config[board]{Mode: sched.Random}
-	cfg.Workers = cfg.WorkerCount()
+	cfg := sched.Config[board]{Mode: sched.Random, Workers: runtime.GOMAXPROCS(0)}
 	counts := sched.NewPerWorker[int](cfg.Workers)
 	stats, err := sched.Run(context.Background(), cfg, []board{{}}, func(_ context.Context, b board, w *sched.Worker[board]) error {
 		if n-b.row <= cutoff {

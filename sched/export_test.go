@@ -1,6 +1,10 @@
 package sched
 
-import "context"
+import (
+	"context"
+
+	wsq "github.com/worksteal/wsq"
+)
 
 // RunCounting runs like Run and, however the run ends (even by a panic or
 // runtime.Goexit that it passes on), stores the run's Stats in st and the
@@ -13,7 +17,7 @@ func RunCounting[T any](ctx context.Context, cfg Config[T], roots []T, h Handler
 		return err
 	}
 	defer func() {
-		*st = s.stats(0)
+		*st = s.stats()
 		*left = 0
 		for _, w := range s.workers {
 			if w.owed {
@@ -46,3 +50,29 @@ func (p *Pool) Goroutines() (all, spares, blocked, maxSpares int) {
 // RaceEnabled reports whether the race detector is on, and with it the
 // check that a Task is used by its own goroutine.
 const RaceEnabled = raceEnabled
+
+// Modes returns the modes, for tests that run in each.
+func Modes() []Mode { return []Mode{Master, Random} }
+
+// DefaultQueue is the queue of a Config with a nil NewQueue.
+func DefaultQueue[T any]() wsq.Queue[T] { return defaultQueue[T]() }
+
+// DefaultMaxBlocked is the MaxBlocked of a Config that leaves it zero.
+const DefaultMaxBlocked = defaultMaxBlocked
+
+// WorkerCount returns the number of workers that Run and NewPool start
+// for c.
+func (c Config[T]) WorkerCount() int { return c.workerCount() }
+
+// WithSpin returns c with the spin count n (zero: the default).
+func WithSpin[T any](c Config[T], n int) Config[T] {
+	c.spin = n
+	return c
+}
+
+// Spin returns the spin count of c.
+func Spin[T any](c Config[T]) int { return c.spin }
+
+// DefaultProportion is the steal proportion of a Run whose
+// Config.Proportion is zero.
+const DefaultProportion = defaultProportion

@@ -19,13 +19,13 @@ import (
 //	              |  host (Pool implements it)
 //	engine      sched.go  scheduler.go  worker.go  master.go  random.go
 //	            park.go  inject.go  latch.go  panic.go  queue.go
-//	            perworker.go  race.go  norace.go  doc.go
+//	            perworker.go  stats.go  race.go  norace.go  doc.go
 var (
 	forkJoinFiles = []string{"pool.go", "task.go", "fork.go", "group.go", "block.go"}
 	engineFiles   = []string{
 		"sched.go", "scheduler.go", "worker.go", "master.go", "random.go",
 		"park.go", "inject.go", "latch.go", "panic.go", "queue.go",
-		"perworker.go", "race.go", "norace.go", "doc.go",
+		"perworker.go", "stats.go", "race.go", "norace.go", "doc.go",
 	}
 )
 

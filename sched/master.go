@@ -156,12 +156,12 @@ func (ms *masters[T]) shed(w *Worker[T]) {
 func (ms *masters[T]) addStats(st *Stats) {
 	for _, m := range ms.all {
 		st.Steals += m.st.steals
-		st.EmptySteals += m.st.empty
-		st.ContendedSteals += m.st.contended
 		st.Moved += m.st.moved
-		st.Parcels += m.st.parcels
-		st.MasterBusy += m.st.busy
-		st.MasterWait += m.st.wait
+		st.detail.EmptySteals += m.st.empty
+		st.detail.ContendedSteals += m.st.contended
+		st.detail.Parcels += m.st.parcels
+		st.detail.MasterBusy += m.st.busy
+		st.detail.MasterWait += m.st.wait
 	}
 }
 
@@ -296,7 +296,7 @@ const smallHandoff = 32
 func (m *master[T]) awaitWork(ctx context.Context) bool {
 	ms := m.ms
 	s := ms.s
-	for range s.cfg.Spin {
+	for range s.cfg.spin {
 		runtime.Gosched()
 		if s.anyWork() {
 			return true
@@ -339,7 +339,7 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 	if l != nil {
 		joined = l.channel()
 	}
-	polls := ms.s.cfg.Spin * pollsPerSpin
+	polls := ms.s.cfg.spin * pollsPerSpin
 	for {
 		mb.wants.Store(true) // read by the master that serves the request
 		if !w.owed {
@@ -389,7 +389,7 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 	}
 }
 
-// pollsPerSpin is how many times, per round of Config.Spin, a worker that
+// pollsPerSpin is how many times, per round of Config.spin, a worker that
 // waits for a master's delivery looks at its inbox before it blocks.
 const pollsPerSpin = 16
 

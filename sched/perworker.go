@@ -13,14 +13,13 @@ import (
 // do not slow each other down by writing the same cache line (false
 // sharing), which a plain []S would let them do.
 //
-// Size it with the number of workers: Config.WorkerCount (stored in
-// Config.Workers, so that the count cannot change) for Run, Pool.Workers for
-// a Pool.
+// Size it with the number of workers: Config.Workers for Run (set it, so
+// that the count cannot change), Pool.Workers for a Pool.
 type PerWorker[S any] struct {
-	slots []paddedSlot[S]
+	slots []paddedValue[S]
 }
 
-type paddedSlot[S any] struct {
+type paddedValue[S any] struct {
 	v S
 	_ pad.Line
 }
@@ -28,7 +27,7 @@ type paddedSlot[S any] struct {
 // NewPerWorker returns a PerWorker with n zero values, for workers 0 to
 // n-1. It panics if n is negative.
 func NewPerWorker[S any](n int) *PerWorker[S] {
-	return &PerWorker[S]{slots: make([]paddedSlot[S], n)}
+	return &PerWorker[S]{slots: make([]paddedValue[S], n)}
 }
 
 // Get returns the value of the worker with the given ID (Worker.ID,
@@ -38,9 +37,6 @@ func NewPerWorker[S any](n int) *PerWorker[S] {
 // (after Run or Pool.Close returns, or after a Wait or Join for the tasks
 // that used it), anyone may.
 func (p *PerWorker[S]) Get(id int) *S { return &p.slots[id].v }
-
-// Len returns the number of values: the number of workers it was made for.
-func (p *PerWorker[S]) Len() int { return len(p.slots) }
 
 // All yields each worker's ID and value, in order of ID, for combining the
 // values after a run.

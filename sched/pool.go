@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"time"
 )
 
 // Pool is a set of worker goroutines that run fork-join tasks: functions
@@ -21,18 +20,16 @@ import (
 type Pool struct {
 	s         *scheduler[Job]
 	crew      *crew // the goroutines, and the hand-over of workers (block.go)
-	started   time.Time
 	closeOnce sync.Once
 	stats     Stats
 }
 
 // PoolConfig describes a Pool: its workers, their queues and how they
 // balance load, as Config does for Run. The zero PoolConfig is valid:
-// GOMAXPROCS workers, each with a DefaultQueue, in Master mode.
+// GOMAXPROCS workers, each with the default queue, in Master mode.
 //
 // One difference: a Pool whose Proportion is zero steals one task at a
-// time, in both modes, where Run takes DefaultProportion of the victim's
-// queue. The oldest task of a fork-join queue is its largest piece of
+// time, in both modes, where Run takes half of the victim's queue. The oldest task of a fork-join queue is its largest piece of
 // work: the other half of the outermost split. One is enough to keep a
 // thief busy. Half of the queue would be several such pieces, which the
 // thief then runs one after another. A thief in a helping wait returns to
@@ -62,8 +59,8 @@ type Job struct {
 }
 
 // NewPool starts a Pool of workers, as cfg describes, and returns it.
-// NewPool() has GOMAXPROCS workers, each with a DefaultQueue, in Master
-// mode: the choice for most programs. NewPool(cfg) has cfg.WorkerCount()
+// NewPool() has GOMAXPROCS workers, each with the default queue, in
+// Master mode: the choice for most programs. NewPool(cfg) has cfg.Workers
 // workers, each with a queue made by cfg.NewQueue, balanced as cfg.Mode
 // says. It returns an error, and starts nothing, if cfg is invalid or
 // there is more than one. The workers park when there is nothing to run,
@@ -89,7 +86,6 @@ func NewPool(cfg ...PoolConfig) (*Pool, error) {
 	p.s = s
 	p.crew = newCrew(p, s)
 	s.hold() // the Pool's own count, until Close
-	p.started = time.Now()
 	s.start(context.Background())
 	return p, nil
 }
@@ -140,7 +136,7 @@ func (p *Pool) Close() Stats {
 		panic("sched: Pool.Close called by a task, which would wait for itself")
 	}
 	p.closeOnce.Do(func() {
-		p.stats = p.s.shutdown(func() time.Duration { return time.Since(p.started) })
+		p.stats = p.s.shutdown()
 		p.stats.Blocks = p.crew.blocks.Load()
 		p.stats.BlockWaits = p.crew.waits.Load()
 		p.stats.PeakBlocked = int(p.crew.peak.Load())

@@ -70,7 +70,7 @@ func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 	s := w.s
 	r.spinning.Add(1) // publishers that see a searcher need not wake anyone
 	for {
-		for range s.cfg.Spin {
+		for range s.cfg.spin {
 			if w.stopLooking(l) {
 				r.stopSearching()
 				return false
@@ -120,8 +120,8 @@ func (r *random[T]) addStats(st *Stats) {
 		sr := &r.ws[i]
 		st.Steals += sr.w.stats.Steals
 		st.Moved += sr.w.stats.Moved
-		st.EmptySteals += sr.empty
-		st.ContendedSteals += sr.contended
+		st.detail.EmptySteals += sr.empty
+		st.detail.ContendedSteals += sr.contended
 	}
 }
 

@@ -3,9 +3,7 @@ package sched_test
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -18,6 +16,7 @@ import (
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/blockq"
 	"github.com/worksteal/wsq/catalog"
+	"github.com/worksteal/wsq/internal/schedstats"
 	"github.com/worksteal/wsq/internal/testenv"
 	"github.com/worksteal/wsq/mutexq"
 	"github.com/worksteal/wsq/sched"
@@ -95,7 +94,7 @@ func configs(newQueue func() wsq.Queue[int]) []sched.Config[int] {
 	cs = append(cs,
 		sched.Config[int]{NewQueue: newQueue, Mode: sched.Random, Workers: 4, StealOne: true},
 		sched.Config[int]{NewQueue: newQueue, Mode: sched.Master, Workers: 4, Proportion: 0.1},
-		sched.Config[int]{NewQueue: newQueue, Mode: sched.Random, Workers: 4, Proportion: 1, Spin: 1},
+		sched.WithSpin(sched.Config[int]{NewQueue: newQueue, Mode: sched.Random, Workers: 4, Proportion: 1}, 1),
 		// Three masters, each looking at a window of queues.
 		sched.Config[int]{NewQueue: newQueue, Mode: sched.Master, Workers: 35},
 	)
@@ -110,8 +109,8 @@ func name(c sched.Config[int]) string {
 	if c.Proportion != 0 {
 		s += fmt.Sprintf("/p=%v", c.Proportion)
 	}
-	if c.Spin != 0 {
-		s += fmt.Sprintf("/spin=%d", c.Spin)
+	if n := sched.Spin(c); n != 0 {
+		s += fmt.Sprintf("/spin=%d", n)
 	}
 	return s
 }
@@ -142,18 +141,18 @@ func TestExactlyOnce(t *testing.T) {
 				st, err := sched.Run(context.Background(), cfg, []int{0}, treeHandler(n, tl))
 				require.NoError(t, err)
 				tl.check(t, st)
-				assert.Equal(t, cfg.Mode, st.Mode)
 				assert.Len(t, st.PerWorker, cfg.Workers)
 				if cfg.Workers == 1 {
 					assert.Zero(t, st.Steals, "one worker has nobody to steal from")
 				}
+				d := schedstats.Of(st)
 				if cfg.Mode == sched.Random {
-					assert.Zero(t, st.MasterBusy)
+					assert.Zero(t, d.MasterBusy)
 				}
 				if _, ok := cfg.NewQueue().(wsq.Handoff[int]); ok && cfg.Mode == sched.Master {
-					assert.LessOrEqual(t, st.Parcels, st.Steals, "steals of more than a few items are parcels")
+					assert.LessOrEqual(t, d.Parcels, st.Steals, "steals of more than a few items are parcels")
 				} else {
-					assert.Zero(t, st.Parcels)
+					assert.Zero(t, d.Parcels)
 				}
 			})
 		}
@@ -304,7 +303,7 @@ func TestConfigErrors(t *testing.T) {
 		"bad mode":           {NewQueue: newQ, Mode: sched.Mode(7)},
 		"proportion above 1": {NewQueue: newQ, Proportion: 1.5},
 		"negative p":         {NewQueue: newQ, Proportion: -0.5},
-		"negative spin":      {NewQueue: newQ, Spin: -1},
+		"negative spin":      sched.WithSpin(sched.Config[int]{NewQueue: newQ}, -1),
 		"nil queue":          {NewQueue: func() wsq.Queue[int] { return nil }},
 	}
 	for name, cfg := range bad {
@@ -316,8 +315,8 @@ func TestConfigErrors(t *testing.T) {
 	// Workers 0 means GOMAXPROCS, and a nil NewQueue the default queue.
 	st, err := sched.Run(context.Background(), sched.Config[int]{}, []int{1, 2, 3}, h)
 	require.NoError(t, err)
-	assert.Equal(t, runtime.GOMAXPROCS(0), st.Workers)
-	assert.Equal(t, sched.Config[int]{}.WorkerCount(), st.Workers)
+	assert.Len(t, st.PerWorker, runtime.GOMAXPROCS(0))
+	assert.Len(t, st.PerWorker, sched.Config[int]{}.WorkerCount())
 	assert.Equal(t, 5, sched.Config[int]{Workers: 5}.WorkerCount())
 	assert.Equal(t, int64(3), st.Processed)
 }
@@ -332,26 +331,9 @@ func TestDefaultQueue(t *testing.T) {
 }
 
 func TestModeNames(t *testing.T) {
-	for _, m := range sched.Modes() {
-		text, err := m.MarshalText()
-		require.NoError(t, err)
-		var got sched.Mode
-		require.NoError(t, got.UnmarshalText(text))
-		assert.Equal(t, m, got)
-	}
-	var m sched.Mode
-	assert.EqualError(t, m.UnmarshalText([]byte("greedy")), `sched: unknown mode "greedy"; known modes: master, random`)
-	_, err := sched.Mode(9).MarshalText()
-	assert.EqualError(t, err, "sched: unknown mode 9")
+	assert.Equal(t, "master", sched.Master.String())
+	assert.Equal(t, "random", sched.Random.String())
 	assert.Equal(t, "Mode(9)", sched.Mode(9).String())
-
-	// A Mode is a flag through flag.TextVar.
-	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.TextVar(&m, "mode", sched.Master, "load balancing")
-	require.NoError(t, fs.Parse([]string{"-mode", "random"}))
-	assert.Equal(t, sched.Random, m)
-	assert.ErrorContains(t, fs.Parse([]string{"-mode", "greedy"}), `unknown mode "greedy"`)
 }
 
 // TestMasterIsTheOnlyThief checks the paper's concurrency model in Master
@@ -524,7 +506,8 @@ func TestContendedSteals(t *testing.T) {
 				require.NoError(t, err)
 				tl.check(t, st)
 				assert.Positive(t, st.Steals)
-				assert.Positive(t, st.ContendedSteals, "every other steal attempt is contended")
+				d := schedstats.Of(st)
+				assert.Positive(t, d.ContendedSteals, "every other steal attempt is contended")
 				var results [3]int64
 				for _, q := range queues {
 					for r := range results {
@@ -532,8 +515,8 @@ func TestContendedSteals(t *testing.T) {
 					}
 				}
 				assert.Equal(t, results[wsq.Taken], st.Steals, "steals that took items")
-				assert.Equal(t, results[wsq.Empty], st.EmptySteals, "steals that found the victim empty")
-				assert.Equal(t, results[wsq.Contended], st.ContendedSteals, "steals that met contention")
+				assert.Equal(t, results[wsq.Empty], d.EmptySteals, "steals that found the victim empty")
+				assert.Equal(t, results[wsq.Contended], d.ContendedSteals, "steals that met contention")
 			})
 		}
 	}

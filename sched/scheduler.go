@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/pad"
@@ -77,32 +76,32 @@ type scheduler[T any] struct {
 
 func newScheduler[T any](cfg Config[T], h host[T]) (*scheduler[T], error) {
 	if cfg.NewQueue == nil {
-		cfg.NewQueue = DefaultQueue[T]
+		cfg.NewQueue = defaultQueue[T]
 	}
 	if cfg.Workers < 0 {
 		return nil, fmt.Errorf("sched: negative worker count %d", cfg.Workers)
 	}
-	cfg.Workers = cfg.WorkerCount()
+	cfg.Workers = cfg.workerCount()
 	if cfg.Mode != Master && cfg.Mode != Random {
 		return nil, fmt.Errorf("sched: unknown mode %d", int(cfg.Mode))
 	}
 	if cfg.Proportion == 0 {
-		cfg.Proportion = DefaultProportion
+		cfg.Proportion = defaultProportion
 	}
 	if !wsq.ValidProportion(cfg.Proportion) {
 		return nil, fmt.Errorf("sched: steal proportion %v is outside (0, 1]", cfg.Proportion)
 	}
-	if cfg.Spin < 0 {
-		return nil, fmt.Errorf("sched: negative spin count %d", cfg.Spin)
+	if cfg.spin < 0 {
+		return nil, fmt.Errorf("sched: negative spin count %d", cfg.spin)
 	}
-	if cfg.Spin == 0 {
-		cfg.Spin = DefaultSpin
+	if cfg.spin == 0 {
+		cfg.spin = defaultSpin
 	}
 	if cfg.MaxBlocked < 0 {
 		return nil, fmt.Errorf("sched: negative MaxBlocked %d", cfg.MaxBlocked)
 	}
 	if cfg.MaxBlocked == 0 {
-		cfg.MaxBlocked = DefaultMaxBlocked
+		cfg.MaxBlocked = defaultMaxBlocked
 	}
 	s := &scheduler[T]{cfg: cfg, host: h, handle: h.handle, done: make(chan struct{})}
 	if r, ok := h.(runHost[T]); ok {
@@ -145,10 +144,9 @@ func (s *scheduler[T]) run(ctx context.Context, roots []T) (Stats, error) {
 	if len(roots) == 0 {
 		s.complete()
 	}
-	start := time.Now()
 	s.start(ctx)
 	s.wg.Wait()
-	st := s.stats(time.Since(start))
+	st := s.stats()
 	s.cancel()
 	s.fail.raise() // the goroutines are gone; the caller takes the panic or Goexit
 	return st, s.err
@@ -179,12 +177,12 @@ func (s *scheduler[T]) release() {
 
 // shutdown ends a held run: it refuses injected items, releases the hold,
 // waits for the goroutines and returns the Stats. The queues go too.
-func (s *scheduler[T]) shutdown(elapsed func() time.Duration) Stats {
+func (s *scheduler[T]) shutdown() Stats {
 	s.inj.close()
 	s.release()
 	s.wg.Wait()
 	s.cancel()
-	st := s.stats(elapsed())
+	st := s.stats()
 	for _, w := range s.workers {
 		// Nothing uses the buffers or queues any more. An empty queue
 		// keeps some memory, which a finished run has no use for.
@@ -234,19 +232,16 @@ func (s *scheduler[T]) complete() { s.doneOnce.Do(func() { close(s.done) }) }
 // module does; it guards queues of the caller's own.
 var errDuplicate = errors.New("sched: more items handled than spawned; a queue returned an item twice")
 
-func (s *scheduler[T]) stats(elapsed time.Duration) Stats {
-	st := Stats{
-		Mode:      s.cfg.Mode,
-		Workers:   len(s.workers),
-		Elapsed:   elapsed,
-		PerWorker: make([]WorkerStats, len(s.workers)),
-	}
+// stats returns the run's Stats. The mode adds Steals and Moved.
+func (s *scheduler[T]) stats() Stats {
+	st := Stats{PerWorker: make([]WorkerStats, len(s.workers))}
 	for i, w := range s.workers {
 		ws := w.stats
 		st.PerWorker[i] = ws
 		st.Processed += ws.Processed
-		st.Idles += ws.Idles
 		st.IdleWait += ws.IdleWait
+		st.MaxLen = max(st.MaxLen, ws.MaxLen)
+		st.detail.Idles += w.idles
 	}
 	s.mode.addStats(&st)
 	return st

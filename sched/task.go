@@ -248,7 +248,7 @@ func (pw *runner) setWorker(w *Worker[Job]) {
 func (pw *runner) calling() bool { return atomicx.Goroutine() == pw.gid }
 
 // spawn pushes j into the worker's queue: the engine's pushOne, with a
-// direct call when the queue is a blockq (DefaultQueue's). A call through
+// direct call when the queue is a blockq (the default queue). A call through
 // wsq.Queue goes through a wrapper of the generic queue's method: every
 // task pays for its push and pop.
 func (pw *runner) spawn(j Job) {

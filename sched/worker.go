@@ -63,6 +63,7 @@ type Worker[T any] struct {
 	buf     []T // stolen items, and items taken from the injector
 	scratch []T // Spawn's copy of its arguments
 	stats   WorkerStats
+	idles   int64 // times the worker ran out of work
 
 	// room is stats.MaxLen less an upper bound on the items in the queue
 	// and overflow: the length last read, plus pushes since, less pops.
@@ -360,7 +361,7 @@ func (w *Worker[T]) findWork(ctx context.Context, l *latch) (bool, error) {
 		return false, nil
 	default:
 	}
-	w.stats.Idles++
+	w.idles++
 	start := time.Now()
 	ok := w.s.mode.find(ctx, w, l)
 	w.stats.IdleWait += time.Since(start)

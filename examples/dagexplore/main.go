@@ -14,6 +14,7 @@ import (
 	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/examples/internal/cli"
 	"github.com/worksteal/wsq/internal/dag"
+	"github.com/worksteal/wsq/internal/schedstats"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -46,9 +47,9 @@ func parseFlags(fs *cli.FlagSet, args []string) (config, error) {
 	var cost int
 	fs.Int64RangeVar(&c.graph.Nodes, "nodes", 1_000_000, 1, math.MaxInt64, "number of nodes of the graph")
 	fs.QueueVar(&c.queue)
-	cli.ChoiceVar(fs, &c.mode, "mode", sched.Master, sched.Modes(), "load balancing: the paper's master-worker balancing, or randomized stealing")
+	cli.ChoiceVar(fs, &c.mode, "mode", sched.Master, cli.Modes, "load balancing: the paper's master-worker balancing, or randomized stealing")
 	fs.WorkersVar(&c.workers)
-	fs.ProportionVar(&c.proportion, sched.DefaultProportion, "part of a victim's queue one steal takes")
+	fs.ProportionVar(&c.proportion, cli.Proportion, "part of a victim's queue one steal takes")
 	fs.BoolVar(&c.one, "one", false, "random mode: steal one item at a time instead of -proportion of the queue")
 	cli.ChoiceVar(fs, &c.graph.Work, "work", dag.Uniform, dag.Works, "per-node cost distribution: uniform, or heavy-tailed with the same mean")
 	fs.IntRangeVar(&cost, "cost", dag.DefaultCost, 0, math.MaxInt, "mean busy-work iterations per node, 0 for none (400 take about a microsecond)")
@@ -117,7 +118,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		fmt.Fprintf(stdout, "1 worker: %s in %s, %s\n",
-			cli.Count(r.nodes, "node"), cli.Duration(r.stats.Elapsed), cli.Rate(r.nodes, r.stats.Elapsed, "nodes"))
+			cli.Count(r.nodes, "node"), cli.Duration(r.elapsed), cli.Rate(r.nodes, r.elapsed, "nodes"))
 		base = &r
 	}
 	r, err := explore(ctx, c, c.workers, stderr)
@@ -142,7 +143,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 type result struct {
 	nodes    int64
 	checksum uint64 // of the busy work; depends on the graph only
+	workers  int
+	mode     sched.Mode
+	elapsed  time.Duration
 	stats    sched.Stats
+	detail   schedstats.Detail // the counts sched keeps for the module's tools
 }
 
 // explore explores the graph with the given number of workers through
@@ -171,7 +176,10 @@ func explore(ctx context.Context, c config, workers int, stderr io.Writer) (resu
 	})
 	res, err := dag.Explore(ctx, g, cfg, dag.Options{Done: &done})
 	stopProgress()
-	r := result{nodes: res.Nodes, checksum: res.Checksum, stats: res.Stats}
+	r := result{
+		nodes: res.Nodes, checksum: res.Checksum, workers: workers, mode: c.mode,
+		elapsed: res.Elapsed, stats: res.Stats, detail: schedstats.Of(res.Stats),
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return r, fmt.Errorf("interrupted after %s of %s nodes", cli.Group(res.Stats.Processed), cli.Group(g.Nodes))
@@ -186,34 +194,34 @@ func explore(ctx context.Context, c config, workers int, stderr io.Writer) (resu
 // microseconds; a rate with nothing to count, or too short to time, says
 // so.
 func summary(out io.Writer, r result, base *result) {
-	st := r.stats
+	st, d := r.stats, r.detail
 	fmt.Fprintf(out, "explored %s with %s in %s: %s\n",
-		cli.Count(r.nodes, "node"), cli.Count(st.Workers, "worker"), cli.Duration(st.Elapsed), cli.Rate(r.nodes, st.Elapsed, "nodes"))
+		cli.Count(r.nodes, "node"), cli.Count(r.workers, "worker"), cli.Duration(r.elapsed), cli.Rate(r.nodes, r.elapsed, "nodes"))
 	if base != nil {
-		if st.Elapsed > 0 && base.stats.Elapsed > 0 {
-			s := base.stats.Elapsed.Seconds() / st.Elapsed.Seconds()
-			fmt.Fprintf(out, "speedup over 1 worker: %.2fx with %s (efficiency %.0f%%)\n", s, cli.Count(st.Workers, "worker"), 100*s/float64(st.Workers))
+		if r.elapsed > 0 && base.elapsed > 0 {
+			s := base.elapsed.Seconds() / r.elapsed.Seconds()
+			fmt.Fprintf(out, "speedup over 1 worker: %.2fx with %s (efficiency %.0f%%)\n", s, cli.Count(r.workers, "worker"), 100*s/float64(r.workers))
 		} else {
 			fmt.Fprintf(out, "speedup over 1 worker: too short to measure\n")
 		}
 	}
 	fmt.Fprintf(out, "steals: %s", cli.Group(st.Steals))
 	if st.Steals > 0 {
-		fmt.Fprintf(out, " (%s), items moved %s (%.1f per steal)", cli.Rate(st.Steals, st.Elapsed, ""), cli.Group(st.Moved), perSteal(st))
+		fmt.Fprintf(out, " (%s), items moved %s (%.1f per steal)", cli.Rate(st.Steals, r.elapsed, ""), cli.Group(st.Moved), perSteal(st))
 	}
-	fmt.Fprintf(out, ", empty steals %s, contended steals %s", cli.Group(st.EmptySteals), cli.Group(st.ContendedSteals))
-	if st.Parcels > 0 {
-		fmt.Fprintf(out, ", %s handed over as parcels", cli.Group(st.Parcels))
+	fmt.Fprintf(out, ", empty steals %s, contended steals %s", cli.Group(d.EmptySteals), cli.Group(d.ContendedSteals))
+	if d.Parcels > 0 {
+		fmt.Fprintf(out, ", %s handed over as parcels", cli.Group(d.Parcels))
 	}
 	fmt.Fprintln(out)
-	fmt.Fprintf(out, "idle: %s, %s in all", cli.Count(st.Idles, "time"), cli.Duration(st.IdleWait))
-	if st.Mode == sched.Master {
+	fmt.Fprintf(out, "idle: %s, %s in all", cli.Count(d.Idles, "time"), cli.Duration(st.IdleWait))
+	if r.mode == sched.Master {
 		capacity := "no hand-offs"
 		if st.Steals > 0 {
-			capacity = "capacity " + cli.Rate(st.Steals, st.MasterBusy, "hand-offs")
+			capacity = "capacity " + cli.Rate(st.Steals, d.MasterBusy, "hand-offs")
 		}
 		fmt.Fprintf(out, "; master busy %s (%s), workers waited %s for it",
-			cli.Duration(st.MasterBusy), capacity, cli.Duration(st.MasterWait))
+			cli.Duration(d.MasterBusy), capacity, cli.Duration(d.MasterWait))
 	}
 	fmt.Fprintln(out)
 	fmt.Fprintf(out, "  %6s %13s %9s %11s %10s %10s\n", "worker", "handled", "steals", "moved", "max queue", "idle")

@@ -16,6 +16,7 @@ import (
 	"github.com/worksteal/wsq/examples/internal/cli"
 	"github.com/worksteal/wsq/examples/internal/cmdtest"
 	"github.com/worksteal/wsq/internal/dag"
+	"github.com/worksteal/wsq/internal/schedstats"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -34,7 +35,7 @@ func TestExplore(t *testing.T) {
 		var checksum uint64
 		first := true
 		for _, q := range catalog.Names() {
-			for _, mode := range sched.Modes() {
+			for _, mode := range cli.Modes {
 				for _, workers := range []int{1, 3} {
 					c := config{graph: g, queue: q, mode: mode, proportion: 0.5, one: workers == 3 && q == "mutex"}
 					r, err := explore(context.Background(), c, workers, nil)
@@ -130,11 +131,13 @@ func TestCommand(t *testing.T) {
 // durations in microseconds, no rate of hand-offs that did not happen, and
 // "too short to measure" where no time passed on the clock.
 func TestSummaryTinyRun(t *testing.T) {
-	tiny := result{nodes: 10, stats: sched.Stats{
-		Mode: sched.Master, Workers: 2, Elapsed: 58_834 * time.Nanosecond, Processed: 10,
-		Idles: 1, IdleWait: 12_512 * time.Nanosecond, MasterBusy: 1_620 * time.Nanosecond,
-		PerWorker: []sched.WorkerStats{{Processed: 10, MaxLen: 5}, {IdleWait: 12_512 * time.Nanosecond, MaxLen: 1}},
-	}}
+	tiny := result{nodes: 10, workers: 2, mode: sched.Master, elapsed: 58_834 * time.Nanosecond,
+		stats: sched.Stats{
+			WorkerStats: sched.WorkerStats{Processed: 10, IdleWait: 12_512 * time.Nanosecond},
+			PerWorker:   []sched.WorkerStats{{Processed: 10, MaxLen: 5}, {IdleWait: 12_512 * time.Nanosecond, MaxLen: 1}},
+		},
+		detail: schedstats.Detail{Idles: 1, MasterBusy: 1_620 * time.Nanosecond},
+	}
 	var out bytes.Buffer
 	summary(&out, tiny, nil)
 	assert.Equal(t, ""+
@@ -146,7 +149,7 @@ func TestSummaryTinyRun(t *testing.T) {
 		"       1             0         0           0          1     12.5µs\n",
 		out.String())
 
-	untimed := result{nodes: 3, stats: sched.Stats{Mode: sched.Master, Workers: 1, Steals: 2, Moved: 2}}
+	untimed := result{nodes: 3, workers: 1, mode: sched.Master, stats: sched.Stats{WorkerStats: sched.WorkerStats{Steals: 2, Moved: 2}}}
 	out.Reset()
 	summary(&out, untimed, &untimed)
 	assert.Equal(t, ""+

@@ -52,8 +52,8 @@
 // listing waits, and gives it back when the listing returns, so the pool
 // keeps GOMAXPROCS goroutines running tasks however many listings wait;
 // the program prints how many blocking calls there were and how many
-// waited at once (at most sched.DefaultMaxBlocked, 256; beyond it a
-// listing runs on its worker, which stalls). With -block=false and a
+// waited at once (at most 256, the pool's Config.MaxBlocked; beyond it a
+// listing waits for a slot while its worker runs other tasks). With -block=false and a
 // -latency, the walk takes about the latency times the directories divided
 // by the workers; with Task.Block, about that divided by up to 256 more
 // (package bench measures both: BenchmarkBlockingWalk).

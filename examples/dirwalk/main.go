@@ -44,7 +44,7 @@ func parseFlags(flags *cli.FlagSet, args []string) (config, error) {
 	flags.BoolVar(&c.block, "block", true, "list each directory inside Task.Block, so that the worker runs other tasks meanwhile (false: the listing stalls the worker)")
 	flags.BoolVar(&c.check, "check", true, "walk the tree again with filepath.WalkDir, one goroutine, and compare the counts")
 	flags.QueueVar(&c.queue)
-	cli.ChoiceVar(flags, &c.mode, "mode", sched.Master, sched.Modes(), "load balancing: the paper's master-worker balancing, or randomized stealing")
+	cli.ChoiceVar(flags, &c.mode, "mode", sched.Master, cli.Modes, "load balancing: the paper's master-worker balancing, or randomized stealing")
 	flags.WorkersVar(&c.workers)
 	flags.ProgressVar(&c.progress)
 	if err := flags.Parse(args); err != nil {
@@ -101,7 +101,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, countsLine(r))
 	st := r.stats
 	fmt.Fprintf(stdout, "tasks: %s; blocking calls: %s, at most %s under way at once, %s waited for one of the %s slots\n",
-		cli.Group(st.Processed), cli.Group(st.Blocks), cli.Group(st.PeakBlocked), cli.Group(st.BlockWaits), cli.Group(sched.DefaultMaxBlocked))
+		cli.Group(st.Processed), cli.Group(st.Blocks), cli.Group(st.PeakBlocked), cli.Group(st.BlockWaits), cli.Group(maxBlocked))
 	if !c.check {
 		return 0
 	}
@@ -192,12 +192,16 @@ func list(dir string, latency time.Duration, readDir func(string) ([]fs.DirEntry
 // runs (see cli.StartProgress). The first error stops the walk: the tasks
 // that have not listed their directory yet see the group's context
 // cancelled and return.
+// maxBlocked is the most listings that wait at once: the pool's
+// Config.MaxBlocked, here its default.
+const maxBlocked = 256
+
 func walkPool(ctx context.Context, c config, root string, readDir func(string) ([]fs.DirEntry, error), stderr io.Writer) (result, error) {
 	newQueue, err := catalog.Factory[sched.Job](c.queue)
 	if err != nil {
 		return result{}, err
 	}
-	pool, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue, Mode: c.mode, Workers: c.workers})
+	pool, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue, Mode: c.mode, Workers: c.workers, MaxBlocked: maxBlocked})
 	if err != nil {
 		return result{}, err
 	}

@@ -71,7 +71,7 @@ func TestWalkSerial(t *testing.T) {
 func TestWalk(t *testing.T) {
 	root, want := makeTree(t)
 	for _, q := range catalog.Names() {
-		for _, mode := range sched.Modes() {
+		for _, mode := range cli.Modes {
 			for _, workers := range []int{1, 3} {
 				for _, block := range []bool{true, false} {
 					name := fmt.Sprintf("queue=%s/mode=%v/workers=%d/block=%v", q, mode, workers, block)
@@ -96,13 +96,13 @@ func TestWalk(t *testing.T) {
 // listings wait at once, and checks the counts.
 func TestWalkLatency(t *testing.T) {
 	root, want := makeTree(t)
-	for _, mode := range sched.Modes() {
+	for _, mode := range cli.Modes {
 		c := config{queue: "bq", mode: mode, workers: 2, block: true, latency: time.Millisecond}
 		r, err := walkPool(context.Background(), c, root, os.ReadDir, io.Discard)
 		require.NoError(t, err)
 		assert.Equal(t, want, r.counts)
 		assert.Equal(t, want.dirs, r.stats.Blocks)
-		assert.LessOrEqual(t, r.stats.PeakBlocked, sched.DefaultMaxBlocked)
+		assert.LessOrEqual(t, r.stats.PeakBlocked, maxBlocked)
 	}
 }
 

@@ -43,10 +43,10 @@ func parseFlags(fs *cli.FlagSet, args []string) (config, error) {
 	var c config
 	fs.IntRangeVar(&c.n, "n", 27, 0, maxN, "compute fib(n)")
 	fs.QueueVar(&c.queue)
-	cli.ChoiceVar(fs, &c.mode, "mode", sched.Random, sched.Modes(), "load balancing: the paper's master-worker balancing, or randomized stealing")
+	cli.ChoiceVar(fs, &c.mode, "mode", sched.Random, cli.Modes, "load balancing: the paper's master-worker balancing, or randomized stealing")
 	fs.WorkersVar(&c.workers)
 	fs.BoolVar(&c.one, "one", false, "random mode: a thief takes the single oldest task, as in Cilk, instead of -proportion of the queue")
-	fs.ProportionVar(&c.proportion, sched.DefaultProportion, "part of a victim's queue one steal takes")
+	fs.ProportionVar(&c.proportion, cli.Proportion, "part of a victim's queue one steal takes")
 	fs.IntRangeVar(&c.cutoff, "cutoff", 1, 1, math.MaxInt, "calls fib(k) with k <= cutoff run serially in one task")
 	fs.ProgressVar(&c.progress)
 	if err := fs.Parse(args); err != nil {
@@ -112,10 +112,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, r := range []result{serial, res} {
 		if r.value != want {
-			fail("fib(%d) = %s with %s, want %s", c.n, cli.Group(r.value), cli.Count(r.stats.Workers, "worker"), cli.Group(want))
+			fail("fib(%d) = %s with %s, want %s", c.n, cli.Group(r.value), cli.Count(len(r.stats.PerWorker), "worker"), cli.Group(want))
 		}
 		if uint64(r.stats.Processed) != tasks {
-			fail("%s ran %s, want %s", cli.Count(r.stats.Workers, "worker"), cli.Count(r.stats.Processed, "task"), cli.Group(tasks))
+			fail("%s ran %s, want %s", cli.Count(len(r.stats.PerWorker), "worker"), cli.Count(r.stats.Processed, "task"), cli.Group(tasks))
 		}
 	}
 	if sp > s1*p {

@@ -45,7 +45,7 @@ func TestCompute(t *testing.T) {
 	}
 	tasks := taskCount(n, 1)
 	for _, q := range catalog.Names() {
-		for _, mode := range sched.Modes() {
+		for _, mode := range cli.Modes {
 			for _, one := range []bool{true, false} {
 				c := config{n: n, queue: q, mode: mode, one: one, proportion: 0.5, cutoff: 1}
 				serial, err := compute(context.Background(), c, 1, nil)
@@ -124,10 +124,10 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 func TestReportTinyRun(t *testing.T) {
 	var out bytes.Buffer
 	report(&out, "2 workers", result{value: 5, elapsed: 11_234 * time.Nanosecond, stats: sched.Stats{
-		Workers: 2, Processed: 8, Steals: 1, Moved: 1,
-		PerWorker: []sched.WorkerStats{{Processed: 3, MaxLen: 2}, {Processed: 5, Steals: 1, Moved: 1, MaxLen: 2}},
+		WorkerStats: sched.WorkerStats{Processed: 8, Steals: 1, Moved: 1},
+		PerWorker:   []sched.WorkerStats{{Processed: 3, MaxLen: 2}, {Processed: 5, Steals: 1, Moved: 1, MaxLen: 2}},
 	}})
-	report(&out, "1 worker", result{value: 1, stats: sched.Stats{Workers: 1, Processed: 1, PerWorker: []sched.WorkerStats{{Processed: 1, MaxLen: 1}}}})
+	report(&out, "1 worker", result{value: 1, stats: sched.Stats{WorkerStats: sched.WorkerStats{Processed: 1}, PerWorker: []sched.WorkerStats{{Processed: 1, MaxLen: 1}}}})
 	assert.Equal(t, ""+
 		"2 workers: fib = 5, 8 tasks in 11.2µs (712,124 tasks/s), 1 steal moved 1 task\n"+
 		"  worker           ran    steals     moved  max queue\n"+

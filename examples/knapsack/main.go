@@ -48,9 +48,9 @@ func parseFlags(fs *cli.FlagSet, args []string) (config, error) {
 	fs.Int64RangeVar(&c.gen.rng, "range", 1000, 1, maxNumber/2, "weights of a generated instance are drawn from 1 to range")
 	fs.Int64RangeVar(&c.gen.capacity, "capacity", 0, 0, math.MaxInt64, "capacity of a generated instance, 0 for half the total weight")
 	fs.QueueVar(&c.queue)
-	cli.ChoiceVar(fs, &c.mode, "mode", sched.Master, sched.Modes(), "load balancing: the paper's master-worker balancing, or randomized stealing")
+	cli.ChoiceVar(fs, &c.mode, "mode", sched.Master, cli.Modes, "load balancing: the paper's master-worker balancing, or randomized stealing")
 	fs.WorkersVar(&c.workers)
-	fs.ProportionVar(&c.proportion, sched.DefaultProportion, "part of a victim's queue one steal takes")
+	fs.ProportionVar(&c.proportion, cli.Proportion, "part of a victim's queue one steal takes")
 	fs.BoolVar(&c.check, "check", true, "check the optimum by dynamic programming, whose time and memory grow with items × capacity")
 	fs.ProgressVar(&c.progress)
 	if err := fs.Parse(args); err != nil {
@@ -116,18 +116,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 	stopProgress := cli.StartProgress(stderr, c.progress, func(elapsed time.Duration) string {
 		return fmt.Sprintf("knapsack: %s, best value %s", cli.ProgressText(s.handled.Load(), 0, "node", elapsed), cli.Group(s.best.Load().value))
 	})
+	start := time.Now()
 	sol, st, err := s.solve(context.Background(), c)
+	elapsed := time.Since(start)
 	stopProgress()
 	if err != nil {
 		fmt.Fprintln(stderr, "knapsack:", err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "branch and bound (queue %s, %s mode, %s): best value %s in %s\n",
-		c.queue, c.mode, cli.Count(st.Workers, "worker"), cli.Group(sol.value), cli.Duration(st.Elapsed))
+		c.queue, c.mode, cli.Count(len(st.PerWorker), "worker"), cli.Group(sol.value), cli.Duration(elapsed))
 	fmt.Fprintf(stdout, "  LP bound at the root %s, greedy start %s, incumbent improved %s\n",
 		cli.Group(s.rootBound), cli.Group(s.greedy), cli.Count(s.improvements(), "time"))
 	fmt.Fprintf(stdout, "  %s handled (%s), %s pruned on arrival; %s moved %s\n",
-		cli.Count(st.Processed, "node"), cli.Rate(st.Processed, st.Elapsed, "nodes"), cli.Group(s.pruned()), cli.Count(st.Steals, "steal"), cli.Count(st.Moved, "node"))
+		cli.Count(st.Processed, "node"), cli.Rate(st.Processed, elapsed, "nodes"), cli.Group(s.pruned()), cli.Count(st.Steals, "steal"), cli.Count(st.Moved, "node"))
 	fmt.Fprintf(stdout, "  %6s %13s %9s %11s %10s\n", "worker", "handled", "steals", "moved", "max queue")
 	for i, ws := range st.PerWorker {
 		fmt.Fprintf(stdout, "  %6d %13s %9s %11s %10s\n", i, cli.Group(ws.Processed), cli.Group(ws.Steals), cli.Group(ws.Moved), cli.Group(ws.MaxLen))

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/worksteal/wsq/catalog"
-	"github.com/worksteal/wsq/sched"
+	"github.com/worksteal/wsq/examples/internal/cli"
 )
 
 // TestSolve runs the branch and bound with every queue, both modes and one
@@ -22,7 +22,7 @@ func TestSolve(t *testing.T) {
 		in := generate(g)
 		opt := in.dp(nil)
 		for _, q := range catalog.Names() {
-			for _, mode := range sched.Modes() {
+			for _, mode := range cli.Modes {
 				for _, workers := range []int{1, 3} {
 					c := config{queue: q, mode: mode, workers: workers, proportion: 0.5}
 					sol, st, err := newSolver(in).solve(context.Background(), c)

@@ -56,7 +56,7 @@ func parseFlags(fs *cli.FlagSet, args []string) (config, error) {
 	fs.Uint64Var(&c.seed, "seed", 1, "seed of the random inputs")
 	fs.IntRangeVar(&c.cutoff, "cutoff", 4096, 2, math.MaxInt, "parts of at most this many integers are sorted serially in one task")
 	fs.QueueVar(&c.queue)
-	cli.ChoiceVar(fs, &c.mode, "mode", sched.Random, sched.Modes(), "load balancing: the paper's master-worker balancing, or randomized stealing")
+	cli.ChoiceVar(fs, &c.mode, "mode", sched.Random, cli.Modes, "load balancing: the paper's master-worker balancing, or randomized stealing")
 	fs.WorkersVar(&c.workers)
 	fs.ProgressVar(&c.progress)
 	if err := fs.Parse(args); err != nil {

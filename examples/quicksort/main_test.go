@@ -13,6 +13,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/worksteal/wsq/catalog"
+	"github.com/worksteal/wsq/examples/internal/cli"
 	"github.com/worksteal/wsq/examples/internal/cmdtest"
 	"github.com/worksteal/wsq/internal/testenv"
 	"github.com/worksteal/wsq/sched"
@@ -52,7 +53,7 @@ func TestSortParallel(t *testing.T) {
 	n := testenv.Size(10_000, 10_000, 50_000)
 	for _, kind := range inputs {
 		for _, q := range catalog.Names() {
-			for _, mode := range sched.Modes() {
+			for _, mode := range cli.Modes {
 				for _, workers := range []int{1, 3} {
 					xs := generate(kind, n, 7)
 					want := slices.Clone(xs)
@@ -110,9 +111,9 @@ func TestCommand(t *testing.T) {
 // milliseconds: the times in microseconds, and no ratio where a time was
 // too short to measure.
 func TestParallelLineTinySort(t *testing.T) {
-	res := result{elapsed: 57_345 * time.Nanosecond, stats: sched.Stats{Processed: 1}}
+	res := result{elapsed: 57_345 * time.Nanosecond, stats: sched.Stats{WorkerStats: sched.WorkerStats{Processed: 1}}}
 	assert.Equal(t, "parallel quicksort: 57.3µs (0.02x slices.Sort), 1 task, 0 steals moved 0 tasks", parallelLine(1_234*time.Nanosecond, res))
-	res = result{elapsed: 2_500 * time.Microsecond, stats: sched.Stats{Processed: 9, Steals: 2, Moved: 3}}
+	res = result{elapsed: 2_500 * time.Microsecond, stats: sched.Stats{WorkerStats: sched.WorkerStats{Processed: 9, Steals: 2, Moved: 3}}}
 	assert.Equal(t, "parallel quicksort: 2.5ms (2.00x slices.Sort), 9 tasks, 2 steals moved 3 tasks", parallelLine(5*time.Millisecond, res))
 	assert.Equal(t, "parallel quicksort: 2.5ms (slices.Sort too short to compare), 9 tasks, 2 steals moved 3 tasks", parallelLine(0, res))
 }

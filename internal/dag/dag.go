@@ -223,6 +223,8 @@ type Result struct {
 	Checksum uint64
 	// Stats are the scheduler's statistics.
 	Stats sched.Stats
+	// Elapsed is the duration of the run.
+	Elapsed time.Duration
 }
 
 // acc is one worker's tally, on its own cache lines.
@@ -253,6 +255,7 @@ func Explore(ctx context.Context, g Graph, cfg sched.Config[Node], opt Options) 
 	if opt.Bitmap {
 		seen = make([]atomic.Uint64, (g.Nodes+63)/64)
 	}
+	start := time.Now()
 	stats, err := sched.Run(ctx, cfg, []Node{g.Root()}, func(_ context.Context, n Node, w *sched.Worker[Node]) error {
 		a := &accs[w.ID()]
 		id := uint64(n.ID)
@@ -278,7 +281,7 @@ func Explore(ctx context.Context, g Graph, cfg sched.Config[Node], opt Options) 
 			opt.Done.Add(int64(accs[i].count % ProgressEvery))
 		}
 	}
-	res := Result{Stats: stats}
+	res := Result{Stats: stats, Elapsed: time.Since(start)}
 	if err != nil {
 		return res, err
 	}

@@ -47,7 +47,7 @@ func newFlags() *flags {
 	f.fs.Int64RangeVar(&f.nodes, "nodes", 1_000_000, 1, math.MaxInt64, "number of nodes")
 	f.fs.ProportionVar(&f.proportion, 0.5, "part of a queue one steal takes")
 	f.fs.QueueVar(&f.queue)
-	ChoiceVar(f.fs, &f.mode, "mode", sched.Master, sched.Modes(), "load balancing")
+	ChoiceVar(f.fs, &f.mode, "mode", sched.Master, Modes, "load balancing")
 	f.fs.WorkersVar(&f.workers)
 	f.fs.BoolVar(&f.one, "one", false, "steal one item at a time")
 	f.fs.ProgressVar(&f.progress)

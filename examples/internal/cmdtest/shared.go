@@ -10,7 +10,6 @@ import (
 
 	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/examples/internal/cli"
-	"github.com/worksteal/wsq/sched"
 )
 
 // Command is the test of a program as a user runs it: it builds the
@@ -59,7 +58,7 @@ func Shared(t *testing.T, bin, name, synopsis string) []Case {
 	}
 	if flags["mode"] {
 		var modes []string
-		for _, m := range sched.Modes() {
+		for _, m := range cli.Modes {
 			modes = append(modes, m.String())
 		}
 		last := len(modes) - 1
