@@ -145,7 +145,7 @@ func (c *crew) endBlock(t *Task) {
 // back, a parked spare, or a new one.
 func (c *crew) lend(pw *runner) {
 	w := pw.w
-	c.blocks.Add(1)
+	c.blocks.Add(1) // atomic: any goroutine's lend counts, Close reads
 	if next := c.seats[w.id].takeWaiter(w); next != nil {
 		c.give(w, next)
 		return
@@ -186,7 +186,7 @@ func (c *crew) reclaim(pw *runner) {
 	w.want()
 	st.mu.Unlock()
 	<-pw.resume
-	st.gid.Store(pw.gid)
+	st.gid.Store(pw.gid) // atomic: caller reads it from any goroutine
 }
 
 // takeWaiter takes the goroutine that has waited longest to take w back
@@ -225,8 +225,8 @@ func (c *crew) goWith(w *Worker[Job]) {
 	next := c.newRunner(w)
 	st := &c.seats[w.id]
 	st.cur = next
-	st.busy.Store(false)
-	st.gid.Store(0)
+	st.busy.Store(false) // atomic: see seat.busy
+	st.gid.Store(0)      // atomic: see seat.gid; next stores its own
 	c.s.wg.Add(1)
 	go c.serve(next)
 }
@@ -234,7 +234,7 @@ func (c *crew) goWith(w *Worker[Job]) {
 // addBlocked counts one more goroutine that lent its worker, and keeps
 // the peak.
 func (c *crew) addBlocked() {
-	n := c.blocked.Add(1)
+	n := c.blocked.Add(1) // atomic: lends and hand backs of all workers meet here
 	for {
 		peak := c.peak.Load()
 		// A CAS: another lend may raise the peak meanwhile.
@@ -291,12 +291,12 @@ func (c *crew) serve(pw *runner) {
 	}()
 	for {
 		w := pw.w
-		c.seats[w.id].gid.Store(pw.gid)
+		c.seats[w.id].gid.Store(pw.gid) // atomic: see seat.gid
 		err := w.run(s.ctx)
 		// Wanted back at a safe point; or the pool stops (ctx is
 		// cancelled), and a waiting goroutine ends its task first.
 		if next := c.seats[w.id].takeWaiter(w); next != nil {
-			c.blocked.Add(-1) // next has its worker back, and pw retires
+			c.blocked.Add(-1) // atomic, as in addBlocked: next has its worker back, and pw retires
 			c.give(w, next)
 		}
 		if err != errWanted {
@@ -344,7 +344,7 @@ func (c *crew) retire(pw *runner) bool {
 // allBusy reports whether every worker runs a task at this moment.
 func (c *crew) allBusy() bool {
 	for i := range c.seats {
-		if !c.seats[i].busy.Load() {
+		if !c.seats[i].busy.Load() { // atomic: see seat.busy
 			return false
 		}
 	}
@@ -357,7 +357,7 @@ func (c *crew) allBusy() bool {
 func (c *crew) caller() *runner {
 	id := atomicx.Goroutine()
 	for i := range c.seats {
-		if c.seats[i].gid.Load() == id {
+		if c.seats[i].gid.Load() == id { // atomic: the seats' goroutines store theirs
 			return c.seats[i].cur // the caller's own: written before it had the worker
 		}
 	}

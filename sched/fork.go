@@ -264,7 +264,7 @@ func (f Future[R]) joinOther(t *Task) R {
 // reuse the record: whether the task ran on pw. A failed or waited-for
 // record is not reused.
 func (b *forkBase) release(pw *runner) bool {
-	if b.l.slow.Load() != nil {
+	if b.l.slow.Load() != nil { // made by a waiter that slept, or by a failure
 		b.l.raise()
 		return false
 	}

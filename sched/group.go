@@ -7,20 +7,19 @@ import (
 )
 
 // Group is a set of tasks that a program starts with Go and waits for with
-// Wait, as with golang.org/x/sync/errgroup, but run by a Pool's workers:
-// the first task that returns an error cancels the group's context, and
-// Wait returns that error; Wait run by a task runs other tasks while it
-// waits. A Group is made by Pool.NewGroup (for tasks started from outside
-// the pool) or Task.NewGroup (inside a task), and is used for one round of
-// Go calls and one Wait.
+// Wait, as with golang.org/x/sync/errgroup, but run by a Pool's workers.
+// The first task that returns an error cancels the group's context, and
+// Wait returns that error. Wait run by a task runs other tasks while it
+// waits. Pool.NewGroup makes a Group for tasks started from outside the
+// pool, Task.NewGroup one inside a task. A Group serves one round of Go
+// calls and one Wait.
 //
-// A panic in a task of the group stops the group: the tasks of the group
-// that have not started by then are not run (each finishes at once), and
-// Wait panics, once every task has finished, with a *PanicError that holds
-// the value and the stack of the first panic. A task that calls
-// runtime.Goexit stops the group in the same way, and Wait then calls
-// runtime.Goexit in its caller. Errors do not stop the group: its tasks
-// run, and should watch their context.
+// A panic in a task of the group stops the group. Its tasks that have not
+// started by then are not run: each finishes at once. Once every task has
+// finished, Wait panics with a *PanicError that holds the first panic's
+// value and stack. A task that calls runtime.Goexit stops the group in the
+// same way, and Wait then calls runtime.Goexit. Errors do not stop the
+// group: its tasks run, and should watch their context.
 type Group struct {
 	l      latch // first: see latch
 	p      *Pool
@@ -32,10 +31,9 @@ type Group struct {
 	mu      sync.Mutex  // guards err and the latch's failure until it is done
 	err     error
 
-	// A group made by Task.NewGroup is one of that task's groups not yet
-	// waited for (see Task.groups) while owner holds the task: only its
-	// goroutine writes owner, older and newer, and another task's Wait
-	// reads owner.
+	// While owner holds a task, the group is one of the groups that task
+	// made and has not waited for (see Task.groups). Only its goroutine
+	// writes owner, older and newer; another task's Wait reads owner.
 	owner        atomic.Pointer[Task]
 	older, newer *Group
 }
@@ -52,7 +50,7 @@ func (g *Group) unlink(t *Task) {
 		o.newer = n
 	}
 	g.older, g.newer = nil, nil
-	g.owner.Store(nil)
+	g.owner.Store(nil) // atomic: another task's Wait reads it (Task.waited)
 }
 
 // Context returns the group's context, the context of its tasks. It is
@@ -66,10 +64,9 @@ func (g *Group) Context() context.Context { return g.ctx }
 // With a nil t, for a caller that is not a task, the new task goes to the
 // pool's shared entry, where an idle worker takes it. Go does not block.
 //
-// Go panics, starting nothing, if f is nil, if it is called after Wait
-// returned (a Group serves one round of Go calls and one Wait: make a new
-// Group for the next round), if t is not the calling task's own Task (see
-// Task), or, with a nil t, if the pool is closed.
+// Go panics, starting nothing, if f is nil, or if t is not the calling
+// task's own Task (see Task). It panics after Wait returned: make a new
+// Group for the next round. With a nil t, it panics if the pool is closed.
 //
 // Go allocates the closure f if it captures variables, and nothing else
 // once the worker's buffers have grown; Fork starts a function with an
@@ -78,7 +75,7 @@ func (g *Group) Go(t *Task, f func(*Task) error) {
 	if f == nil {
 		panic(nilFunction("Group.Go", ""))
 	}
-	if g.ended.Load() {
+	if g.ended.Load() { // atomic: Wait may return on another goroutine
 		panic("sched: Group.Go after Wait returned: a Group serves one round of Go calls and one Wait; make a new Group")
 	}
 	j := Job{group: g, fn: f}
@@ -99,22 +96,21 @@ func (g *Group) Go(t *Task, f func(*Task) error) {
 	t.pw.spawn(j)
 }
 
-// Wait waits for every task of the group to finish (those that Go started
-// before Wait, and those they started in the group while it waited), cancels
-// the group's context, and returns the first error a task returned, or nil.
-// If a task panicked, Wait panics with a *PanicError that holds the first
-// panic's value and stack; if a task called runtime.Goexit, Wait calls
-// runtime.Goexit.
+// Wait waits for every task of the group to finish: those that Go started
+// before Wait, and those they started in the group meanwhile. Then it
+// cancels the group's context, and returns the first error a task
+// returned, or nil. If a task panicked, Wait panics with a *PanicError
+// that holds the first panic's value and stack. If a task called
+// runtime.Goexit, Wait calls runtime.Goexit.
 //
-// t is the calling task: while it waits, Wait runs other tasks on t's
-// worker (its own queue first), so the worker never sleeps while there is
+// t is the calling task. While it waits, Wait runs other tasks on t's
+// worker, its own queue first: the worker never sleeps while there is
 // work it can do. With a nil t, for a caller that is not a task, Wait
 // blocks the calling goroutine; Wait panics if a task passes nil. A task
-// must not wait for a group it belongs to, which would wait for itself;
-// Wait panics if it sees that.
+// must not wait for a group it belongs to, which would wait for itself.
 //
-// In the terms of the Go memory model, the return of every task's function
-// synchronizes before the return of Wait.
+// The return of every task's function synchronizes before the return of
+// Wait.
 func (g *Group) Wait(t *Task) error {
 	if t == nil {
 		g.p.nilWait("Group.Wait")
@@ -140,14 +136,14 @@ func (g *Group) wait(t *Task) error {
 // seal cancels the context, as Wait does once the tasks have finished,
 // refuses later calls of Go, and returns the first panic or Goexit.
 func (g *Group) seal() *failure {
-	g.ended.Store(true)
+	g.ended.Store(true) // atomic: Go may be called from any goroutine
 	g.cancel(g.err)
 	return g.l.failure()
 }
 
 // call runs f unless the group has stopped, and records its error.
 func (g *Group) call(t *Task, f func(*Task) error) {
-	if g.stopped.Load() {
+	if g.stopped.Load() { // atomic: set by the first failure, on any worker
 		return
 	}
 	if err := f(t); err != nil {
@@ -167,7 +163,7 @@ func (g *Group) arrive(f *failure) {
 		g.mu.Lock()
 		if s := g.l.getSlow(); s.fail == nil {
 			s.fail = f
-			g.stopped.Store(true)
+			g.stopped.Store(true) // atomic: read by tasks on other workers (call)
 			if f.panic != nil {
 				g.cancel(f.panic)
 			} else {

@@ -5,10 +5,9 @@ import (
 	"sync/atomic"
 )
 
-// injector holds the items added from outside the workers (Pool.Do, and
-// Group.Go with a nil Task), oldest first, until idle workers or the master
-// take them. Workers read n without the lock to see whether there is
-// anything to take.
+// injector holds the items that goroutines outside the workers add,
+// oldest first, until idle workers or a master take them. Workers read n
+// without the lock, to see whether there is anything to take.
 type injector[T any] struct {
 	n      atomic.Int64 // len(items) - head
 	mu     sync.Mutex
@@ -19,22 +18,22 @@ type injector[T any] struct {
 
 // put adds v and counts it in pending, unless the injector is closed; it
 // reports whether it did. Counting under the lock orders every successful
-// put before close, so a Pool's pending cannot reach zero while a put is on
-// its way.
+// put before close: a held run's pending cannot reach zero while a put is
+// on its way.
 func (q *injector[T]) put(v T, pending *atomic.Int64) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed {
 		return false
 	}
-	pending.Add(1)
+	pending.Add(1) // under mu: see above
 	if q.head > 0 && len(q.items) == cap(q.items) {
 		live := copy(q.items, q.items[q.head:])
 		clear(q.items[live:])
 		q.items, q.head = q.items[:live], 0
 	}
 	q.items = append(q.items, v)
-	q.n.Add(1)
+	q.n.Add(1) // after the item: a worker that reads n > 0 finds it under mu
 	return true
 }
 
@@ -58,6 +57,6 @@ func (q *injector[T]) take(dst []T, parts int) []T {
 	if q.head == len(q.items) {
 		q.items, q.head = shrink(q.items), 0
 	}
-	q.n.Add(-int64(k))
+	q.n.Add(-int64(k)) // under mu, with head
 	return dst
 }

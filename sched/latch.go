@@ -2,26 +2,25 @@ package sched
 
 import "sync/atomic"
 
-// latch counts unfinished tasks (of a Group, or the one task of a Future)
-// and lets waiters sleep until there are none. Waiters that are workers
-// run other tasks first (see poolWorker.join) and sleep on the channel only
-// when there is nothing to run.
+// latch counts unfinished tasks and lets waiters sleep until there are
+// none. A waiter that is a worker runs other items first (see
+// Worker.findWork's l), and sleeps on the channel only when there is
+// nothing to run.
 //
-// n is the count. It is a plain int64 used only through sync/atomic's
-// functions, so that a Future's latch can start at one in the composite
-// literal that makes it, without an atomic store before it is published; it
+// n is the count: a plain int64 for sync/atomic's functions, so that a
+// latch can start at one with a plain store before it is published. It
 // must stay the first word of the latch, and the latch the first field of
-// Future and Group, so that it is 64-bit aligned on 32-bit platforms.
+// the struct that holds it: then it is 64-bit aligned on 32-bit platforms.
 //
 // What a latch rarely needs, a channel for sleeping waiters and the record
-// of a failure, sits in a separate object made on first use, which keeps a
-// Future small.
+// of a failure, sits in an object made on first use, which keeps a latch
+// small.
 //
-// No lost wake-up: a waiter installs a channel and then reads the count; the
-// task that brings the count to zero decrements it and then reads the
-// channel. Sequential consistency makes one of the two see the other: the
-// waiter sees zero and does not sleep, or the last task sees the channel
-// and closes it.
+// No lost wake-up: a waiter installs a channel and then reads the count;
+// the task that brings the count to zero decrements it and then reads the
+// channel. Both are sequentially consistent, so one of the two sees the
+// other: the waiter sees zero and does not sleep, or the last task sees
+// the channel and closes it.
 type latch struct {
 	n    int64
 	slow atomic.Pointer[latchSlow]
@@ -35,18 +34,21 @@ type latchSlow struct {
 	fail *failure
 }
 
-// add counts k more unfinished tasks.
+// add counts k more unfinished tasks. Atomic: counted tasks may arrive
+// meanwhile.
 func (l *latch) add(k int64) { atomic.AddInt64(&l.n, k) }
 
-// done reports whether every counted task has finished.
+// done reports whether every counted task has finished. Atomic: the last
+// task's decrement orders all it did before this load.
 func (l *latch) done() bool { return atomic.LoadInt64(&l.n) == 0 }
 
 // arrive counts one task as finished, and wakes the waiters if it was the
 // last.
 func (l *latch) arrive() {
-	if atomic.AddInt64(&l.n, -1) == 0 {
+	if atomic.AddInt64(&l.n, -1) == 0 { // only one task sees zero
+		// Then read the channel: see latch.
 		if s := l.slow.Load(); s != nil && s.ch.Load() != nil {
-			if ch := s.ch.Swap(nil); ch != nil {
+			if ch := s.ch.Swap(nil); ch != nil { // close it once: the next count gets a new one
 				close(*ch)
 			}
 		}
@@ -59,6 +61,7 @@ func (l *latch) getSlow() *latchSlow {
 		if s := l.slow.Load(); s != nil {
 			return s
 		}
+		// A CAS: a waiter and a failing task may make it at once.
 		if s := new(latchSlow); l.slow.CompareAndSwap(nil, s) {
 			return s
 		}
@@ -68,7 +71,7 @@ func (l *latch) getSlow() *latchSlow {
 // failure returns how the tasks failed, or nil. It may be called once the
 // latch is done.
 func (l *latch) failure() *failure {
-	if s := l.slow.Load(); s != nil {
+	if s := l.slow.Load(); s != nil { // the latch is done: fail was written before
 		return s.fail
 	}
 	return nil
@@ -88,6 +91,7 @@ func (l *latch) channel() <-chan struct{} {
 			return *p
 		}
 		c := make(chan struct{})
+		// A CAS: waiters may install one at once, and must share it.
 		if s.ch.CompareAndSwap(nil, &c) {
 			return c
 		}

@@ -117,7 +117,7 @@ func (ms *masters[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 // sleepers set.
 func (ms *masters[T]) published() {
 	for {
-		n := atomic.LoadInt32(&ms.sleepers)
+		n := atomic.LoadInt32(&ms.sleepers) // see masters.sleepers
 		if n <= 0 {
 			return
 		}
@@ -182,7 +182,7 @@ func (m *master[T]) run(ctx context.Context) {
 		}
 		start := time.Now()
 		for {
-			if !mb.wants.Load() {
+			if !mb.wants.Load() { // atomic: the worker clears it when it stops waiting
 				mb.inbox <- delivery[T]{} // it gave up waiting: answer with nothing
 				break
 			}
@@ -208,7 +208,7 @@ func (m *master[T]) run(ctx context.Context) {
 // false when there is nothing to take.
 func (m *master[T]) stealFor(mb *mailbox[T]) (delivery[T], bool) {
 	s, w := m.ms.s, mb.w
-	if s.inj.n.Load() > 0 {
+	if s.inj.n.Load() > 0 { // the lock only when there is something
 		if items := s.inj.take(mb.recv[:0], len(s.workers)); len(items) > 0 {
 			return delivery[T]{items: items, n: len(items)}, true
 		}
@@ -318,7 +318,7 @@ func (m *master[T]) awaitWork(ctx context.Context) bool {
 // extra look).
 func (ms *masters[T]) unwait() {
 	for {
-		n := atomic.LoadInt32(&ms.sleepers)
+		n := atomic.LoadInt32(&ms.sleepers) // see masters.sleepers
 		// A CAS: a publisher may take the same count off meanwhile.
 		if n <= 0 || atomic.CompareAndSwapInt32(&ms.sleepers, n, n-1) {
 			return
@@ -352,7 +352,7 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 	wait:
 		for {
 			if w.stopLooking(l) {
-				mb.wants.Store(false)
+				mb.wants.Store(false) // the master then answers with nothing
 				return false
 			}
 			if polls > 0 {
@@ -369,10 +369,10 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 			case d = <-mb.inbox:
 				break wait
 			case <-joined:
-				mb.wants.Store(false)
+				mb.wants.Store(false) // as above
 				return false
 			case <-w.recall:
-				mb.wants.Store(false)
+				mb.wants.Store(false) // as above
 				return false
 			case <-ms.s.done:
 				return false

@@ -7,14 +7,13 @@ import (
 )
 
 // PanicError is the value that Run, Pool.Do, Group.Wait and Future.Join
-// panic with in their caller's goroutine when a handler or task panicked:
-// the panic travels to the goroutine that waits for the work, as it would
-// in a plain function call, instead of crashing the process from a worker.
-// A caller may recover it and inspect the original value and stack.
+// panic with when a handler or task panicked. The panic travels to the
+// goroutine that waits for the work, as in a plain function call, instead
+// of crashing the process from a worker. A caller may recover it, and read
+// the original value and stack.
 //
-// A panic that passes through several waits (a task that joins a task that
-// panicked panics in turn) keeps the first PanicError, so Value and Stack
-// always describe the original panic.
+// A panic that passes through several waits keeps the first PanicError:
+// Value and Stack describe the original panic.
 type PanicError struct {
 	// Value is the value the handler or task passed to panic.
 	Value any
@@ -43,11 +42,11 @@ type failure struct {
 	panic  *PanicError
 }
 
-// recovered returns the failure for v, the value recover returned in a
-// deferred call of a function that did not return normally: nil means that
-// it called runtime.Goexit (since Go 1.21, panic(nil) panics with a
-// *runtime.PanicNilError), anything else is a panic. It must be called by
-// that deferred call, so that the stack it records is the panic's.
+// recovered returns the failure for v, what recover returned in a deferred
+// call of a function that did not return normally. Nil means that it
+// called runtime.Goexit: since Go 1.21, panic(nil) panics with a
+// *runtime.PanicNilError. Anything else is a panic. The deferred call
+// itself must call recovered, so that the stack it records is the panic's.
 func recovered(v any) *failure {
 	if v == nil {
 		return &failure{goexit: true}

@@ -17,6 +17,22 @@ import (
 // Group made with NewGroup collects tasks started from outside the pool.
 // Close stops the workers. Any goroutine may call a Pool's methods, except
 // that a task must not call Close.
+//
+// A Pool keeps what its next tasks need, not what its past tasks made.
+// Once a task is joined, or waited for, nothing of it stays reachable from
+// the pool: its closure, argument, result and context are dropped from
+// its frame and fork record. What stays, for reuse:
+//
+//	who               keeps
+//	each goroutine    up to 64 task frames and 64 fork records, cleared
+//	each worker       its buffers, up to 1024 items each once it parks; its queue
+//	the pool          at most one parked spare goroutine per worker, after Block
+//
+// A deeper recursion grows the frames with its depth, and gives back those
+// beyond 64 when the goroutine is back at depth zero. A busy worker keeps
+// what its largest steal or fan-out made its buffers, so that a steady
+// stream of large steals does not allocate. Close lets go of the buffers
+// and the queues.
 type Pool struct {
 	s         *scheduler[Job]
 	crew      *crew // the goroutines, and the hand-over of workers (block.go)
@@ -137,6 +153,7 @@ func (p *Pool) Close() Stats {
 	}
 	p.closeOnce.Do(func() {
 		p.stats = p.s.shutdown()
+		// Atomic, though the goroutines are gone: the counters are.
 		p.stats.Blocks = p.crew.blocks.Load()
 		p.stats.BlockWaits = p.crew.waits.Load()
 		p.stats.PeakBlocked = int(p.crew.peak.Load())
@@ -163,7 +180,7 @@ func (p *Pool) serve(w *Worker[Job]) { p.crew.serve(p.crew.seats[w.id].cur) }
 // when exec returns, if the task blocked.
 func (p *Pool) handle(_ context.Context, j Job, w *Worker[Job]) error {
 	st := &p.crew.seats[w.id]
-	st.busy.Store(true)
+	st.busy.Store(true) // see seat.busy: Do reads it on any goroutine
 	st.cur.exec(j)
 	st.busy.Store(false)
 	return nil

@@ -2,7 +2,6 @@
 
 package sched
 
-// raceEnabled reports whether the race detector is on: then every call
-// that takes a Task also checks that the calling goroutine is the task's
-// (see Task.use).
+// raceEnabled reports whether the race detector is on; checks that cost
+// too much for every call then run.
 const raceEnabled = true

@@ -84,10 +84,10 @@ func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 			}
 			select {
 			case <-s.done:
-				r.spinning.Add(-1)
+				r.spinning.Add(-1) // the run is over: nobody needs to see it
 				return false
 			case <-ctx.Done():
-				r.spinning.Add(-1)
+				r.spinning.Add(-1) // as above
 				return false
 			default:
 			}
@@ -102,6 +102,7 @@ func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 // published wakes one parked worker, unless some worker is searching
 // already: it will find the items, or look once more before it parks.
 func (r *random[T]) published() {
+	// After the push: see random for why one of the two sides sees the other.
 	if r.spinning.Load() == 0 && atomic.LoadInt32(&r.sleepers) > 0 {
 		r.wakeOne()
 	}
@@ -147,7 +148,7 @@ func (r *random[T]) park(ctx context.Context, sr *searcher[T], l *latch) bool {
 // rejoin takes a parked worker back among the searchers.
 func (r *random[T]) rejoin(sr *searcher[T]) {
 	if r.unpark(sr) {
-		r.spinning.Add(1)
+		r.spinning.Add(1) // searching again; a waker would have counted it
 	} else {
 		<-sr.wake // a waker chose us and counted us as searching
 	}

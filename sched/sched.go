@@ -13,13 +13,21 @@ import (
 type Mode int
 
 const (
-	// Master is the paper's master-worker balancing: one master goroutine
-	// per 16 workers, the only thief, moves a proportion of the busiest
-	// queue to a worker that ran out of work.
+	// Master is the paper's master-worker balancing. A worker that runs
+	// out of work tells the masters and waits. A master, the only thief,
+	// takes a proportion of the longest queue from its old end in one
+	// operation, and the worker pushes it into its own queue. Up to 16
+	// workers, each queue has at most two goroutines on it: its owner and
+	// the master. Beyond, there is one master per 16 workers, each looking
+	// at 16 queues per hand-off. From a wsq.Handoff queue, a large steal is
+	// a Parcel that the worker links in without copying.
 	Master Mode = iota
-	// Random is decentralized randomized stealing: a worker that ran out
-	// of work steals from the old end of other workers' queues, visiting
-	// them from a random starting point.
+	// Random is decentralized randomized stealing. A worker that runs out
+	// of work visits the others from a random starting point, and steals
+	// from the old end of the first non-empty queue. A steal that reports
+	// wsq.Contended is tried once more at the same queue, then elsewhere;
+	// one that reports wsq.Empty moves on at once. Several thieves may meet
+	// at a queue, which every wsq.Queue allows.
 	Random
 )
 
@@ -55,9 +63,9 @@ const defaultMaxBlocked = 256
 // A handler that blocks (on a channel, a lock, I/O or a sleep) stalls its
 // worker for that long. The items in its queue wait until a thief takes
 // them, and nothing else runs on that worker. A handler that must wait
-// for something else than its own items should hand the waiting to a
-// goroutine of its own, or use a Pool: Join and Wait run other tasks while
-// they wait, and Task.Block lets a task block while its worker goes on.
+// should hand the waiting to a goroutine of its own, or use a Pool. There,
+// Join and Wait run other tasks while they wait, and Task.Block lets a
+// task block while its worker goes on.
 type Handler[T any] func(ctx context.Context, item T, w *Worker[T]) error
 
 // Config describes a scheduler: the workers of a Run or of a Pool. The zero

@@ -20,7 +20,7 @@ import (
 // needs from it goes through host. layers_test.go checks that.
 
 // host is the layer that a scheduler runs its workers for: Run's handler
-// (runHost), or the fork-join layer (Pool).
+// (runHost), or the fork-join layer above.
 type host[T any] interface {
 	// handle handles one item on w, as a Handler does.
 	handle(ctx context.Context, v T, w *Worker[T]) error
@@ -29,7 +29,7 @@ type host[T any] interface {
 	serve(w *Worker[T])
 }
 
-// scheduler is the state of one Run or of one Pool.
+// scheduler is the state of one run of workers, for its host.
 type scheduler[T any] struct {
 	cfg     Config[T] // validated; read-only during the run
 	host    host[T]
@@ -140,7 +140,7 @@ func (s *scheduler[T]) run(ctx context.Context, roots []T) (Stats, error) {
 			w.push(chunk)
 		}
 	}
-	s.pending.Store(int64(len(roots)))
+	s.pending.Store(int64(len(roots))) // before the workers start: no race, but atomic
 	if len(roots) == 0 {
 		s.complete()
 	}
@@ -166,7 +166,7 @@ func (s *scheduler[T]) start(ctx context.Context) {
 
 // hold adds the host's own count to pending: the run cannot complete
 // before release.
-func (s *scheduler[T]) hold() { s.pending.Store(1) }
+func (s *scheduler[T]) hold() { s.pending.Store(1) } // before the workers start
 
 // release gives back hold's count.
 func (s *scheduler[T]) release() {
@@ -254,7 +254,7 @@ func (s *scheduler[T]) stats() Stats {
 // A blockq owner may hold pushes from Len, but publishes them when it sees
 // a sleeper (Worker.pushedAside).
 func (s *scheduler[T]) anyWork() bool {
-	if s.inj.n.Load() > 0 {
+	if s.inj.n.Load() > 0 { // without the lock: a hint, confirmed by the taker
 		return true
 	}
 	for _, w := range s.workers {
@@ -268,7 +268,7 @@ func (s *scheduler[T]) anyWork() bool {
 // notify is called by a worker after it made new items stealable, so that
 // the mode can wake a sleeper. Usually nobody sleeps, which one load tells.
 func (s *scheduler[T]) notify() {
-	if atomic.LoadInt32(s.sleepers) != 0 {
+	if atomic.LoadInt32(s.sleepers) != 0 { // after the push: see park.go
 		s.mode.published()
 	}
 }

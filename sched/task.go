@@ -19,7 +19,27 @@ import (
 // function must not keep it, or use it in a task or goroutine it starts:
 // each task gets its own. The Pool reuses Task values. The calls that take
 // a Task panic when they see it used outside its function, or by another
-// goroutine (see Misuse in the package documentation).
+// goroutine.
+//
+// A mistake in the use of a Pool panics, before it can corrupt anything,
+// with a message that starts with "sched: " and says what was wrong:
+//
+//	mistake                                                    panics in
+//	a nil Task, or another task's (kept, or an enclosing one)  the call that takes it
+//	a Task used in a Task.Block's function                     the call that takes it
+//	a Task used by another goroutine                           the call (-race: always; else when seen)
+//	a nil Task given to Join or Wait by a task                 Future.Join, Group.Wait
+//	a task that waits for a Group it belongs to                Group.Wait
+//	a Future joined twice, or not made by Fork                 Future.Join
+//	Group.Go after the group's Wait returned                   Group.Go
+//	Pool.Do by a task while every worker runs a task           Pool.Do
+//	Pool.Close by a task                                       Pool.Close
+//	Do, or Go with a nil Task, after Close began               the call; the task is not counted
+//	a nil function                                             Fork, ForkFunc, Join, Go, Do, Block
+//
+// Outside the race detector, a use by another goroutine is seen only when
+// the task is not innermost on its worker: a check on every call costs too
+// much. An invalid Config makes Run and NewPool return an error.
 type Task struct {
 	pw  *runner
 	ctx context.Context
@@ -59,7 +79,7 @@ func (t *Task) WorkerID() int {
 func (t *Task) NewGroup() *Group {
 	t.use("Task.NewGroup")
 	g := t.pw.p.NewGroup(t.ctx)
-	g.owner.Store(t)
+	g.owner.Store(t) // atomic: another task's Wait reads it (waited)
 	if o := t.groups; o != nil {
 		g.older, o.newer = o, g
 	}
@@ -97,6 +117,11 @@ func (t *Task) NewGroup() *Group {
 // call Block, MaxBlocked must leave them slots, as a semaphore must. A
 // panic or Goexit in f is the task's, as if f had been called without
 // Block: the goroutine takes its worker back first.
+//
+// Each goroutine blocked at once costs its stack. Once the blocking calls
+// have returned, the extra goroutines end, except at most one parked spare
+// per worker, kept for the next Block. Stats.Blocks, BlockWaits and
+// PeakBlocked count the calls.
 //
 // Block must only be called by the task's function, with its own Task t;
 // it panics otherwise, or if f is nil. What the task did before Block
@@ -169,7 +194,7 @@ func (t *Task) joined(b *forkBase) {
 // waited takes g, which the task has waited for, off its groups, if it
 // made g and has not waited for it before.
 func (t *Task) waited(g *Group) {
-	if g.owner.Load() == t {
+	if g.owner.Load() == t { // atomic: the owner's goroutine writes it
 		g.unlink(t)
 	}
 }
@@ -391,9 +416,9 @@ func (pw *runner) syncFrame(t *Task, x ender, f *failure) *failure {
 	return f
 }
 
-// runFork runs the forked task of b, as exec runs a Group's task: for a
-// worker that took it from a queue (byJoin false), or for the Join of the
-// forking task, which took it back from its own queue (byJoin true).
+// runFork runs the forked task of b, as exec runs a Group's task. A worker
+// that took it from a queue passes byJoin false. The Join of the forking
+// task, which took it back from its own queue, passes true.
 // When such a call returns having waited for all it started, that Join is
 // the only waiter, and the task ends without touching its latch. The
 // deferred function is leave, written in place: one call fewer per task.

@@ -269,7 +269,7 @@ func (w *Worker[T]) run(ctx context.Context) error {
 			return ctx.Err()
 		default:
 		}
-		if w.wanted.Load() > 0 {
+		if w.wanted.Load() > 0 { // a load per item: requests come from other goroutines
 			return errWanted
 		}
 		v, ok := w.next()
@@ -303,7 +303,7 @@ var errWanted = errors.New("sched: the worker is wanted")
 // want asks the worker's loop to return (see wanted), and wakes the worker
 // if it sleeps.
 func (w *Worker[T]) want() {
-	w.wanted.Add(1)
+	w.wanted.Add(1) // before the token: see wanted
 	select {
 	case w.recall <- struct{}{}:
 	default: // a token is there already
@@ -311,13 +311,13 @@ func (w *Worker[T]) want() {
 }
 
 // unwant takes back one request that want made, once it is served.
-func (w *Worker[T]) unwant() { w.wanted.Add(-1) }
+func (w *Worker[T]) unwant() { w.wanted.Add(-1) } // atomic: requesters add meanwhile
 
 // stopLooking reports whether a worker that looks for work should give up:
 // when l (a helping wait's latch, if not nil) is done, or a request waits.
 // A sleeping worker wakes for either on l.channel() and recall.
 func (w *Worker[T]) stopLooking(l *latch) bool {
-	return (l != nil && l.done()) || w.wanted.Load() > 0
+	return (l != nil && l.done()) || w.wanted.Load() > 0 // read before sleeping: see wanted
 }
 
 // handle calls the handler for v and counts v as handled if it returns nil.
