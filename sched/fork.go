@@ -48,19 +48,25 @@ type forkResult[R any] struct {
 	r R
 }
 
-// forkTask is a whole fork record: the function, its argument and the
-// result, in one object. fn is Fork's and Join's function, proc ForkFunc's
-// and JoinFunc's, which has no result; the other is nil. Keeping both in
-// one type lets them share one body, without an adapter closure, which
-// would allocate.
+// forkTask is a whole fork record of Fork and Join: the function, its
+// argument and the result, in one object.
 type forkTask[A, R any] struct {
 	forkResult[R] // first: see latch
 	fn            func(*Task, A) R
-	proc          func(*Task, A)
 	a             A
 	// The records of different workers must not share a cache line: a
 	// worker writes its records on every fork and join, and reuses them.
 	_ pad.Line
+}
+
+// forkFunc is the fork record of ForkFunc and JoinFunc, whose function
+// has no result. A record of its own keeps Fork's record and path as
+// short as they can be; an adapter to Fork's would allocate.
+type forkFunc[A any] struct {
+	forkResult[struct{}] // first: see latch
+	fn                   func(*Task, A)
+	a                    A
+	_                    pad.Line // see forkTask
 }
 
 // forkFn is the part of a fork record that depends on its types: the call
@@ -92,7 +98,18 @@ const maxFree = 64
 // and fails with its panic if it panicked. The Future may still be joined
 // later.
 func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
-	return fork(t, "Fork", f, nil, a)
+	t.use("Fork")
+	if f == nil {
+		panic(nilFunction("Fork", ""))
+	}
+	rec, ok := reused[*forkTask[A, R]](t.pw)
+	if !ok {
+		rec = newForkTask[A, R]()
+	}
+	rec.fn, rec.a = f, a
+	rec.link(t)
+	rec.push(t)
+	return Future[R]{rec: &rec.forkResult, gen: rec.gen}
 }
 
 // ForkFunc starts f(t', a) as a new task, as Fork does, for a function
@@ -103,24 +120,22 @@ func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 //	sortSlice(t, xs[mid:])
 //	left.Join(t)
 func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
-	return fork[A, struct{}](t, "ForkFunc", nil, f, a)
-}
-
-// fork is the body of Fork (fn set) and ForkFunc (proc set), which op
-// names. Fork and ForkFunc inline, so that their callers call fork.
-func fork[A, R any](t *Task, op string, fn func(*Task, A) R, proc func(*Task, A), a A) Future[R] {
-	t.use(op)
-	if fn == nil && proc == nil {
-		panic(nilFunction(op, ""))
+	// Fork's body, with ForkFunc's record: a body shared through a second
+	// function field costs Fork instructions on every call.
+	// TestForkFuncAsFork runs both on the same scenarios.
+	t.use("ForkFunc")
+	if f == nil {
+		panic(nilFunction("ForkFunc", ""))
 	}
-	rec, ok := reused[*forkTask[A, R]](t.pw)
+	rec, ok := reused[*forkFunc[A]](t.pw)
 	if !ok {
-		rec = newForkTask[A, R]()
+		rec = &forkFunc[A]{}
+		rec.task = rec
 	}
-	rec.fn, rec.proc, rec.a = fn, proc, a
+	rec.fn, rec.a = f, a
 	rec.link(t)
 	rec.push(t)
-	return Future[R]{rec: &rec.forkResult, gen: rec.gen}
+	return Future[struct{}]{rec: &rec.forkResult, gen: rec.gen}
 }
 
 // newForkTask makes a fork record, for a goroutine with none of its type
@@ -164,14 +179,18 @@ func (b *forkBase) push(t *Task) {
 // its argument first: it may wait for reuse on a free list, or be kept by
 // a Future that is never joined, and must not keep them reachable.
 func (ft *forkTask[A, R]) call(t *Task) {
-	fn, proc, a := ft.fn, ft.proc, ft.a
+	fn, a := ft.fn, ft.a
 	var zero A
-	ft.fn, ft.proc, ft.a = nil, nil, zero
-	if proc != nil {
-		proc(t, a)
-		return
-	}
+	ft.fn, ft.a = nil, zero
 	ft.r = fn(t, a)
+}
+
+// call runs the task's function, as forkTask's does.
+func (ft *forkFunc[A]) call(t *Task) {
+	fn, a := ft.fn, ft.a
+	var zero A
+	ft.fn, ft.a = nil, zero
+	fn(t, a)
 }
 
 // arrive is that of every fork record: see ender.
@@ -402,19 +421,20 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 //	// sort is func(*sched.Task, []int)
 //	sched.JoinFunc(t, sort, xs[:mid], sort, xs[mid:])
 func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
-	// Join's body, with g in the record's proc: an adapter to Join's
-	// would allocate, and a shared body costs a call per Join.
+	// Join's body, with ForkFunc's record: an adapter to Join's would
+	// allocate, and a shared body costs a call per Join.
 	// TestJoinFuncAsJoin runs both on the same scenarios.
 	t.use("JoinFunc")
 	if f == nil || g == nil {
 		panic(joinNil("JoinFunc", f == nil))
 	}
 	pw := t.pw
-	rec, ok := reused[*forkTask[B, struct{}]](pw)
+	rec, ok := reused[*forkFunc[B]](pw)
 	if !ok {
-		rec = newForkTask[B, struct{}]()
+		rec = &forkFunc[B]{}
+		rec.task = rec
 	}
-	rec.proc, rec.a = g, b
+	rec.fn, rec.a = g, b
 	rec.push(t)
 	js := joinState{b: &rec.forkBase}
 	defer func() {
@@ -425,7 +445,7 @@ func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
 	f(t, a)
 	if j, ok := pw.next(); ok && j.fork == &rec.forkBase {
 		var zero B
-		rec.proc, rec.a = nil, zero
+		rec.fn, rec.a = nil, zero
 		gt := pw.enterFork(&rec.forkBase)
 		js.gt = gt
 		g(gt, b)

@@ -73,3 +73,49 @@ func TestNewPoolConfigs(t *testing.T) {
 	_, err = sched.NewPool(sched.PoolConfig{}, sched.PoolConfig{})
 	assert.EqualError(t, err, "sched: NewPool takes at most one PoolConfig, not 2")
 }
+
+// TestForkFuncAsFork runs Fork and ForkFunc, whose bodies are two copies of
+// one idea, on the same scenarios, and fails when their outcomes differ:
+// what ran, what Join raised, what the task left ran by the Join, and the
+// tasks counted.
+func TestForkFuncAsFork(t *testing.T) {
+	type outcome struct {
+		ran, leftRan, leftAtJoin bool
+		panicked                 any // the *PanicError's Value
+		processed                int64
+	}
+	scenarios := map[string]func(*sched.Task, *outcome){
+		"plain":  func(_ *sched.Task, o *outcome) { o.ran = true },
+		"panics": func(*sched.Task, *outcome) { panic(errBoom) },
+		"leaves a fork": func(t *sched.Task, o *outcome) {
+			o.ran = true
+			sched.ForkFunc(t, func(_ *sched.Task, o *outcome) { o.leftRan = true }, o)
+		},
+	}
+	run := func(viaFork bool, f func(*sched.Task, *outcome)) outcome {
+		p := newPool(t, sched.PoolConfig{Workers: 1})
+		var o outcome
+		_ = p.Do(t.Context(), func(tk *sched.Task) error {
+			defer func() {
+				if v := recover(); v != nil {
+					if pe, ok := v.(*sched.PanicError); ok {
+						v = pe.Value
+					}
+					o.panicked = v
+				}
+			}()
+			if viaFork {
+				sched.Fork(tk, func(t *sched.Task, o *outcome) int { f(t, o); return 0 }, &o).Join(tk)
+			} else {
+				sched.ForkFunc(tk, f, &o).Join(tk)
+			}
+			o.leftAtJoin = o.leftRan
+			return nil
+		})
+		o.processed = p.Close().Processed
+		return o
+	}
+	for name, f := range scenarios {
+		assert.Equal(t, run(true, f), run(false, f), name)
+	}
+}
