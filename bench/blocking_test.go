@@ -126,15 +126,17 @@ const walkLimit = 16
 
 func walkImpls() []walkImpl {
 	return []walkImpl{
-		{"pool", func(fast bool) (func(walkDir) walkCount, func()) { return walkPool(fast, true, 0) }},
-		{"pool-max16", func(fast bool) (func(walkDir) walkCount, func()) { return walkPool(fast, true, walkLimit) }},
+		{"pool", func(fast bool) (func(walkDir) walkCount, func()) { return walkPool(sched.PoolConfig{}, fast, true) }},
+		{"pool-max16", func(fast bool) (func(walkDir) walkCount, func()) {
+			return walkPool(sched.PoolConfig{MaxBlocked: walkLimit}, fast, true)
+		}},
 		{"goroutines", func(fast bool) (func(walkDir) walkCount, func()) {
 			return func(d walkDir) walkCount { return walkGoroutines(d, fast) }, func() {}
 		}},
 		{"errgroup", func(fast bool) (func(walkDir) walkCount, func()) {
 			return func(d walkDir) walkCount { return walkErrgroup(d, fast) }, func() {}
 		}},
-		{"pool-noblock", func(fast bool) (func(walkDir) walkCount, func()) { return walkPool(fast, false, 0) }},
+		{"pool-noblock", func(fast bool) (func(walkDir) walkCount, func()) { return walkPool(sched.PoolConfig{}, fast, false) }},
 	}
 }
 
@@ -173,11 +175,10 @@ func TestBlockingWalk(t *testing.T) {
 	}
 }
 
-// walkPool makes a default pool (with MaxBlocked max, if not zero) and
-// returns a walk on it: a task per directory in one Group, the listing in
-// Task.Block if block is set.
-func walkPool(fast, block bool, max int) (func(walkDir) walkCount, func()) {
-	pool, err := sched.NewPool(sched.PoolConfig{MaxBlocked: max})
+// walkPool makes a pool as cfg says and returns a walk on it: a task per
+// directory in one Group, the listing in Task.Block if block is set.
+func walkPool(cfg sched.PoolConfig, fast, block bool) (func(walkDir) walkCount, func()) {
+	pool, err := sched.NewPool(cfg)
 	if err != nil {
 		panic(err)
 	}

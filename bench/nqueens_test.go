@@ -106,7 +106,11 @@ func nQueensImpls() []nQueensImpl {
 				return func(n int) int { return queensRun(q, n, 0) }, func() {}
 			}},
 			nQueensImpl{"pool-" + q, func() (func(int) int, func()) {
-				return queensPool(q)
+				newQueue, err := catalog.Factory[sched.Job](q)
+				if err != nil {
+					panic(err) // the name comes from the catalog
+				}
+				return queensPool(sched.PoolConfig{NewQueue: newQueue, Mode: sched.Random})
 			}})
 	}
 	return impls
@@ -169,14 +173,10 @@ func queensRun(q string, n, cutoff int) int {
 	return total
 }
 
-// queensPool makes a pool on queue q and returns the count on it: a task
+// queensPool makes a pool as cfg says and returns the count on it: a task
 // per child above the cutoff, joined in reverse order.
-func queensPool(q string) (func(int) int, func()) {
-	newQueue, err := catalog.Factory[sched.Job](q)
-	if err != nil {
-		panic(err)
-	}
-	pool, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue, Mode: sched.Random})
+func queensPool(cfg sched.PoolConfig) (func(int) int, func()) {
+	pool, err := sched.NewPool(cfg)
 	if err != nil {
 		panic(err)
 	}
