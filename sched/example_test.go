@@ -244,7 +244,7 @@ func ExampleJoinFunc() {
 	}
 	xs := make([]int, 1_000_000)
 	for i := range xs {
-		xs[i] = (i * 7919) % len(xs) // a permutation of 0..n-1
+		xs[i] = int(int64(i) * 7919 % int64(len(xs))) // a permutation of 0..n-1
 	}
 	if err := pool.Do(context.Background(), func(t *sched.Task) error {
 		sort(t, xs)
