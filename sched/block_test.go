@@ -29,6 +29,23 @@ func eventually(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// computeMeanwhile starts 50 tasks that compute in g, and waits until they
+// are all done (what names the wait): the workers must be free to run them.
+func computeMeanwhile(t *testing.T, g *sched.Group, what string) {
+	t.Helper()
+	const computers = 50
+	var computed atomic.Int64
+	for range computers {
+		g.Go(nil, func(t *sched.Task) error {
+			if fib(t, 12) == fibValue(12) {
+				computed.Add(1)
+			}
+			return nil
+		})
+	}
+	eventually(t, what, func() bool { return computed.Load() == computers })
+}
+
 // blockTree returns a task function that visits the node v of the tree of
 // nodes 0..n-1 in which v has the children 3v+1 .. 3v+3 below n: it
 // blocks in Task.Block, records v in tl, and then forks its first child,
@@ -121,7 +138,7 @@ func TestBlockKeepsWorkersBusy(t *testing.T) {
 				p := newPool(t, sched.PoolConfig{Mode: mode, Workers: workers})
 				g := p.NewGroup(context.Background())
 				release := make(chan struct{})
-				var entered, computed atomic.Int64
+				var entered atomic.Int64
 				blockers := 2 * workers
 				for range blockers {
 					g.Go(nil, func(t *sched.Task) error {
@@ -133,16 +150,7 @@ func TestBlockKeepsWorkersBusy(t *testing.T) {
 					})
 				}
 				eventually(t, "every blocker in Block", func() bool { return entered.Load() == int64(blockers) })
-				const computers = 50
-				for range computers {
-					g.Go(nil, func(t *sched.Task) error {
-						if fib(t, 12) == fibValue(12) {
-							computed.Add(1)
-						}
-						return nil
-					})
-				}
-				eventually(t, "the other tasks done while the blockers block", func() bool { return computed.Load() == computers })
+				computeMeanwhile(t, g, "the other tasks done while the blockers block")
 				close(release)
 				require.NoError(t, g.Wait(nil))
 				st := p.Close()
@@ -188,17 +196,7 @@ func TestBlockBeyondLimit(t *testing.T) {
 				})
 			}
 			eventually(t, "limit tasks in Block's function", func() bool { return entered.Load() == limit })
-			var computed atomic.Int64
-			const computers = 50
-			for range computers {
-				g.Go(nil, func(t *sched.Task) error {
-					if fib(t, 12) == fibValue(12) {
-						computed.Add(1)
-					}
-					return nil
-				})
-			}
-			eventually(t, "the other tasks done while calls wait for a slot", func() bool { return computed.Load() == computers })
+			computeMeanwhile(t, g, "the other tasks done while calls wait for a slot")
 			assert.Equal(t, int64(limit), entered.Load(), "functions running beyond the limit")
 			close(release)
 			require.NoError(t, g.Wait(nil))

@@ -83,7 +83,8 @@
 // # Blocking
 //
 // A task that blocks (on I/O, a system call, a lock, a channel or a sleep)
-// stalls its worker, unless it says so with Task.Block:
+// stalls its worker, unless it says so with Task.Block. A stalled blockq
+// queue may hold its newest tasks from thieves until the task returns:
 //
 //	t.Block(func() { entries, err = os.ReadDir(dir) })
 //
