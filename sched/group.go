@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+
+	"github.com/worksteal/wsq/internal/pad"
 )
 
 // Group is a set of tasks that a program starts with Go and waits for with
@@ -21,7 +23,10 @@ import (
 // same way, and Wait then calls runtime.Goexit. Errors do not stop the
 // group: its tasks run, and should watch their context.
 type Group struct {
-	l      latch // first: see latch
+	l latch // first: see latch
+	// The count changes with every task; every task reads the fields
+	// below. A line apart, the reads do not miss.
+	_      pad.Line
 	p      *Pool
 	ctx    context.Context
 	cancel context.CancelCauseFunc
@@ -30,6 +35,13 @@ type Group struct {
 	ended   atomic.Bool // set when Wait (or the implicit wait of the task that made the group) returns
 	mu      sync.Mutex  // guards err and the latch's failure until it is done
 	err     error
+
+	// credit is how many tasks the latch counts ahead, for Go calls with
+	// a nil t, or noCredit once a wait has begun. Such calls then count
+	// themselves from it, on a line their goroutines keep, instead of on
+	// the latch's, which the workers write: see count.
+	_      pad.Line
+	credit atomic.Int64
 
 	// While owner holds a task, the group is one of the groups that task
 	// made and has not waited for (see Task.groups). Only its goroutine
@@ -70,7 +82,8 @@ func (g *Group) Context() context.Context { return g.ctx }
 //
 // Go allocates the closure f if it captures variables, and nothing else
 // once the worker's buffers have grown; Fork starts a function with an
-// argument without a closure.
+// argument without a closure. With a nil t, Go takes no lock while the
+// pool's entry, a ring of 1024 tasks, has room.
 func (g *Group) Go(t *Task, f func(*Task) error) {
 	if f == nil {
 		panic(nilFunction("Group.Go", ""))
@@ -83,8 +96,8 @@ func (g *Group) Go(t *Task, f func(*Task) error) {
 		// Counted first, so that the task cannot finish before it is
 		// counted; a refused task is uncounted again, so that Wait does
 		// not wait for it.
-		g.l.add(1)
-		if !g.p.s.inj.put(j, &g.p.s.pending) {
+		g.count()
+		if !g.p.s.inject(j) {
 			g.l.arrive()
 			panic(errClosed)
 		}
@@ -94,6 +107,54 @@ func (g *Group) Go(t *Task, f func(*Task) error) {
 	t.use("Group.Go")
 	g.l.add(1)
 	t.pw.spawn(j)
+}
+
+// creditChunk is how many tasks a Go call with a nil t counts at once on
+// the latch, when the group's credit is spent.
+const creditChunk = 64
+
+// noCredit is Group.credit once a wait has begun.
+const noCredit = -1
+
+// count counts one more task in the latch, from the credit while it lasts.
+// The credit never falls below zero, so the latch never counts fewer
+// tasks than have not finished: a Wait never ends early. A wait gives the
+// credit back (settle); calls after that count on the latch alone.
+func (g *Group) count() {
+	for {
+		c := g.credit.Load()
+		switch {
+		case c > 0:
+			if g.credit.CompareAndSwap(c, c-1) { // a CAS: other goroutines may call Go
+				return
+			}
+		case c == noCredit:
+			g.l.add(1)
+			return
+		default:
+			g.refill()
+			return
+		}
+	}
+}
+
+// refill is count with the credit spent: it counts a chunk, one for the
+// caller and the rest as credit.
+func (g *Group) refill() {
+	g.l.add(creditChunk)
+	if !g.credit.CompareAndSwap(0, creditChunk-1) {
+		// A wait began, or another call refilled first: give the
+		// rest back.
+		g.l.arriveN(creditChunk - 1)
+	}
+}
+
+// settle gives back the credit, before a wait: the latch then counts only
+// tasks that have not finished.
+func (g *Group) settle() {
+	if c := g.credit.Swap(noCredit); c > 0 {
+		g.l.arriveN(c)
+	}
 }
 
 // Wait waits for every task of the group to finish: those that Go started
@@ -120,6 +181,7 @@ func (g *Group) Wait(t *Task) error {
 
 // wait is Wait without the check of a nil t, which Pool.Do makes its own.
 func (g *Group) wait(t *Task) error {
+	g.settle()
 	if t != nil {
 		t.use("Group.Wait")
 		if !g.l.done() {

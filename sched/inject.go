@@ -3,60 +3,147 @@ package sched
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/worksteal/wsq/internal/pad"
 )
 
 // injector holds the items that goroutines outside the workers add,
-// oldest first, until idle workers or a master take them. Workers read n
-// without the lock, to see whether there is anything to take.
+// oldest first, until idle workers or a master take them. Its usual path
+// takes no lock: a goroutine that adds an item does not wait for a taker.
+//
+// The items sit in a ring of injectRing slots, reused for ever, as in
+// Dmitry Vyukov's bounded queue. A position counts the items ever put in
+// the ring; position p lives in slot p mod injectRing. Each slot's seq
+// says whose turn it is:
+//
+//	seq       the slot
+//	p         is free for the putter of position p
+//	p+1       holds the item of position p, for its taker
+//	p+ring    is free again, for the putter of position p+ring
+//
+// A putter reserves position tail with a CAS when its slot is free,
+// writes the item, then advances seq. A taker checks that the slots from
+// head hold their items, claims them with one CAS on head, reads them,
+// and frees each slot. Only the claimer touches a claimed slot.
+//
+// When the ring is full, items go to a locked overflow, which takers
+// empty only after the ring. While the overflow holds items, puts go
+// there too: so each goroutine's items stay in the order it put them.
+//
+// Invariants: head <= tail <= head+injectRing; ovN is the overflow's
+// length, changed under mu.
 type injector[T any] struct {
-	n      atomic.Int64 // len(items) - head
+	_      pad.Line
+	tail   atomic.Uint64 // the next position to put; putters CAS it
+	closed atomic.Bool   // puts are refused: see scheduler.inject
+	_      pad.Line
+	head   atomic.Uint64 // the next position to take; takers CAS it
+	_      pad.Line
+	ovN    atomic.Int64 // len(items) - ovHead
+	ring   *[injectRing]injectorSlot[T]
 	mu     sync.Mutex
-	items  []T
-	head   int
-	closed bool
+	items  []T // the overflow, oldest first from ovHead
+	ovHead int
 }
 
-// put adds v and counts it in pending, unless the injector is closed; it
-// reports whether it did. Counting under the lock orders every successful
-// put before close: a held run's pending cannot reach zero while a put is
-// on its way.
-func (q *injector[T]) put(v T, pending *atomic.Int64) bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.closed {
-		return false
+// injectRing is the number of slots of an injector's ring.
+const injectRing = 1024
+
+// injectorSlot is one slot of an injector's ring.
+type injectorSlot[T any] struct {
+	seq atomic.Uint64 // whose turn: see injector
+	v   T             // written by its putter before seq, cleared by its taker
+}
+
+// init makes the ring. Run's scheduler, which never injects, has none.
+func (q *injector[T]) init() {
+	q.ring = new([injectRing]injectorSlot[T])
+	for i := range q.ring {
+		q.ring[i].seq.Store(uint64(i))
 	}
-	pending.Add(1) // under mu: see above
-	if q.head > 0 && len(q.items) == cap(q.items) {
-		live := copy(q.items, q.items[q.head:])
+}
+
+// size returns how many items are in the injector, counting those whose
+// putters have reserved a slot but not yet written it. Any goroutine may
+// call it: it is a hint, which take confirms.
+func (q *injector[T]) size() int64 {
+	t := q.tail.Load() // first: head may pass it meanwhile, but never tail
+	return int64(t-min(q.head.Load(), t)) + q.ovN.Load()
+}
+
+// put adds v as the newest item. The caller has checked closed.
+func (q *injector[T]) put(v T) {
+	if q.ovN.Load() == 0 { // else after the overflow: see injector
+		for {
+			p := q.tail.Load()
+			s := &q.ring[p%injectRing]
+			seq := s.seq.Load()
+			if seq == p {
+				if q.tail.CompareAndSwap(p, p+1) {
+					s.v = v
+					s.seq.Store(p + 1) // after v: the taker's load orders v
+					return
+				}
+				continue
+			}
+			if seq < p {
+				break // full: the slot holds the item of p-injectRing
+			}
+			// Another putter took p: look again.
+		}
+	}
+	q.mu.Lock()
+	if q.ovHead > 0 && len(q.items) == cap(q.items) {
+		live := copy(q.items, q.items[q.ovHead:])
 		clear(q.items[live:])
-		q.items, q.head = q.items[:live], 0
+		q.items, q.ovHead = q.items[:live], 0
 	}
 	q.items = append(q.items, v)
-	q.n.Add(1) // after the item: a worker that reads n > 0 finds it under mu
-	return true
-}
-
-// close makes every later put fail.
-func (q *injector[T]) close() {
-	q.mu.Lock()
-	q.closed = true
+	q.ovN.Add(1) // after the item: a taker that reads ovN > 0 finds it under mu
 	q.mu.Unlock()
 }
 
+// close makes every later inject fail (see scheduler.inject).
+func (q *injector[T]) close() { q.closed.Store(true) }
+
 // take appends the oldest of the items to dst, a share of them for one of
-// parts takers (at least one item, if there are any), and returns dst.
+// parts takers (at least one item, if there are any), and returns dst. It
+// stops in the ring at a slot whose putter has not written it yet.
 func (q *injector[T]) take(dst []T, parts int) []T {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	n := len(q.items) - q.head
-	k := (n + parts - 1) / parts
-	dst = append(dst, q.items[q.head:q.head+k]...)
-	clear(q.items[q.head : q.head+k])
-	q.head += k
-	if q.head == len(q.items) {
-		q.items, q.head = shrink(q.items), 0
+	want := (q.size() + int64(parts) - 1) / int64(parts)
+	var zero T
+	for want > 0 {
+		h := q.head.Load()
+		k := uint64(0)
+		for k < uint64(want) && k < injectRing && q.ring[(h+k)%injectRing].seq.Load() == h+k+1 {
+			k++
+		}
+		if k == 0 {
+			break // empty, or the oldest slot is not written yet
+		}
+		if !q.head.CompareAndSwap(h, h+k) {
+			continue // another taker came first
+		}
+		for i := h; i < h+k; i++ {
+			s := &q.ring[i%injectRing]
+			dst = append(dst, s.v)
+			s.v = zero                  // let the GC have what it holds
+			s.seq.Store(i + injectRing) // free: after the read of v
+		}
+		want -= int64(k)
 	}
-	q.n.Add(-int64(k)) // under mu, with head
+	if want <= 0 || q.ovN.Load() == 0 {
+		return dst
+	}
+	q.mu.Lock()
+	k := min(int(want), len(q.items)-q.ovHead)
+	dst = append(dst, q.items[q.ovHead:q.ovHead+k]...)
+	clear(q.items[q.ovHead : q.ovHead+k])
+	q.ovHead += k
+	if q.ovHead == len(q.items) {
+		q.items, q.ovHead = shrink(q.items), 0
+	}
+	q.ovN.Add(-int64(k)) // under mu, with ovHead
+	q.mu.Unlock()
 	return dst
 }

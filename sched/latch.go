@@ -45,12 +45,26 @@ func (l *latch) done() bool { return atomic.LoadInt64(&l.n) == 0 }
 // arrive counts one task as finished, and wakes the waiters if it was the
 // last.
 func (l *latch) arrive() {
-	if atomic.AddInt64(&l.n, -1) == 0 { // only one task sees zero
-		// Then read the channel: see latch.
-		if s := l.slow.Load(); s != nil && s.ch.Load() != nil {
-			if ch := s.ch.Swap(nil); ch != nil { // close it once: the next count gets a new one
-				close(*ch)
-			}
+	if atomic.AddInt64(&l.n, -1) == 0 { // only one arrival sees zero
+		l.wake()
+	}
+}
+
+// arriveN counts k tasks as finished, and wakes the waiters if they were
+// the last.
+func (l *latch) arriveN(k int64) {
+	if atomic.AddInt64(&l.n, -k) == 0 { // only one arrival sees zero
+		l.wake()
+	}
+}
+
+// wake closes the channel of the waiters, if there is one. The arrival
+// that brought the count to zero calls it, and then reads the channel:
+// see latch.
+func (l *latch) wake() {
+	if s := l.slow.Load(); s != nil && s.ch.Load() != nil {
+		if ch := s.ch.Swap(nil); ch != nil { // close it once: the next count gets a new one
+			close(*ch)
 		}
 	}
 }

@@ -208,7 +208,7 @@ func (m *master[T]) run(ctx context.Context) {
 // false when there is nothing to take.
 func (m *master[T]) stealFor(mb *mailbox[T]) (delivery[T], bool) {
 	s, w := m.ms.s, mb.w
-	if s.inj.n.Load() > 0 { // the lock only when there is something
+	if s.inj.size() > 0 {
 		if items := s.inj.take(mb.recv[:0], len(s.workers)); len(items) > 0 {
 			return delivery[T]{items: items, n: len(items)}, true
 		}
@@ -361,9 +361,16 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 				case d = <-mb.inbox:
 					break wait
 				default:
-					runtime.Gosched()
-					continue
 				}
+				if w.takeInjected() {
+					// Quicker than the master, which then answers with
+					// nothing, or with items that next collects.
+					mb.wants.Store(false)
+					w.takeStolen()
+					return true
+				}
+				runtime.Gosched()
+				continue
 			}
 			select {
 			case d = <-mb.inbox:

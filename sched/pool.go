@@ -26,7 +26,8 @@ import (
 //	who               keeps
 //	each goroutine    up to 64 task frames and 64 fork records, cleared
 //	each worker       its buffers, up to 1024 items each once it parks; its queue
-//	the pool          at most one parked spare goroutine per worker, after Block
+//	the pool          at most one parked spare goroutine per worker, after Block;
+//	                  a ring of 1024 slots for tasks from outside
 //
 // A deeper recursion grows the frames with its depth, and gives back those
 // beyond 64 when the goroutine is back at depth zero. A busy worker keeps
@@ -100,6 +101,7 @@ func NewPool(cfg ...PoolConfig) (*Pool, error) {
 		return nil, err
 	}
 	p.s = s
+	s.inj.init() // tasks come from outside a Pool only
 	p.crew = newCrew(p, s)
 	s.hold() // the Pool's own count, until Close
 	s.start(context.Background())

@@ -175,6 +175,21 @@ func (s *scheduler[T]) release() {
 	}
 }
 
+// inject adds v, from outside the workers, and counts it in pending,
+// unless shutdown has begun; it reports whether it did. It counts v before
+// it reads closed, and shutdown sets closed before it releases the hold:
+// so a held run's pending cannot reach zero while an accepted v is on its
+// way. A refused v is uncounted again.
+func (s *scheduler[T]) inject(v T) bool {
+	s.pending.Add(1)
+	if s.inj.closed.Load() { // after the count: see above
+		s.release()
+		return false
+	}
+	s.inj.put(v)
+	return true
+}
+
 // shutdown ends a held run: it refuses injected items, releases the hold,
 // waits for the goroutines and returns the Stats. The queues go too.
 func (s *scheduler[T]) shutdown() Stats {
@@ -254,7 +269,7 @@ func (s *scheduler[T]) stats() Stats {
 // A blockq owner may hold pushes from Len, but publishes them when it sees
 // a sleeper (Worker.pushedAside).
 func (s *scheduler[T]) anyWork() bool {
-	if s.inj.n.Load() > 0 { // without the lock: a hint, confirmed by the taker
+	if s.inj.size() > 0 { // a hint, confirmed by the taker
 		return true
 	}
 	for _, w := range s.workers {

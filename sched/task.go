@@ -212,6 +212,7 @@ func (t *Task) sync() *failure {
 	for t.groups != nil {
 		g := t.groups
 		g.unlink(t)
+		g.settle()
 		t.pw.help(&g.l)
 		keep(g.seal())
 	}

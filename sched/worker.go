@@ -372,7 +372,7 @@ func (w *Worker[T]) findWork(ctx context.Context, l *latch) (bool, error) {
 // into w.buf, and reports whether it took any.
 func (w *Worker[T]) takeInjected() bool {
 	inj := &w.s.inj
-	if inj.n.Load() == 0 { // the lock only when there is something
+	if inj.size() == 0 {
 		return false
 	}
 	w.buf = inj.take(w.buf[:0], len(w.s.workers))
@@ -391,7 +391,7 @@ func (w *Worker[T]) takeStolen() {
 }
 
 // maxKeptBuffer is the most items of capacity an idle worker keeps in each
-// of its buffers, and the injector when it is empty.
+// of its buffers.
 const maxKeptBuffer = 1024
 
 // shrink returns s emptied, or nil if its capacity exceeds maxKeptBuffer,
