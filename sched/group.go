@@ -24,30 +24,33 @@ import (
 // group: its tasks run, and should watch their context.
 type Group struct {
 	l latch // first: see latch
-	// The count changes with every task; every task reads the fields
-	// below. A line apart, the reads do not miss.
-	_      pad.Line
-	p      *Pool
-	ctx    context.Context
+
+	// The latch's count changes with every task, and every task reads the
+	// fields from p on. So the fields between, which change rarely, fill
+	// the latch's line: a Group is 16-byte aligned, so a field at offset
+	// 64 or more is on another 64-byte line (TestGroupLayout).
+	mu     sync.Mutex // guards err and the latch's failure until it is done
+	err    error
 	cancel context.CancelCauseFunc
-
-	stopped atomic.Bool // set at the first panic or Goexit
-	ended   atomic.Bool // set when Wait (or the implicit wait of the task that made the group) returns
-	mu      sync.Mutex  // guards err and the latch's failure until it is done
-	err     error
-
-	// credit is how many tasks the latch counts ahead, for Go calls with
-	// a nil t, or noCredit once a wait has begun. Such calls then count
-	// themselves from it, on a line their goroutines keep, instead of on
-	// the latch's, which the workers write: see count.
-	_      pad.Line
-	credit atomic.Int64
 
 	// While owner holds a task, the group is one of the groups that task
 	// made and has not waited for (see Task.groups). Only its goroutine
 	// writes owner, older and newer; another task's Wait reads owner.
 	owner        atomic.Pointer[Task]
 	older, newer *Group
+
+	p   *Pool
+	ctx context.Context
+
+	// credit is how many tasks the latch counts ahead, for Go calls with
+	// a nil t, or noCredit once a wait has begun. Such calls count
+	// themselves from it, on a line their goroutines keep, instead of on
+	// the latch's, which the workers write: see count. A Pool's groups
+	// have one (outsideGroup); a task's, rarely fed from outside, do not.
+	credit *atomic.Int64
+
+	stopped atomic.Bool // set at the first panic or Goexit
+	ended   atomic.Bool // set when Wait (or the implicit wait of the task that made the group) returns
 }
 
 // unlink takes g, the group of the owner t, off t's groups.
@@ -109,6 +112,14 @@ func (g *Group) Go(t *Task, f func(*Task) error) {
 	t.pw.spawn(j)
 }
 
+// outsideGroup is a Group made by Pool.NewGroup, with its credit.
+type outsideGroup struct {
+	g      Group
+	_      pad.Line
+	credit atomic.Int64
+	_      pad.Line
+}
+
 // creditChunk is how many tasks a Go call with a nil t counts at once on
 // the latch, when the group's credit is spent.
 const creditChunk = 64
@@ -121,6 +132,10 @@ const noCredit = -1
 // tasks than have not finished: a Wait never ends early. A wait gives the
 // credit back (settle); calls after that count on the latch alone.
 func (g *Group) count() {
+	if g.credit == nil {
+		g.l.add(1)
+		return
+	}
 	for {
 		c := g.credit.Load()
 		switch {
@@ -152,6 +167,9 @@ func (g *Group) refill() {
 // settle gives back the credit, before a wait: the latch then counts only
 // tasks that have not finished.
 func (g *Group) settle() {
+	if g.credit == nil {
+		return
+	}
 	if c := g.credit.Swap(noCredit); c > 0 {
 		g.l.arriveN(c)
 	}

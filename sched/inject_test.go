@@ -3,6 +3,7 @@ package sched
 import (
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -134,10 +135,17 @@ func TestInjectorConcurrent(t *testing.T) {
 	}
 }
 
+// newCreditGroup returns a Group with credit, as Pool.NewGroup makes.
+func newCreditGroup() *Group {
+	og := new(outsideGroup)
+	og.g.credit = &og.credit
+	return &og.g
+}
+
 // TestGroupCredit counts tasks of a group from outside the pool: the
 // latch counts a chunk ahead, and a wait gives back what is left.
 func TestGroupCredit(t *testing.T) {
-	g := new(Group)
+	g := newCreditGroup()
 	g.count()
 	assert.Equal(t, int64(creditChunk), g.l.n)
 	assert.Equal(t, int64(creditChunk-1), g.credit.Load())
@@ -150,17 +158,23 @@ func TestGroupCredit(t *testing.T) {
 	g.count()
 	assert.Equal(t, int64(creditChunk+2), g.l.n) // one by one now
 	assert.Equal(t, int64(noCredit), g.credit.Load())
+
+	g = new(Group) // a task's group: no credit
+	g.count()
+	assert.Equal(t, int64(1), g.l.n)
+	g.settle()
+	assert.Equal(t, int64(1), g.l.n)
 }
 
 // TestGroupRefillRaces refills the credit after another goroutine changed
 // it since count read zero: the refill gives its chunk back but its own
 // task.
 func TestGroupRefillRaces(t *testing.T) {
-	g := new(Group)
+	g := newCreditGroup()
 	g.credit.Store(noCredit) // a wait began
 	g.refill()
 	assert.Equal(t, int64(1), g.l.n)
-	g = new(Group)
+	g = newCreditGroup()
 	g.credit.Store(5) // another refill came first
 	g.refill()
 	assert.Equal(t, int64(1), g.l.n)
@@ -173,7 +187,7 @@ func TestGroupRefillRaces(t *testing.T) {
 func TestGroupCreditConcurrent(t *testing.T) {
 	const counters, each = 4, 10_000
 	for range 20 {
-		g := new(Group)
+		g := newCreditGroup()
 		var wg sync.WaitGroup
 		for range counters {
 			wg.Add(1)
@@ -191,5 +205,23 @@ func TestGroupCreditConcurrent(t *testing.T) {
 		}()
 		wg.Wait()
 		require.Equal(t, int64(counters*each), g.l.n)
+	}
+}
+
+// TestGroupLayout checks what Group's comment says: the fields every task
+// reads are at offset 64 or more, so never on the latch's 64-byte line;
+// and a Group stays within the 112-byte size class.
+func TestGroupLayout(t *testing.T) {
+	var g Group
+	assert.Zero(t, unsafe.Offsetof(g.l))
+	assert.LessOrEqual(t, unsafe.Sizeof(g.l), uintptr(16))
+	for name, off := range map[string]uintptr{
+		"p": unsafe.Offsetof(g.p), "ctx": unsafe.Offsetof(g.ctx), "credit": unsafe.Offsetof(g.credit),
+		"stopped": unsafe.Offsetof(g.stopped), "ended": unsafe.Offsetof(g.ended),
+	} {
+		assert.GreaterOrEqual(t, off, uintptr(64), name)
+	}
+	if unsafe.Sizeof(uintptr(0)) == 8 {
+		assert.LessOrEqual(t, unsafe.Sizeof(g), uintptr(112))
 	}
 }

@@ -140,6 +140,14 @@ func (p *Pool) Do(ctx context.Context, f func(*Task) error) error {
 // Its tasks may be started from any goroutine, a task's or not.
 func (p *Pool) NewGroup(ctx context.Context) *Group {
 	ctx, cancel := context.WithCancelCause(ctx)
+	og := &outsideGroup{g: Group{p: p, ctx: ctx, cancel: cancel}}
+	og.g.credit = &og.credit
+	return &og.g
+}
+
+// newTaskGroup is NewGroup for Task.NewGroup: a group without credit.
+func (p *Pool) newTaskGroup(ctx context.Context) *Group {
+	ctx, cancel := context.WithCancelCause(ctx)
 	return &Group{p: p, ctx: ctx, cancel: cancel}
 }
 
