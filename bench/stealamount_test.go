@@ -11,10 +11,10 @@ import (
 )
 
 // BenchmarkStealAmount runs the scheduler's workloads with each way of
-// choosing how much a steal takes: the scheduler's default (steal=default,
-// Config.Proportion zero: one task a steal for a Pool, half of the
-// victim's queue for Run), one item (one), and the fixed proportions 0.1,
-// 0.5 and 0.9, in both modes, with GOMAXPROCS workers and blockq queues.
+// choosing how much a steal takes: the scheduler's own choice (steal=auto,
+// Config.Proportion zero: one item from a helping wait, an idle thief's
+// share otherwise), one item (one), and the fixed proportions 0.1, 0.5
+// and 0.9, in both modes, with GOMAXPROCS workers and blockq queues.
 // One op is one whole run. The workloads:
 //
 //	dag-uniform, dag-pareto  DAG exploration of -dag.nodes nodes (uniform
@@ -60,7 +60,7 @@ type stealChoice struct {
 
 // stealChoices are the settings BenchmarkStealAmount compares.
 var stealChoices = []stealChoice{
-	{name: "default"},
+	{name: "auto"},
 	{name: "one", stealOne: true},
 	{name: "0.1", p: 0.1},
 	{name: "0.5", p: 0.5},

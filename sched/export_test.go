@@ -72,7 +72,3 @@ func WithSpin[T any](c Config[T], n int) Config[T] {
 
 // Spin returns the spin count of c.
 func Spin[T any](c Config[T]) int { return c.spin }
-
-// DefaultProportion is the steal proportion of a Run whose
-// Config.Proportion is zero.
-const DefaultProportion = defaultProportion

@@ -2,8 +2,8 @@ package sched
 
 import (
 	"sync"
+	"reflect"
 	"testing"
-	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -212,16 +212,16 @@ func TestGroupCreditConcurrent(t *testing.T) {
 // reads are at offset 64 or more, so never on the latch's 64-byte line;
 // and a Group stays within the 112-byte size class.
 func TestGroupLayout(t *testing.T) {
-	var g Group
-	assert.Zero(t, unsafe.Offsetof(g.l))
-	assert.LessOrEqual(t, unsafe.Sizeof(g.l), uintptr(16))
-	for name, off := range map[string]uintptr{
-		"p": unsafe.Offsetof(g.p), "ctx": unsafe.Offsetof(g.ctx), "credit": unsafe.Offsetof(g.credit),
-		"stopped": unsafe.Offsetof(g.stopped), "ended": unsafe.Offsetof(g.ended),
-	} {
-		assert.GreaterOrEqual(t, off, uintptr(64), name)
+	g := reflect.TypeFor[Group]()
+	l, _ := g.FieldByName("l")
+	assert.Zero(t, l.Offset)
+	assert.LessOrEqual(t, l.Type.Size(), uintptr(16))
+	for _, name := range []string{"p", "ctx", "credit", "stopped", "ended"} {
+		f, ok := g.FieldByName(name)
+		require.True(t, ok, name)
+		assert.GreaterOrEqual(t, f.Offset, uintptr(64), name)
 	}
-	if unsafe.Sizeof(uintptr(0)) == 8 {
-		assert.LessOrEqual(t, unsafe.Sizeof(g), uintptr(112))
+	if reflect.TypeFor[uintptr]().Size() == 8 {
+		assert.LessOrEqual(t, g.Size(), uintptr(112))
 	}
 }

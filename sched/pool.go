@@ -45,19 +45,13 @@ type Pool struct {
 // balance load, as Config does for Run. The zero PoolConfig is valid:
 // GOMAXPROCS workers, each with the default queue, in Master mode.
 //
-// One difference: a Pool whose Proportion is zero steals one task at a
-// time, in both modes, where Run takes half of the victim's queue. The oldest task of a fork-join queue is its largest piece of
-// work: the other half of the outermost split. One is enough to keep a
-// thief busy. Half of the queue would be several such pieces, which the
-// thief then runs one after another. A thief in a helping wait returns to
-// the task that waits only when it has finished them all. A Proportion set
-// explicitly is honoured. BENCHMARKS.md measures both.
+// With Proportion zero, each steal chooses, as Run's do. A worker in a
+// helping wait (Join, Wait) takes one task. The oldest task of a
+// fork-join queue is its largest piece of work, the other half of the
+// outermost split, and a helping thief returns to its waiting task only
+// when it has run all it took. An idle worker takes its share of the
+// queue. BENCHMARKS.md measures the choices.
 type PoolConfig = Config[Job]
-
-// oneTask is the steal proportion of a Pool whose PoolConfig.Proportion
-// is zero: wsq.StealCount takes at least one item, and with this
-// proportion never more, for any queue length below 10^11.
-const oneTask = 1e-12
 
 // Job is an item of a Pool's queues: one task waiting to run. Its fields are
 // not exported; a program names the type only to make queues for a Pool, as
@@ -90,10 +84,6 @@ func NewPool(cfg ...PoolConfig) (*Pool, error) {
 		c = cfg[0]
 	default:
 		return nil, fmt.Errorf("sched: NewPool takes at most one PoolConfig, not %d", len(cfg))
-	}
-	if c.Proportion == 0 {
-		// One task a steal, in both modes: see PoolConfig.
-		c.StealOne, c.Proportion = true, oneTask
 	}
 	p := &Pool{}
 	s, err := newScheduler[Job](c, p)

@@ -584,16 +584,17 @@ func TestGoexitInImplicitJoin(t *testing.T) {
 	}
 }
 
-// TestPoolStealsOneTask checks a Pool's default steal, in both modes: one
-// task a steal. A task keeps the other worker busy with a first task
-// until it has forked eight more, and then spins until the other worker
-// has run them all: that worker's first steal finds eight tasks in the
-// queue and must take one (Stats.Moved equals Stats.Steals); with an
-// explicit Proportion of one half, it takes four.
-func TestPoolStealsOneTask(t *testing.T) {
+// TestPoolIdleSteals checks the steals of an idle worker of a Pool, in
+// both modes. A task keeps the other worker busy with a first task until
+// it has forked eight more, and then spins until the other worker has run
+// them all. That worker, idle and alone, steals its share each time: half
+// of eight, four, two, one, one (the default), or one at a time (an
+// explicit Proportion so small that it rounds to one). TestStealChooses*
+// check a steal from a helping wait.
+func TestPoolIdleSteals(t *testing.T) {
 	const forks = 8
 	for _, mode := range sched.Modes() {
-		for _, proportion := range []float64{0, 0.5} {
+		for _, proportion := range []float64{0, 1e-9} {
 			t.Run(fmt.Sprintf("%v/proportion=%v", mode, proportion), func(t *testing.T) {
 				p, err := sched.NewPool(sched.PoolConfig{Workers: 2, Mode: mode, Proportion: proportion})
 				require.NoError(t, err)
@@ -615,11 +616,11 @@ func TestPoolStealsOneTask(t *testing.T) {
 					return nil
 				}))
 				st := p.Close()
+				assert.Equal(t, int64(1+forks), st.Moved)
 				if proportion == 0 {
-					assert.Equal(t, int64(1+forks), st.Steals)
-					assert.Equal(t, st.Steals, st.Moved, "a steal took more than one task")
+					assert.Equal(t, int64(1+4), st.Steals, "shares of 4, 2, 1 and 1 tasks")
 				} else {
-					assert.Greater(t, st.Moved, st.Steals, "no steal took more than one task")
+					assert.Equal(t, int64(1+forks), st.Steals, "a steal took more than one task")
 				}
 			})
 		}

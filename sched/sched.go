@@ -42,11 +42,6 @@ func (m Mode) String() string {
 	return fmt.Sprintf("Mode(%d)", int(m))
 }
 
-// defaultProportion is the steal proportion of a Run whose
-// Config.Proportion is zero: half of the victim's queue, as in the Go
-// runtime's run-queue steal.
-const defaultProportion = 0.5
-
 // defaultSpin is the Spin of a Config that leaves it zero.
 const defaultSpin = 4
 
@@ -91,9 +86,9 @@ type Config[T any] struct {
 	Mode Mode
 
 	// Proportion is the part of a victim's queue that one steal takes, with
-	// 0 < Proportion <= 1 (see wsq.StealCount). Zero means half of the
-	// victim's queue for Run, and one task a steal for a Pool (see
-	// PoolConfig).
+	// 0 < Proportion <= 1 (see wsq.StealCount). Zero means that each steal
+	// chooses (see Load balancing in the package documentation): the
+	// default, for Run and for a Pool.
 	Proportion float64
 
 	// MaxBlocked is, for a Pool, the most functions of Task.Block that run
@@ -104,7 +99,7 @@ type Config[T any] struct {
 
 	// StealOne makes Random mode steal one item at a time with TrySteal,
 	// as in Cilk, instead of a proportion with TryStealBatch. Master mode
-	// ignores it. A Pool whose Proportion is zero sets it.
+	// ignores it.
 	StealOne bool
 
 	// spin is the number of rounds an idle worker (in Random mode) or a

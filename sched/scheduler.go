@@ -85,10 +85,7 @@ func newScheduler[T any](cfg Config[T], h host[T]) (*scheduler[T], error) {
 	if cfg.Mode != Master && cfg.Mode != Random {
 		return nil, fmt.Errorf("sched: unknown mode %d", int(cfg.Mode))
 	}
-	if cfg.Proportion == 0 {
-		cfg.Proportion = defaultProportion
-	}
-	if !wsq.ValidProportion(cfg.Proportion) {
+	if cfg.Proportion != 0 && !wsq.ValidProportion(cfg.Proportion) { // zero: each steal chooses
 		return nil, fmt.Errorf("sched: steal proportion %v is outside (0, 1]", cfg.Proportion)
 	}
 	if cfg.spin < 0 {
@@ -309,6 +306,34 @@ type balancer[T any] interface {
 	// addStats adds the mode's steal counts to st.
 	addStats(st *Stats)
 }
+
+// proportion returns the part of the victim's queue that a steal takes:
+// Config.Proportion if it is set, and else the steal's own choice. idle
+// is the number of workers that look for work, the thief's among them;
+// helping says that the thief looks from a helping wait (Join, Wait).
+//
+//	thief                  takes
+//	in a helping wait      one item: the oldest, the largest piece of a split
+//	idle, with k-1 others  1/(k+1) of the queue: its share, if the idle and the owner split it
+//
+// A thief in a helping wait goes back to its waiting task only when it
+// has run all it took: one item keeps that wait short. An idle thief
+// takes its share, so that many small items need few steals, and the
+// other idle workers still find some.
+func (s *scheduler[T]) proportion(idle int, helping bool) float64 {
+	if p := s.cfg.Proportion; p != 0 {
+		return p
+	}
+	if helping {
+		return oneItem
+	}
+	return 1 / float64(max(idle, 1)+1)
+}
+
+// oneItem is the proportion of a steal that takes one item: wsq.StealCount
+// takes at least one, and with this proportion never more, for any queue
+// length below 10^11.
+const oneItem = 1e-12
 
 // unordered removes x from s, a set kept in a slice whose order does not
 // matter, by moving the last element into its place, and reports whether x
