@@ -10,7 +10,7 @@
 // package catalog, and the scheduler's settings:
 //
 //	queue: bq, lock-free bulk queue of linked blocks (blockq), the recommended queue
-//	scheduler: master mode, proportion 0.5, 2 workers
+//	scheduler: master mode, proportion auto, 2 workers
 //
 // Usage:
 //
@@ -26,7 +26,8 @@
 //	             or random (decentralized randomized stealing)
 //	-workers     number of workers, at most 1,024 and at most -nodes; 0 (the
 //	             default) means GOMAXPROCS, or -nodes if that is fewer
-//	-proportion  the part of a victim's queue one steal takes (default 0.5)
+//	-proportion  the part of a victim's queue one steal takes, or auto (the
+//	             default): each steal chooses (see sched's Load balancing)
 //	-one         random mode: steal one item at a time instead of
 //	             -proportion of the queue (default false, as in fib)
 //	-work        per-node cost distribution: uniform (the default) or

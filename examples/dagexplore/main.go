@@ -102,7 +102,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		cost = fmt.Sprintf("mean %s iterations ≈ %v per node", cli.Group(g.Cost), time.Duration(float64(g.Cost)*dag.Calibrate(10*time.Millisecond)).Round(time.Nanosecond))
 	}
 	fmt.Fprintf(stdout, "graph: %s, seed %d, fanout %s, %s work, %s\n", cli.Count(g.Nodes, "node"), g.Seed, cli.Group(g.Fanout), g.Work, cost)
-	how := fmt.Sprintf("proportion %g", c.proportion)
+	how := "proportion " + cli.ProportionString(c.proportion)
 	if c.mode == sched.Random && c.one {
 		how = "steal one"
 	}

@@ -9,7 +9,7 @@
 // Usage:
 //
 //	go run ./examples/fib [-n 27] [-queue bq] [-mode random] [-workers 0]
-//	                      [-one] [-proportion 0.5] [-cutoff 1]
+//	                      [-one] [-proportion auto] [-cutoff 1]
 //
 // Flags:
 //
@@ -24,10 +24,10 @@
 //	-one         random mode: a thief takes the single oldest task, as Cilk
 //	             does, instead of -proportion of the queue (default false,
 //	             as in dagexplore)
-//	-proportion  the part of a victim's queue one steal takes (default 0.5,
-//	             the half the Go runtime steals; a Pool left to its own
-//	             default steals one task at a time, which scales better on
-//	             many cores: see sched.PoolConfig)
+//	-proportion  the part of a victim's queue one steal takes, or auto (the
+//	             default): each steal chooses, one task from a helping wait
+//	             and an idle worker's share otherwise (see sched's Load
+//	             balancing)
 //	-cutoff      calls fib(k) with k <= cutoff run serially inside their task
 //	             (default 1: every call with k >= 2 forks)
 //	-progress    show a progress line on stderr (default true)

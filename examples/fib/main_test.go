@@ -104,6 +104,7 @@ func TestCommand(t *testing.T) {
 		cmdtest.Verified("3 workers: fib = 987, 1,597 tasks", "-n", "16", "-queue", "lf-skip", "-mode", "master", "-workers", "3"),
 		cmdtest.Verified("steal 0.3 of a queue", "-n", "16", "-queue", "mutex", "-one=false", "-proportion", "0.3", "-workers", "2"),
 		cmdtest.Verified("steal one task", "-n", "16", "-queue", "cl-bd", "-one", "-workers", "2"),
+		cmdtest.Verified("each steal chooses its amount", "-n", "16", "-proportion", "auto", "-workers", "2"),
 		cmdtest.Verified("verified: fib(0) = 0 ", "-n", "0"),
 		cmdtest.Verified("verified: fib(20) = 6,765 ", "-n", "20", "-cutoff", "10", "-workers", "2", "-progress=false"),
 		cmdtest.Refused("fib: -n 100: out of range; want 0 to 90", "-n", "100"),

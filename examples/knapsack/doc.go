@@ -11,8 +11,8 @@
 // Common flags: -queue (any name of package catalog, default bq, the
 // recommended blockq), -mode (master, the paper's master-worker balancing
 // and the default, or random), -workers (0 means GOMAXPROCS; at most 1,024)
-// and -proportion (the part of a victim's queue one steal takes, default
-// 0.5). -check=false skips the dynamic-programming check (see
+// and -proportion (the part of a victim's queue one steal takes, or auto,
+// the default: each steal chooses). -check=false skips the dynamic-programming check (see
 // Verification), -progress=false turns off the progress line, and -h prints
 // a one-line description and the flags.
 //

@@ -45,7 +45,7 @@ func newFlags() *flags {
 	f.fs = New("prog", "prog does something useful.", &f.stdout, &f.stderr)
 	f.fs.IntRangeVar(&f.n, "n", 27, 0, 90, "compute fib(n)")
 	f.fs.Int64RangeVar(&f.nodes, "nodes", 1_000_000, 1, math.MaxInt64, "number of nodes")
-	f.fs.ProportionVar(&f.proportion, 0.5, "part of a queue one steal takes")
+	f.fs.ProportionVar(&f.proportion, Proportion, "part of a queue one steal takes")
 	f.fs.QueueVar(&f.queue)
 	ChoiceVar(f.fs, &f.mode, "mode", sched.Master, Modes, "load balancing")
 	f.fs.WorkersVar(&f.workers)
@@ -59,11 +59,20 @@ func TestParseDefaults(t *testing.T) {
 	require.NoError(t, f.fs.Parse(nil))
 	assert.Equal(t, 27, f.n)
 	assert.Equal(t, int64(1_000_000), f.nodes)
-	assert.Equal(t, 0.5, f.proportion)
+	assert.Zero(t, f.proportion, "auto")
 	assert.Equal(t, "bq", f.queue, "blockq, the recommended queue")
 	assert.Equal(t, sched.Master, f.mode)
 	assert.Equal(t, 0, f.workers)
 	assert.True(t, f.progress)
+}
+
+// TestProportionAuto sets -proportion to a number and back to auto.
+func TestProportionAuto(t *testing.T) {
+	f := newFlags()
+	require.NoError(t, f.fs.Parse([]string{"-proportion", "0.25", "-proportion", "auto"}))
+	assert.Zero(t, f.proportion)
+	assert.Equal(t, "auto", ProportionString(0))
+	assert.Equal(t, "0.25", ProportionString(0.25))
 }
 
 func TestParseValues(t *testing.T) {
@@ -96,7 +105,7 @@ func TestParseErrors(t *testing.T) {
 		{[]string{"-proportion", "0"}, "-proportion 0: outside (0, 1]"},
 		{[]string{"-proportion", "1.5"}, "-proportion 1.5: outside (0, 1]"},
 		{[]string{"-proportion", "NaN"}, "-proportion NaN: outside (0, 1]"},
-		{[]string{"-proportion", "half"}, "-proportion half: not a number"},
+		{[]string{"-proportion", "half"}, "-proportion half: not a number, nor auto"},
 		{[]string{"-queue", "nope"}, "-queue nope: unknown queue; known queues: " + strings.Join(catalog.Names(), ", ")},
 		{[]string{"-mode", "both"}, "-mode both: unknown value; want master or random"},
 		{[]string{"-workers", "-1"}, "-workers -1: out of range; want 0 to 1,024"},
@@ -129,7 +138,7 @@ func TestExitHelp(t *testing.T) {
 			"  -mode master|random\n    \tload balancing (default master)\n",
 			"  -queue name\n    \tqueue implementation: bq, lf, ",
 			" (default bq)\n",
-			"  -proportion float\n    \tpart of a queue one steal takes (default 0.5)\n",
+			"  -proportion auto|float\n    \tpart of a queue one steal takes (default auto)\n",
 			"  -workers int\n    \tnumber of workers, no more than there is work for; 0 means GOMAXPROCS; 0 to 1,024 (default 0)\n",
 			"  -one\n    \tsteal one item at a time\n",
 			"  -progress\n    \tshow a progress line",

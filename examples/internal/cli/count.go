@@ -10,9 +10,9 @@ import (
 // Modes are the scheduler's balancing modes, the choices of a -mode flag.
 var Modes = []sched.Mode{sched.Master, sched.Random}
 
-// Proportion is the default of a -proportion flag: half of the victim's
-// queue, what sched.Run takes for a zero Config.Proportion.
-const Proportion = 0.5
+// Proportion is the default of a -proportion flag: auto, the zero
+// Config.Proportion of sched, with which each steal chooses.
+const Proportion = 0
 
 // CountEvery is how many items a worker of a Counter handles between
 // updates of the shared count.

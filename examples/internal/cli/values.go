@@ -89,7 +89,8 @@ func (fs *FlagSet) WorkersVar(p *int) {
 	fs.IntRangeVar(p, "workers", 0, 0, MaxWorkers, "number of workers, no more than there is work for; 0 means GOMAXPROCS")
 }
 
-// proportionValue is a steal proportion, valid by wsq.ValidProportion.
+// proportionValue is a steal proportion, valid by wsq.ValidProportion, or
+// auto (zero): each steal chooses, as sched's zero Config.Proportion says.
 type proportionValue struct {
 	fs *FlagSet
 	p  *float64
@@ -97,16 +98,20 @@ type proportionValue struct {
 
 func (v *proportionValue) String() string {
 	if v.p == nil {
-		return "0"
+		return Auto
 	}
-	return strconv.FormatFloat(*v.p, 'g', -1, 64)
+	return ProportionString(*v.p)
 }
 
 func (v *proportionValue) Set(s string) error {
+	if s == Auto {
+		*v.p = 0
+		return nil
+	}
 	x, err := strconv.ParseFloat(s, 64)
 	switch {
 	case err != nil:
-		return v.fs.fail("proportion", s, "not a number")
+		return v.fs.fail("proportion", s, "not a number, nor auto")
 	case !wsq.ValidProportion(x):
 		return v.fs.fail("proportion", s, "outside (0, 1]; a steal takes a part of a queue")
 	}
@@ -114,10 +119,23 @@ func (v *proportionValue) Set(s string) error {
 	return nil
 }
 
-func (v *proportionValue) typeName() string { return "float" }
+func (v *proportionValue) typeName() string { return "auto|float" }
+
+// Auto is the -proportion that lets each steal choose: zero in
+// sched.Config.Proportion.
+const Auto = "auto"
+
+// ProportionString returns p as a -proportion flag writes it: auto for
+// zero, else the number.
+func ProportionString(p float64) string {
+	if p == 0 {
+		return Auto
+	}
+	return strconv.FormatFloat(p, 'g', -1, 64)
+}
 
 // ProportionVar defines -proportion, the part of a victim's queue one steal
-// takes, which must be in (0, 1] (wsq.ValidProportion).
+// takes: auto (zero), or a number in (0, 1] (wsq.ValidProportion).
 func (fs *FlagSet) ProportionVar(p *float64, value float64, usage string) {
 	*p = value
 	fs.Var(&proportionValue{fs: fs, p: p}, "proportion", usage)
