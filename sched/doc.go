@@ -61,17 +61,16 @@
 //	Random  the idle worker itself       the old end of a queue, from a random starting point
 //
 // A steal takes Config.Proportion of the victim's queue. With the default,
-// zero, each steal chooses from what the scheduler sees:
+// zero, each steal chooses from how many workers look for work:
 //
-//	thief                    takes
-//	in a helping wait        one item, the oldest: the largest piece of a split
-//	idle, as are k-1 others  1/(k+1) of the queue: its share, shared with the owner
+//	workers looking, the thief among them   a steal takes
+//	1                                       1/2 of the queue, as in the Go runtime
+//	k                                       1/(k+1): a share, if they and the owner split it
 //
-// One item keeps a helping wait short: the thief goes back to its waiting
-// task only when it has run all it took. A share needs few steals for
-// many small items, and leaves some for the other idle workers. With
-// one idle worker, it is half, as in the Go runtime. Idle workers search
-// briefly, then park. A worker that
+// A share needs few steals for many small items. Many thieves take a
+// little each, so none takes what the others need: a fork-join queue of
+// a few large tasks goes one task a steal. Idle workers search briefly,
+// then park. A worker that
 // publishes new work wakes a parked one only when nobody searches, in the
 // spirit of the Go runtime's spinning threads. An idle scheduler costs no
 // processor time. Run ends exactly when its last item is handled: the

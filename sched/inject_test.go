@@ -1,8 +1,8 @@
 package sched
 
 import (
-	"sync"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"

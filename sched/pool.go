@@ -45,12 +45,9 @@ type Pool struct {
 // balance load, as Config does for Run. The zero PoolConfig is valid:
 // GOMAXPROCS workers, each with the default queue, in Master mode.
 //
-// With Proportion zero, each steal chooses, as Run's do. A worker in a
-// helping wait (Join, Wait) takes one task. The oldest task of a
-// fork-join queue is its largest piece of work, the other half of the
-// outermost split, and a helping thief returns to its waiting task only
-// when it has run all it took. An idle worker takes its share of the
-// queue. BENCHMARKS.md measures the choices.
+// With Proportion zero, each steal chooses, as Run's do (see Load
+// balancing in the package documentation). BENCHMARKS.md measures the
+// choices.
 type PoolConfig = Config[Job]
 
 // Job is an item of a Pool's queues: one task waiting to run. Its fields are

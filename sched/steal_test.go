@@ -17,23 +17,21 @@ func TestProportion(t *testing.T) {
 	fixed, err := newScheduler[int](Config[int]{Workers: 2, Proportion: 0.3}, runHost[int](nil))
 	require.NoError(t, err)
 	for _, c := range []struct {
-		s       *scheduler[int]
-		idle    int
-		helping bool
-		want    float64
+		s    *scheduler[int]
+		idle int
+		want float64
 	}{
-		{auto, 1, false, 0.5},
-		{auto, 0, false, 0.5}, // the thief at least
-		{auto, 3, false, 0.25},
-		{auto, 15, false, 1.0 / 16},
-		{auto, 1, true, oneItem},
-		{auto, 15, true, oneItem},
-		{fixed, 1, false, 0.3},
-		{fixed, 1, true, 0.3},
+		{auto, 1, 0.5},
+		{auto, 0, 0.5}, // the thief at least
+		{auto, 3, 0.25},
+		{auto, 15, 1.0 / 16},
+		{fixed, 1, 0.3},
+		{fixed, 15, 0.3},
 	} {
-		assert.Equal(t, c.want, c.s.proportion(c.idle, c.helping), "idle %d, helping %v", c.idle, c.helping)
+		assert.Equal(t, c.want, c.s.proportion(c.idle), "idle %d", c.idle)
 	}
-	assert.Equal(t, 1, wsq.StealCount(1e10, oneItem))
+	// Fifteen thieves at a fork-join queue of a dozen tasks: one each.
+	assert.Equal(t, 1, wsq.StealCount(12, auto.proportion(15)))
 }
 
 // newIdleScheduler returns a scheduler of two workers, not started, whose
@@ -52,30 +50,33 @@ func newIdleScheduler(t *testing.T, mode Mode, n int) *scheduler[int] {
 	return s
 }
 
-// TestStealChoosesRandom steals in Random mode as an idle worker and from
-// a helping wait: a share, then one item.
+// TestStealChoosesRandom steals in Random mode with one worker looking,
+// then with three (two of them parked): half, then a quarter.
 func TestStealChoosesRandom(t *testing.T) {
 	s := newIdleScheduler(t, Random, 100)
 	r := s.mode.(*random[int])
 	sr := &r.ws[1]
-	require.True(t, r.steal(sr, true))
-	assert.Equal(t, []int{0}, sr.w.buf) // helping: the oldest item alone
-	require.True(t, r.steal(sr, false))
-	assert.Len(t, sr.w.buf, 50) // idle, alone: half of the 99 left, rounded
-	assert.Equal(t, 1, sr.w.buf[0])
+	require.True(t, r.steal(sr))
+	assert.Len(t, sr.w.buf, 50) // none counted: the thief alone, half
+	assert.Equal(t, 0, sr.w.buf[0])
+	r.spinning.Store(1)
+	r.sleepers = 2
+	require.True(t, r.steal(sr))
+	assert.Len(t, sr.w.buf, 13) // a quarter of the 50 left, rounded
+	assert.Equal(t, 50, sr.w.buf[0])
 }
 
-// TestStealChoosesMaster is TestStealChoosesRandom for a master.
+// TestStealChoosesMaster is TestStealChoosesRandom for a master, which
+// counts the workers that wait for it.
 func TestStealChoosesMaster(t *testing.T) {
 	s := newIdleScheduler(t, Master, 100)
 	ms := s.mode.(*masters[int])
 	mb := &ms.boxes[1]
-	mb.helping = true
 	d, ok := ms.all[0].stealFor(mb)
 	require.True(t, ok)
-	assert.Equal(t, []int{0}, d.items)
-	mb.helping = false
+	assert.Equal(t, 50, d.n) // mb's worker alone: half
+	ms.idle <- &ms.boxes[0]  // one more waits
 	d, ok = ms.all[0].stealFor(mb)
 	require.True(t, ok)
-	assert.Equal(t, 50, d.n)
+	assert.Len(t, d.items, 17) // a third of the 50 left, rounded
 }
