@@ -61,16 +61,18 @@
 //	Random  the idle worker itself       the old end of a queue, from a random starting point
 //
 // A steal takes Config.Proportion of the victim's queue. With the default,
-// zero, each steal chooses from how many workers look for work:
+// zero, each steal chooses from what the scheduler sees:
 //
-//	workers looking, the thief among them   a steal takes
-//	1                                       1/2 of the queue, as in the Go runtime
-//	k                                       1/(k+1): a share, if they and the owner split it
+//	thief                                     a steal takes
+//	alone looking for work                    1/2 of the queue, as in the Go runtime
+//	one of k looking                          1/(k+1): a share, if they and the owner split it
+//	in a helping wait (Join), others looking  one item
 //
 // A share needs few steals for many small items. Many thieves take a
-// little each, so none takes what the others need: a fork-join queue of
-// a few large tasks goes one task a steal. Idle workers search briefly,
-// then park. A worker that
+// little each, so none takes what the others need. A thief in a helping
+// wait returns to its waiting task only when it has run all it took, and
+// that task may be on the critical path: while others can run the rest,
+// it takes one item. Idle workers search briefly, then park. A worker that
 // publishes new work wakes a parked one only when nobody searches, in the
 // spirit of the Go runtime's spinning threads. An idle scheduler costs no
 // processor time. Run ends exactly when its last item is handled: the

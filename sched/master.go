@@ -45,8 +45,11 @@ type mailbox[T any] struct {
 	// delivery, rather than with work the worker would leave in its inbox.
 	wants atomic.Bool
 	since time.Time // when the worker asked; the idle channel orders it
-	recv  []T       // the buffer a master fills for the worker while it waits
-	_     pad.Line
+	// helping says that the worker asked from a helping wait: see
+	// scheduler.proportion. The idle channel orders it.
+	helping bool
+	recv    []T // the buffer a master fills for the worker while it waits
+	_       pad.Line
 }
 
 // delivery is what a master hands an idle worker: a parcel (from a
@@ -214,7 +217,7 @@ func (m *master[T]) stealFor(mb *mailbox[T]) (delivery[T], bool) {
 		}
 	}
 	// The workers in idle and mb's: those that look for work.
-	p := s.proportion(len(m.ms.idle) + 1)
+	p := s.proportion(len(m.ms.idle)+1, mb.helping)
 	for {
 		victim, most := m.busiest(w, masterSpan)
 		if victim == nil {
@@ -348,6 +351,7 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 			w.shed() // before a master may fill recv
 			w.owed = true
 			mb.since = time.Now()
+			mb.helping = l != nil
 			ms.idle <- mb // never blocks; see masters.idle
 		}
 		var d delivery[T]

@@ -75,7 +75,7 @@ func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 				r.stopSearching()
 				return false
 			}
-			if w.takeInjected() || r.steal(sr) {
+			if w.takeInjected() || r.steal(sr, l != nil) {
 				// Stop searching before publishing what was stolen, so that
 				// publishing wakes a parked worker if nobody else searches.
 				r.stopSearching()
@@ -156,14 +156,15 @@ func (r *random[T]) rejoin(sr *searcher[T]) {
 
 // steal tries every other worker once, from a random starting point, and
 // reports whether a steal succeeded, with the items in the worker's buf.
-// It skips a victim whose Len is zero. TrySteal and TryStealBatch never
+// helping says that the worker looks from a helping wait (see
+// scheduler.proportion). It skips a victim whose Len is zero. TrySteal and TryStealBatch never
 // wait for another thief:
 //
 //	result     the thief
 //	Taken      returns with the items
 //	Empty      moves on at once: the owner or a thief got there first
 //	Contended  tries once more, then moves on: a lost race leaves items
-func (r *random[T]) steal(sr *searcher[T]) bool {
+func (r *random[T]) steal(sr *searcher[T], helping bool) bool {
 	w := sr.w
 	s := w.s
 	n := len(s.workers)
@@ -171,7 +172,8 @@ func (r *random[T]) steal(sr *searcher[T]) bool {
 		return false
 	}
 	// The searchers, the thief among them, and the parked workers.
-	p := s.proportion(int(r.spinning.Load()) + int(atomic.LoadInt32(&r.sleepers)))
+	p := s.proportion(int(r.spinning.Load())+int(atomic.LoadInt32(&r.sleepers)), helping)
+	one := s.cfg.StealOne || p == oneItem
 	sr.rng ^= sr.rng << 13
 	sr.rng ^= sr.rng >> 7
 	sr.rng ^= sr.rng << 17
@@ -185,7 +187,7 @@ func (r *random[T]) steal(sr *searcher[T]) bool {
 	tries:
 		for range 2 {
 			var res wsq.StealResult
-			if s.cfg.StealOne {
+			if one {
 				var x T
 				w.buf = w.buf[:0]
 				if x, res = v.queue.TrySteal(); res == wsq.Taken {

@@ -309,17 +309,32 @@ type balancer[T any] interface {
 
 // proportion returns the part of the victim's queue that a steal takes:
 // Config.Proportion if it is set, and else the steal's own choice. idle
-// is the number of workers that look for work, the thief's among them:
-// with k of them, a thief takes 1/(k+1) of the queue, its share if the
-// k and the queue's owner split it evenly. One idle worker takes half,
-// as in the Go runtime. Many take a little each, so that none takes what
-// the others need, and a queue of a few large items goes one at a time.
-func (s *scheduler[T]) proportion(idle int) float64 {
+// is the number of workers that look for work, the thief's among them;
+// helping says that the thief looks from a helping wait (Join, Wait).
+//
+//	thief                            takes
+//	k looking, the thief among them  1/(k+1): its share, if they and the owner split the queue
+//	in a helping wait, others look   one item
+//
+// One idle thief takes half, as in the Go runtime. Many take a little
+// each, so that none takes what the others need. A thief in a helping
+// wait goes back to its waiting task only when it has run all it took.
+// While others look, it takes one item and leaves the rest to them: the
+// task that waits may be on the critical path.
+func (s *scheduler[T]) proportion(idle int, helping bool) float64 {
 	if p := s.cfg.Proportion; p != 0 {
 		return p
 	}
+	if helping && idle > 1 {
+		return oneItem
+	}
 	return 1 / float64(max(idle, 1)+1)
 }
+
+// oneItem is the proportion of a steal that takes one item: wsq.StealCount
+// takes at least one, and with this proportion never more, for any queue
+// length below 10^11.
+const oneItem = 1e-12
 
 // unordered removes x from s, a set kept in a slice whose order does not
 // matter, by moving the last element into its place, and reports whether x
