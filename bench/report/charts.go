@@ -117,6 +117,9 @@ func (r *report) charts() []chart {
 	if f := r.versusFigure(); f != nil {
 		out = append(out, chart{"pool-vs-goroutines.png", f})
 	}
+	if f := r.stealAmountFigure(); f != nil {
+		out = append(out, chart{"steal-amount.png", f})
+	}
 	return out
 }
 
@@ -486,4 +489,119 @@ func versusNotes(vs []versus) []string {
 		}
 	}
 	return notes
+}
+
+// stealAmountNote says what BenchmarkStealAmount times, and what each
+// steal choice takes.
+const stealAmountNote = "What is timed: one whole run of each workload with GOMAXPROCS workers on blockq queues (bq), BenchmarkStealAmount: " +
+	"dag-uniform, dag-pareto: a DAG explored with sched.Run, uniform or Pareto node costs; " +
+	"fj-fine: fib(27) forking every call, fj-coarse: fib(34) forking above fib(17), each with Fork and Future.Join on a Pool (-pool) or with sched.Join (-join); " +
+	"nqueens: 12 queens on a Pool, a task per queen down to the last 9 rows; walk: the blocking directory walk on a Pool (Task.Block); " +
+	"flat: a task forks a burst of tiny tasks in a loop and joins them. " +
+	"Steal choices: auto, the scheduler's own choice at each steal (sched's zero Config.Proportion; see Load balancing in sched's documentation); " +
+	"one: one item per steal (Config.StealOne, which Master mode ignores: there it is auto); 0.1, 0.5, 0.9: that proportion of the victim's queue."
+
+// stealAmountNotes returns the notes of the steal-amount figure and
+// table. They say what a value is, whether auto meets its target, and
+// what is timed.
+func stealAmountNotes(srs []stealRow) []string {
+	notes := []string{fmt.Sprintf("Each value: a steal choice's median time over the best fixed choice's, on the same workload and mode; "+
+		"the best fixed choice has the least median of the fixed ones (1 by definition). Whiskers and intervals: the ratios of the two runs' bounds. "+
+		"The target for auto: %s or less, within %.0f %% of the best fixed choice.", num(stealTarget), 100*(stealTarget-1))}
+	var rows int
+	var over []string
+	for _, sr := range srs {
+		if _, ok := sr.times[stealAuto]; !ok {
+			continue
+		}
+		rows++
+		if rel := sr.rel(stealAuto); rel.Median > stealTarget {
+			over = append(over, fmt.Sprintf("%s %s (%s)", sr.work, sr.mode, num(rel.Median)))
+		}
+	}
+	if rows > 0 {
+		verdict := fmt.Sprintf("In %d of %s, auto's median is within %.0f %% of the best fixed choice's.",
+			rows-len(over), plural(rows, "row", "rows"), 100*(stealTarget-1))
+		if len(over) > 0 {
+			verdict = strings.TrimSuffix(verdict, ".") + "; over it: " + strings.Join(over, ", ") + "."
+		}
+		notes = append(notes, verdict)
+	}
+	return append(notes, stealAmountNote)
+}
+
+// stealAmountFigure returns the figure of BenchmarkStealAmount, or nil
+// without results. It has a panel per mode, one above the other, and a
+// group per workload in each. A group shows each steal choice's time
+// over the best fixed choice's. The values lie near 1, so markers show
+// them on a fitted linear axis. Auto's target is dashed.
+func (r *report) stealAmountFigure() *figure {
+	srs := r.stealRows()
+	if len(srs) == 0 {
+		return nil
+	}
+	target := []reference{{label: fmt.Sprintf("auto's target (%s)", num(stealTarget)), pts: []point{exact(0, stealTarget)}, span: true}}
+	f := &figure{
+		title:  "How much a steal takes: the scheduler's own choice (auto) against fixed ones",
+		yLabel: "time over the best fixed choice's",
+		linear: true, fit: true, column: true,
+		procs: procsFor(r.bench("StealAmount")),
+		refs:  target,
+		notes: stealAmountNotes(srs),
+	}
+	choices := r.stealChoices()
+	looks := make([]style, len(choices))
+	unknown := 0
+	for i, c := range choices {
+		looks[i] = stealLook(c, unknown)
+		if !slices.ContainsFunc(stealLooks, func(l contender) bool { return l.name == c }) {
+			unknown++
+		}
+	}
+	var modes []string
+	for _, sr := range srs {
+		if !slices.Contains(modes, sr.mode) {
+			modes = append(modes, sr.mode)
+		}
+	}
+	for _, mode := range modes {
+		var works []stealRow
+		for _, sr := range srs {
+			if sr.mode == mode {
+				works = append(works, sr)
+			}
+		}
+		panel := &figure{
+			title: mode + " mode", grouped: true, linear: true, fit: true, refs: target,
+			group: func(x float64) string { return workLabel(works[int(x)].work) },
+		}
+		for i, c := range choices {
+			s := series{name: "steal=" + c, look: looks[i]}
+			for j, sr := range works {
+				if _, ok := sr.times[c]; ok {
+					s.pts = append(s.pts, point{float64(j), sr.rel(c)})
+				}
+			}
+			if len(s.pts) > 0 {
+				panel.series = append(panel.series, s)
+			}
+		}
+		f.panels = append(f.panels, panel)
+	}
+	if len(f.panels) == 1 {
+		p := f.panels[0]
+		f.title += ", " + p.title
+		f.series, f.group, f.grouped, f.panels = p.series, p.group, true, nil
+	}
+	return f
+}
+
+// workLabel names a workload under its group. A name with dashes breaks
+// before its last part, "fj-fine" over "pool", so that the names fit
+// side by side.
+func workLabel(work string) string {
+	if i := strings.LastIndex(work, "-"); i > 0 {
+		return work[:i] + "\n" + work[i+1:]
+	}
+	return work
 }

@@ -130,3 +130,28 @@ func timedNote(names []string, what func(contender) string) string {
 	}
 	return "What is timed. " + strings.Join(parts, ". ") + "."
 }
+
+// stealLooks are the steal choices of BenchmarkStealAmount, each with a
+// colour and a marker of its own. Auto, the scheduler's own choice, is
+// red to stand out. One item is green, the proportions blue, darker for
+// a larger one. A choice not listed takes a queue's style (see
+// stealLook).
+var stealLooks = []contender{
+	{name: stealAuto, color: rgb(0xE6, 0x19, 0x4B), glyph: draw.CircleGlyph{}},                  // red
+	{name: "one", color: rgb(0x3C, 0xB4, 0x4B), glyph: draw.SquareGlyph{}},                      // green
+	{name: "0.1", color: rgb(0x2F, 0xB8, 0xD9), glyph: draw.BoxGlyph{}},                         // cyan
+	{name: "0.5", color: rgb(0x43, 0x63, 0xD8), glyph: draw.PyramidGlyph{}},                     // blue
+	{name: "0.9", color: rgb(0x00, 0x00, 0x75), glyph: triangleGlyph{down: true, filled: true}}, // navy
+}
+
+// stealLook returns how a steal choice is drawn: its own style, or for
+// the k-th choice not in stealLooks, the k-th style after the queues'.
+func stealLook(name string, k int) style {
+	i := slices.IndexFunc(stealLooks, func(c contender) bool { return c.name == name })
+	if i < 0 {
+		return queueStyle(len(contenders) + k)
+	}
+	st := queueStyle(0) // a contender's line and bar, in the choice's colour and marker
+	st.color, st.glyph = stealLooks[i].color, stealLooks[i].glyph
+	return st
+}

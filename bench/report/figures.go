@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -474,4 +475,95 @@ func plural(n int, one, many string) string {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// stealAuto names BenchmarkStealAmount's steal=auto: the scheduler's own
+// choice (sched's zero Config.Proportion). Every other choice is fixed.
+const stealAuto = "auto"
+
+// stealTarget is auto's target: its time within 5 % of the best fixed
+// choice's.
+const stealTarget = 1.05
+
+// stealRow is one workload in one mode of BenchmarkStealAmount: the time
+// of each steal choice, and the fixed choice with the least median.
+type stealRow struct {
+	work, mode string
+	times      map[string]Stat // ns/op, by steal choice
+	best       string
+}
+
+// rel returns a choice's time over the best fixed choice's, as ratio
+// does. The best's own is exactly 1.
+func (sr stealRow) rel(choice string) Stat {
+	if choice == sr.best {
+		return exact(0, 1).Stat
+	}
+	return ratio(sr.times[choice], sr.times[sr.best])
+}
+
+// stealOrder returns the steal choices in order: auto, one, then the
+// proportions from the least, then any other as they came.
+func stealOrder(choices []string) []string {
+	rank := func(c string) (int, float64) {
+		if c == stealAuto {
+			return 0, 0
+		}
+		if c == "one" {
+			return 1, 0
+		}
+		if v, err := strconv.ParseFloat(c, 64); err == nil {
+			return 2, v
+		}
+		return 3, 0
+	}
+	out := slices.Clone(choices)
+	slices.SortStableFunc(out, func(a, b string) int {
+		ra, va := rank(a)
+		rb, vb := rank(b)
+		if ra != rb {
+			return ra - rb
+		}
+		return cmp.Compare(va, vb)
+	})
+	return out
+}
+
+// stealChoices returns the steal choices of BenchmarkStealAmount, in
+// order (see stealOrder).
+func (r *report) stealChoices() []string {
+	return stealOrder(distinct(r.bench("StealAmount"), "steal"))
+}
+
+// stealRows returns the rows of BenchmarkStealAmount at the most
+// GOMAXPROCS it ran at. A row is a workload in a mode with a fixed
+// choice. The rows come in the benchmark's order.
+func (r *report) stealRows() []stealRow {
+	rows := r.bench("StealAmount")
+	procs := procsFor(rows)
+	choices := r.stealChoices()
+	var out []stealRow
+	for _, work := range distinct(rows, "work") {
+		for _, mode := range distinct(rows, "mode") {
+			sr := stealRow{work: work, mode: mode, times: map[string]Stat{}}
+			for _, c := range choices {
+				row, ok := lookup(rows, procs, map[string]string{"work": work, "mode": mode, "steal": c})
+				if !ok {
+					continue
+				}
+				s, ok := row.Stat("ns/op")
+				if !ok || s.Median <= 0 {
+					continue
+				}
+				sr.times[c] = s
+				if c != stealAuto && (sr.best == "" || s.Median < sr.times[sr.best].Median) {
+					sr.best = c
+				}
+			}
+			if sr.best != "" {
+				out = append(out, sr)
+			}
+		}
+	}
+	return out
 }

@@ -174,6 +174,10 @@ func (r *report) markdown(imgDir string, plots map[string]bool) string {
 		versusTable(&b, vs)
 		img("pool-vs-goroutines.png", "the pool against goroutines and errgroup")
 	}
+	if srs := r.stealRows(); len(srs) > 0 {
+		r.stealAmountTable(&b, srs)
+		img("steal-amount.png", "how much a steal takes, auto against fixed choices")
+	}
 	return b.String()
 }
 
@@ -268,6 +272,38 @@ func versusTable(b *strings.Builder, vs []versus) {
 			}
 			fmt.Fprintf(b, "| %s | %d | %s | %s %s | %s %s | %s |\n", v.name, v.procs, e.impl, duration(e.t.Median), ci(e.t), num(rel.Median), ci(rel), overEg)
 		}
+	}
+	fmt.Fprintf(b, "\n")
+}
+
+// stealAmountTable shows BenchmarkStealAmount. A row is a workload in a
+// mode: its best fixed choice, that choice's time, and each choice's
+// time over it.
+func (r *report) stealAmountTable(b *strings.Builder, srs []stealRow) {
+	choices := r.stealChoices()
+	fmt.Fprintf(b, "### How much a steal takes\n\n")
+	fmt.Fprintf(b, "GOMAXPROCS %d. %s\n\n", procsFor(r.bench("StealAmount")), strings.Join(stealAmountNotes(srs), " "))
+	fmt.Fprintf(b, "| work | mode | best fixed | its time |")
+	for _, c := range choices {
+		fmt.Fprintf(b, " steal=%s |", c)
+	}
+	fmt.Fprintf(b, "\n|---|---|---|---:|%s\n", strings.Repeat("---:|", len(choices)))
+	for _, sr := range srs {
+		t := sr.times[sr.best]
+		fmt.Fprintf(b, "| %s | %s | %s | %s %s |", sr.work, sr.mode, sr.best, duration(t.Median), ci(t))
+		for _, c := range choices {
+			_, ok := sr.times[c]
+			switch {
+			case !ok:
+				fmt.Fprintf(b, " – |")
+			case c == sr.best:
+				fmt.Fprintf(b, " 1 |")
+			default:
+				rel := sr.rel(c)
+				fmt.Fprintf(b, " %s %s |", num(rel.Median), ci(rel))
+			}
+		}
+		fmt.Fprintf(b, "\n")
 	}
 	fmt.Fprintf(b, "\n")
 }

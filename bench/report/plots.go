@@ -242,8 +242,8 @@ func exact(x, y float64) point { return point{x, Stat{Median: y, Lo: y, Hi: y, M
 // figure is one plot: our measurements, one series per queue, and the
 // references, with a legend beside the data and a caption below it naming
 // the machine and what the bars mean. A figure with panels draws them
-// instead, side by side in rows of two on one y scale, with one legend and
-// one caption.
+// instead, side by side in rows of two (or one above the other) on one y
+// scale, with one legend and one caption.
 type figure struct {
 	title, xLabel, yLabel string
 	series                []series
@@ -263,6 +263,11 @@ type figure struct {
 	// linear keeps the y axis linear whatever the spread of the values,
 	// for bars whose lengths are to be compared.
 	linear bool
+	// fit draws a bar chart's medians as markers on a linear y axis.
+	// The axis spans the values only, not from zero. Ratios near 1 need
+	// it: a bar from zero hides a few per cent. A figure with panels
+	// sets it on each panel too.
+	fit bool
 	// labels writes each bar's median above it, for bars too short to
 	// read on a linear axis.
 	labels bool
@@ -276,6 +281,9 @@ type figure struct {
 	// title; they take their y label from the figure and may leave their
 	// own empty.
 	panels []*figure
+	// column stacks the panels one above the other, each as wide as the
+	// figure, for panels of many groups.
+	column bool
 	// context are series of other panels, drawn thin and grey behind the
 	// figure's own as a backdrop, without markers or legend entries of
 	// their own.
@@ -322,8 +330,8 @@ func (f *figure) barSlot(i int, x float64) (offset, width float64) {
 }
 
 // dots reports whether the figure, laid out as a bar chart, draws markers
-// instead of bars: on the logarithmic y scale sc.
-func (f *figure) dots(sc yScale) bool { return sc.log && f.bars() }
+// instead of bars: on the logarithmic y scale sc, or on a fitted one.
+func (f *figure) dots(sc yScale) bool { return (sc.log || f.fit) && f.bars() }
 
 // visibleRefs returns the references with only their points that fall on
 // the figure: at a group of bars, or within the measured x range; a
@@ -542,6 +550,10 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 	lg.TextStyle.Font.Size = vg.Points(11)
 	lg.ThumbnailWidth = vg.Points(30)
 	lg.Top, lg.Left = true, true
+	cols := panelCols
+	if f.column {
+		cols = 1
+	}
 	var plots []*plot.Plot
 	var offScale []string
 	for i, pf := range f.plots() {
@@ -549,14 +561,14 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 		if len(f.panels) == 0 {
 			p.Title.Text = f.title
 		} else {
-			// Panels in rows of two: the y label on the left, the x label
-			// at the bottom.
+			// Panels in rows of two (or one): the y label on the left,
+			// the x label at the bottom.
 			p.Title.TextStyle.Font.Size = vg.Points(12)
 			p.Y.Label.Text = ""
-			if i%panelCols == 0 {
+			if i%cols == 0 {
 				p.Y.Label.Text = f.yLabel
 			}
-			if i+panelCols < len(f.panels) {
+			if i+cols < len(f.panels) {
 				p.X.Label.Text = ""
 			}
 		}
@@ -585,8 +597,11 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 	} else {
 		lines = append(lines, fmt.Sprintf("%s: medians of %s; whiskers: smallest to largest sample (6 or more samples give a 95 %% confidence interval instead).", what, counts))
 	}
-	if f.dots(sc) {
+	switch {
+	case f.dots(sc) && sc.log:
 		lines = append(lines, "The y axis is logarithmic, so that every queue can be read: a marker, not a bar, shows each median.")
+	case f.dots(sc):
+		lines = append(lines, "The y axis spans the values only, not from zero, so that a few per cent can be read: a marker, not a bar, shows each median.")
 	}
 	if wide, all := f.wideCounts(ci); wide > 0 {
 		lines = append(lines, fmt.Sprintf("%s: an interval of ± %.0f %% or more, too wide to mean anything (the median could be half or double): whisker left out; %d of %d %s.",
@@ -600,7 +615,7 @@ func (f *figure) render(cfg map[string]string) ([]byte, error) {
 	if len(f.panels) > 0 {
 		title = f.title
 	}
-	return drawFigure(title, plots, lg, lines)
+	return drawFigure(title, plots, cols, lg, lines)
 }
 
 // build returns the figure's plot on the y scale sc, adding its entries to
@@ -637,6 +652,13 @@ func (f *figure) build(ci bool, sc yScale, lg *legend) (*plot.Plot, []string) {
 		p.Y.Min, p.Y.Max = 0, sc.hi*1.08
 		if sc.lo < 0 {
 			p.Y.Min = sc.lo * 1.08
+		}
+		if f.fit {
+			pad := max(sc.hi-sc.lo, 0.1*sc.hi) * 0.08
+			p.Y.Min, p.Y.Max = sc.lo-pad, sc.hi+pad
+			if sc.lo >= 0 {
+				p.Y.Min = max(p.Y.Min, 0) // no negative room under positive values
+			}
 		}
 	}
 
@@ -819,14 +841,15 @@ func (f *figure) drawWideMarks(c draw.Canvas, p *plot.Plot, ci bool, pos func(fl
 	}
 }
 
-// panelCols is the number of panels in a row of a figure.
+// panelCols is the number of panels in a row of a figure, unless it
+// stacks them in a column.
 const panelCols = 2
 
-// drawFigure lays out the plots (in rows of two, under title, if there are
-// several), the legend to their right and the caption below all, and
+// drawFigure lays out the plots (in rows of cols, under title, if there
+// are several), the legend to their right and the caption below all, and
 // encodes the whole as a PNG.
-func drawFigure(title string, plots []*plot.Plot, lg *legend, caption []string) ([]byte, error) {
-	rows := (len(plots) + panelCols - 1) / panelCols
+func drawFigure(title string, plots []*plot.Plot, cols int, lg *legend, caption []string) ([]byte, error) {
+	rows := (len(plots) + cols - 1) / cols
 	figHeight := figHeight + rowHeight*vg.Length(rows-1)
 	img := vgimg.New(figWidth, figHeight)
 	dc := draw.New(img)
@@ -853,14 +876,12 @@ func drawFigure(title string, plots []*plot.Plot, lg *legend, caption []string) 
 		dc.FillText(ts, vg.Point{X: (figWidth - legendW) / 2, Y: figHeight - vg.Points(4)}, title)
 	}
 	area := draw.Crop(dc, 0, -legendW, capH, -titleH)
-	cols := min(len(plots), panelCols)
 	for _, p := range plots {
-		slantCrowdedLabels(p, (figWidth-legendW)/vg.Length(cols))
+		slantCrowdedLabels(p, (figWidth-legendW)/vg.Length(min(len(plots), cols)))
 	}
 	if len(plots) == 1 {
 		plots[0].Draw(area)
 	} else {
-		const cols = panelCols
 		grid := make([][]*plot.Plot, rows)
 		for i := range grid {
 			grid[i] = make([]*plot.Plot, cols)

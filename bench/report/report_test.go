@@ -1156,3 +1156,215 @@ func TestSlantCrowdedLabels(t *testing.T) {
 		}
 	}
 }
+
+// stealAmountInput is BenchmarkStealAmount output whose medians are known.
+// Its choices come out of order, and its means and extremes pick another
+// best than its medians do: in dag-uniform master, one has the least
+// sample and mean, 0.5 the least median. fj-fine-pool random has no
+// auto; flat has no fixed choice, so it has no row.
+func stealAmountInput() string {
+	times := []struct {
+		work, mode, steal string
+		ns                []int
+	}{
+		{"dag-uniform", "master", "0.9", []int{130, 130, 130}},
+		{"dag-uniform", "master", "auto", []int{100, 104, 200}},
+		{"dag-uniform", "master", "one", []int{50, 110, 120}},
+		{"dag-uniform", "master", "0.5", []int{90, 100, 101}},
+		{"dag-uniform", "master", "0.1", []int{120, 120, 120}},
+		{"dag-uniform", "random", "auto", []int{220, 220, 220}},
+		{"dag-uniform", "random", "one", []int{200, 200, 200}},
+		{"dag-uniform", "random", "0.1", []int{210, 210, 210}},
+		{"dag-uniform", "random", "0.5", []int{230, 230, 230}},
+		{"dag-uniform", "random", "0.9", []int{240, 240, 240}},
+		{"fj-fine-pool", "master", "auto", []int{49, 49, 49}},
+		{"fj-fine-pool", "master", "one", []int{60, 60, 60}},
+		{"fj-fine-pool", "master", "0.1", []int{55, 55, 55}},
+		{"fj-fine-pool", "master", "0.5", []int{52, 52, 52}},
+		{"fj-fine-pool", "master", "0.9", []int{50, 50, 50}},
+		{"fj-fine-pool", "random", "0.5", []int{88, 88, 88}},
+		{"fj-fine-pool", "random", "0.1", []int{80, 80, 80}},
+		{"flat", "master", "auto", []int{70, 70, 70}},
+	}
+	var b strings.Builder
+	b.WriteString("# cores: 2\ngoos: linux\ncpu: Synthetic CPU\n")
+	for _, t := range times {
+		for _, ns := range t.ns {
+			fmt.Fprintf(&b, "BenchmarkStealAmount/work=%s/mode=%s/steal=%s-2 \t 20\t %d ns/op\n", t.work, t.mode, t.steal, ns)
+		}
+	}
+	return b.String()
+}
+
+// TestStealAmount checks the figure and table of BenchmarkStealAmount:
+// a panel per mode, a group per workload, each choice's time over the
+// best fixed choice's by median, auto's target, and the caption.
+func TestStealAmount(t *testing.T) {
+	set, err := Parse([]byte(stealAmountInput()), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newReport(set)
+	srs := r.stealRows()
+	if len(srs) != 4 {
+		t.Fatalf("%d rows; want 4, flat left out: %+v", len(srs), srs)
+	}
+	if got := strings.Join(r.stealChoices(), " "); got != "auto one 0.1 0.5 0.9" {
+		t.Errorf("choices %q; want auto, one, then the proportions", got)
+	}
+	for i, want := range []string{"0.5", "one", "0.9", "0.1"} {
+		if srs[i].best != want {
+			t.Errorf("%s %s: best fixed %s; want %s, by median", srs[i].work, srs[i].mode, srs[i].best, want)
+		}
+	}
+
+	f := chartOf(r, "steal-amount.png")
+	if f == nil || len(f.panels) != 2 || !f.column || !f.fit || !f.linear {
+		t.Fatalf("%+v; want two panels in a column, on a fitted linear axis", f)
+	}
+	master, random := f.panels[0], f.panels[1]
+	if master.title != "master mode" || random.title != "random mode" {
+		t.Errorf("panels %q, %q", master.title, random.title)
+	}
+	if !master.grouped || len(master.xs()) != 2 || master.group(0) != "dag\nuniform" || master.group(1) != "fj-fine\npool" {
+		t.Errorf("master: groups %v; want dag-uniform and fj-fine-pool", master.xs())
+	}
+	var names []string
+	for _, s := range master.series {
+		names = append(names, s.name)
+	}
+	if strings.Join(names, " ") != "steal=auto steal=one steal=0.1 steal=0.5 steal=0.9" {
+		t.Errorf("master: series %v", names)
+	}
+
+	// dag-uniform master: the best fixed choice is exactly 1, without a
+	// spread; auto's ratio is of the medians, 104 over 100, and its
+	// whisker spans the ratios of the samples' extremes.
+	want := []float64{1.04, 1.10, 1.20, 1, 1.30}
+	for i, s := range master.series {
+		p := s.pts[0]
+		if p.x != 0 || math.Abs(p.Median-want[i]) > 1e-12 {
+			t.Errorf("dag-uniform master, %s: %v; want %v", s.name, p.Median, want[i])
+		}
+	}
+	if best := master.series[3].pts[0]; best.N != 0 || best.Min != 1 || best.Max != 1 {
+		t.Errorf("the best fixed choice: %+v; want exactly 1", best.Stat)
+	}
+	if auto := master.series[0].pts[0]; auto.Min != 100.0/101 || auto.Max != 200.0/90 {
+		t.Errorf("auto: range %v to %v; want 100/101 to 200/90", auto.Min, auto.Max)
+	}
+	if auto := master.series[0].pts[1]; math.Abs(auto.Median-0.98) > 1e-12 {
+		t.Errorf("fj-fine-pool master, auto: %v; want 0.98, under the best fixed choice", auto.Median)
+	}
+	if len(random.series[0].pts) != 1 || random.series[0].name != "steal=auto" {
+		t.Errorf("random: auto %+v; want one point, fj-fine-pool has none", random.series[0])
+	}
+
+	if len(f.refs) != 1 || !f.refs[0].span || f.refs[0].pts[0].Median != 1.05 || !strings.Contains(f.refs[0].label, "target") {
+		t.Errorf("references %+v; want auto's target dashed at 1.05", f.refs)
+	}
+	sc := f.yScaleOf(f.useCI())
+	if sc.log || !f.dots(sc) || !master.dots(sc) {
+		t.Error("want markers on a linear axis")
+	}
+	lg := &legend{Legend: plot.NewLegend()}
+	// The whiskers reach from 50/101 (one) to 200/90 (auto).
+	if p, _ := master.build(f.useCI(), sc, lg); p.Y.Min <= 0 || p.Y.Min > 50.0/101 || p.Y.Max < 200.0/90 || p.Y.Max > 2.5 {
+		t.Errorf("y axis %v to %v; want one fitted to the whiskers, not from zero", p.Y.Min, p.Y.Max)
+	}
+	notes := strings.Join(f.notes, "\n")
+	for _, want := range []string{
+		"In 2 of 3 rows, auto's median is within 5 % of the best fixed choice's; over it: dag-uniform random (1.10).",
+		"over the best fixed choice's", "the ratios of the two runs' bounds",
+		"What is timed: one whole run of each workload with GOMAXPROCS workers on blockq queues",
+		"auto, the scheduler's own choice", "one: one item per steal", "0.1, 0.5, 0.9: that proportion of the victim's queue",
+	} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("the caption lacks %q:\n%s", want, notes)
+		}
+	}
+
+	// Every choice has a colour and a marker of its own, auto's red, none
+	// a reference's.
+	colors, glyphs := map[any]bool{}, map[any]bool{}
+	for _, s := range master.series {
+		if colors[s.look.color] || glyphs[s.look.glyph] {
+			t.Errorf("%s shares a colour or a marker", s.name)
+		}
+		colors[s.look.color], glyphs[s.look.glyph] = true, true
+		for _, ref := range refStyles {
+			if s.look.color == ref.color || s.look.glyph == ref.glyph {
+				t.Errorf("%s looks like a reference", s.name)
+			}
+		}
+	}
+	if master.series[0].look.color != rgb(0xE6, 0x19, 0x4B) {
+		t.Error("auto is not red")
+	}
+	if a, b := stealLook("new", 0), stealLook("newer", 1); a.color == b.color && a.glyph == b.glyph {
+		t.Error("two choices the report does not know look alike")
+	}
+
+	out := t.TempDir()
+	var log bytes.Buffer
+	if err := writeAll(set, &writer{dir: out, stdout: &log}, "none"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(filepath.Join(out, "steal-amount.png")); err != nil || st.Size() == 0 {
+		t.Errorf("steal-amount.png: %v", err)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"### How much a steal takes", "GOMAXPROCS 2.",
+		"| work | mode | best fixed | its time | steal=auto | steal=one | steal=0.1 | steal=0.5 | steal=0.9 |",
+		"| dag-uniform | master | 0.5 | 100 ns ± ∞ | 1.04 ± ∞ | 1.10 ± ∞ | 1.20 ± ∞ | 1 | 1.30 ± ∞ |",
+		"| fj-fine-pool | random | 0.1 | 80.0 ns ± ∞ | – | – | 1 | 1.10 ± ∞ | – |",
+		"![how much a steal takes, auto against fixed choices](steal-amount.png)",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+}
+
+// TestStealAmountSparse checks the steal-amount chart at the edges: one
+// mode makes one plot, and results without a fixed choice, or without
+// BenchmarkStealAmount, make none.
+func TestStealAmountSparse(t *testing.T) {
+	set, err := Parse([]byte("BenchmarkStealAmount/work=walk/mode=random/steal=auto 1 110 ns/op\n"+
+		"BenchmarkStealAmount/work=walk/mode=random/steal=0.5 1 100 ns/op\n"), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newReport(set)
+	f := chartOf(r, "steal-amount.png")
+	if f == nil || len(f.panels) != 0 || len(f.series) != 2 || !f.grouped || !strings.HasSuffix(f.title, ", random mode") {
+		t.Fatalf("one mode: %+v; want one plot of two choices", f)
+	}
+	if got := f.series[0].pts[0].Median; math.Abs(got-1.1) > 1e-12 {
+		t.Errorf("auto: %v; want 1.1", got)
+	}
+	if png, err := f.render(r.config); err != nil || len(png) == 0 {
+		t.Errorf("render: %v", err)
+	}
+	if !strings.Contains(strings.Join(f.notes, " "), "In 0 of 1 row, auto's median") {
+		t.Errorf("notes: %q", f.notes)
+	}
+
+	set, err = Parse([]byte("BenchmarkStealAmount/work=walk/mode=random/steal=auto 1 110 ns/op\n"), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := newReport(set); chartOf(r, "steal-amount.png") != nil || strings.Contains(r.markdown(".", nil), "How much a steal takes") {
+		t.Error("auto alone: a chart or a table; want neither")
+	}
+	for _, file := range []string{"results/bench.txt", "testdata/scheduler.txt"} {
+		r := newReport(parseFile(t, file))
+		if chartOf(r, "steal-amount.png") != nil || strings.Contains(r.markdown(".", nil), "How much a steal takes") {
+			t.Errorf("%s: a steal-amount chart or table without BenchmarkStealAmount", file)
+		}
+	}
+}
