@@ -27,8 +27,11 @@ import (
 // and frees each slot. Only the claimer touches a claimed slot.
 //
 // When the ring is full, items go to a locked overflow, which takers
-// empty only after the ring. While the overflow holds items, puts go
-// there too: so each goroutine's items stay in the order it put them.
+// take from only when the ring is empty, as seen under the lock. While
+// the overflow holds items, puts go there too: so each goroutine's items
+// stay in the order it put them. A putter may still reserve a ring slot
+// after the overflow began, if it read ovN before; its later items go to
+// the overflow, and the check under the lock keeps them behind it.
 //
 // Invariants: head <= tail <= head+injectRing; ovN is the overflow's
 // length, changed under mu.
@@ -119,6 +122,9 @@ func (q *injector[T]) take(dst []T, parts int) []T {
 			k++
 		}
 		if k == 0 {
+			if q.head.Load() != h {
+				continue // h is stale: another taker came first
+			}
 			break // empty, or the oldest slot is not written yet
 		}
 		if !q.head.CompareAndSwap(h, h+k) {
@@ -136,6 +142,14 @@ func (q *injector[T]) take(dst []T, parts int) []T {
 		return dst
 	}
 	q.mu.Lock()
+	if q.head.Load() != q.tail.Load() {
+		// The ring holds items that the ring is still to give, one of
+		// them not written yet: the overflow waits for them. Under mu:
+		// a putter's ring puts come before its overflow items, and so
+		// before the lock that shows those items.
+		q.mu.Unlock()
+		return dst
+	}
 	k := min(int(want), len(q.items)-q.ovHead)
 	dst = append(dst, q.items[q.ovHead:q.ovHead+k]...)
 	clear(q.items[q.ovHead : q.ovHead+k])

@@ -68,6 +68,28 @@ func TestInjectorStopsAtUnwritten(t *testing.T) {
 	assert.Equal(t, []uint64{2, 3}, q.take(nil, 1))
 }
 
+// TestInjectorOverflowWaits fills the ring behind a slot whose putter has
+// not written it, so that the next item goes to the overflow: a take
+// returns nothing rather than the overflow's newer item, and the ring's
+// items once the slot is written.
+func TestInjectorOverflowWaits(t *testing.T) {
+	q := newInjector()
+	p := q.tail.Add(1) - 1 // reserved, not written
+	for i := range injectRing - 1 {
+		q.put(uint64(i + 1))
+	}
+	q.put(injectRing) // the ring is full: to the overflow
+	require.Equal(t, int64(1), q.ovN.Load())
+	assert.Empty(t, q.take(nil, 1))
+	q.ring[p%injectRing].v = 0
+	q.ring[p%injectRing].seq.Store(p + 1)
+	got := takeAll(q, 1)
+	require.Len(t, got, injectRing+1)
+	for i, v := range got {
+		require.Equal(t, uint64(i), v)
+	}
+}
+
 // TestInjectorConcurrent puts items from several goroutines while others
 // take them, through many laps of the ring and its overflow: each item is
 // taken once, and each taker sees each putter's items in the order put.
