@@ -36,7 +36,7 @@ func TestProportion(t *testing.T) {
 	}
 	// Fifteen thieves at a fork-join queue of a dozen tasks: one each.
 	assert.Equal(t, 1, wsq.StealCount(12, auto.proportion(15, false)))
-	assert.Equal(t, 1, wsq.StealCount(1e10, oneItem))
+	assert.Equal(t, 1, wsq.StealCount(1e9, oneItem))
 }
 
 // newIdleScheduler returns a scheduler of two workers, not started, whose
