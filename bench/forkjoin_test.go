@@ -245,9 +245,9 @@ func fibOnPool(cfg sched.PoolConfig, cutoff int, join bool) (func(int) int, *sch
 
 // BenchmarkForkJoinSteal is how much a Pool's steal takes, on fork-join
 // work: work=coarse of BenchmarkForkJoin (Fork and Future.Join, the
-// default queue) in both modes, stealing one task (steal=one, a Pool's
-// default) or half of the victim's queue (steal=half, PoolConfig.Proportion
-// 0.5, Run's default), with GOMAXPROCS workers. Besides the time it
+// default queue) in both modes, with the steal's own choice (steal=auto,
+// the default), one task a steal (steal=one) or half of the victim's
+// queue (steal=half, PoolConfig.Proportion 0.5), with GOMAXPROCS workers. Besides the time it
 // reports, per computation, the steals and the tasks they moved, and the
 // share of the workers' time spent without work (idle-%, over the pool's
 // whole life). Run it on a machine with many cores:
@@ -261,10 +261,11 @@ func BenchmarkForkJoinSteal(b *testing.B) {
 		for _, steal := range []struct {
 			name       string
 			proportion float64
-		}{{"one", 0}, {"half", 0.5}} {
+			one        bool
+		}{{"auto", 0, false}, {"one", oneItem, true}, {"half", 0.5, false}} {
 			b.Run(fmt.Sprintf("mode=%v/steal=%s/work=%s", mode, steal.name, work.name), func(b *testing.B) {
 				start := time.Now()
-				run, pool := fibOnPool(sched.PoolConfig{Mode: mode, Proportion: steal.proportion}, work.cutoff, false)
+				run, pool := fibOnPool(sched.PoolConfig{Mode: mode, Proportion: steal.proportion, StealOne: steal.one}, work.cutoff, false)
 				for b.Loop() {
 					if got := run(work.n); got != want {
 						b.Fatalf("fib(%d) = %d, want %d", work.n, got, want)

@@ -61,7 +61,7 @@ type stealChoice struct {
 // stealChoices are the settings BenchmarkStealAmount compares.
 var stealChoices = []stealChoice{
 	{name: "auto"},
-	{name: "one", p: 1e-12, stealOne: true}, // the proportion rounds to one item, in Master mode too
+	{name: "one", p: oneItem, stealOne: true},
 	{name: "0.1", p: 0.1},
 	{name: "0.5", p: 0.5},
 	{name: "0.9", p: 0.9},
