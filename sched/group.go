@@ -28,7 +28,8 @@ type Group struct {
 	// The latch's count changes with every task, and every task reads the
 	// fields from p on. So the fields between, which change rarely, fill
 	// the latch's line: a Group is 16-byte aligned, so a field at offset
-	// 64 or more is on another 64-byte line (TestGroupLayout).
+	// 64 or more is on another 64-byte line (with 64-bit words;
+	// TestGroupLayout).
 	mu     sync.Mutex // guards err and the latch's failure until it is done
 	err    error
 	cancel context.CancelCauseFunc

@@ -230,20 +230,22 @@ func TestGroupCreditConcurrent(t *testing.T) {
 	}
 }
 
-// TestGroupLayout checks what Group's comment says: the fields every task
-// reads are at offset 64 or more, so never on the latch's 64-byte line;
-// and a Group stays within the 112-byte size class.
+// TestGroupLayout checks what Group's comment says, on 64-bit platforms:
+// the fields every task reads are at offset 64 or more, so never on the
+// latch's 64-byte line; and a Group stays within the 112-byte size class.
+// With 32-bit words the fields are closer, as is everything else there.
 func TestGroupLayout(t *testing.T) {
 	g := reflect.TypeFor[Group]()
 	l, _ := g.FieldByName("l")
 	assert.Zero(t, l.Offset)
 	assert.LessOrEqual(t, l.Type.Size(), uintptr(16))
+	if reflect.TypeFor[uintptr]().Size() != 8 {
+		return
+	}
 	for _, name := range []string{"p", "ctx", "credit", "stopped", "ended"} {
 		f, ok := g.FieldByName(name)
 		require.True(t, ok, name)
 		assert.GreaterOrEqual(t, f.Offset, uintptr(64), name)
 	}
-	if reflect.TypeFor[uintptr]().Size() == 8 {
-		assert.LessOrEqual(t, g.Size(), uintptr(112))
-	}
+	assert.LessOrEqual(t, g.Size(), uintptr(112))
 }
