@@ -90,7 +90,7 @@ func (q *injector[T]) put(v T) {
 				continue
 			}
 			if seq < p {
-				break // full: the slot holds the item of p-injectRing
+				break // full: the slot holds, or is about to hold, the item of p-injectRing
 			}
 			// Another putter took p: look again.
 		}
@@ -143,10 +143,9 @@ func (q *injector[T]) take(dst []T, parts int) []T {
 	}
 	q.mu.Lock()
 	if q.head.Load() != q.tail.Load() {
-		// The ring holds items that the ring is still to give, one of
-		// them not written yet: the overflow waits for them. Under mu:
-		// a putter's ring puts come before its overflow items, and so
-		// before the lock that shows those items.
+		// The ring still holds older items, one of them not written
+		// yet: the overflow waits. Checked under mu: a putter's ring
+		// puts come before its overflow items, so before this lock.
 		q.mu.Unlock()
 		return dst
 	}

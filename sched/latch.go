@@ -44,11 +44,7 @@ func (l *latch) done() bool { return atomic.LoadInt64(&l.n) == 0 }
 
 // arrive counts one task as finished, and wakes the waiters if it was the
 // last.
-func (l *latch) arrive() {
-	if atomic.AddInt64(&l.n, -1) == 0 { // only one arrival sees zero
-		l.wake()
-	}
-}
+func (l *latch) arrive() { l.arriveN(1) }
 
 // arriveN counts k tasks as finished, and wakes the waiters if they were
 // the last.

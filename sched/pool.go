@@ -126,16 +126,17 @@ func (p *Pool) Do(ctx context.Context, f func(*Task) error) error {
 // NewGroup returns a new Group of the pool with a context derived from ctx.
 // Its tasks may be started from any goroutine, a task's or not.
 func (p *Pool) NewGroup(ctx context.Context) *Group {
-	ctx, cancel := context.WithCancelCause(ctx)
-	og := &outsideGroup{g: Group{p: p, ctx: ctx, cancel: cancel}}
+	og := new(outsideGroup)
 	og.g.credit = &og.credit
-	return &og.g
+	return p.setUp(&og.g, ctx)
 }
 
-// newTaskGroup is NewGroup for Task.NewGroup: a group without credit.
-func (p *Pool) newTaskGroup(ctx context.Context) *Group {
-	ctx, cancel := context.WithCancelCause(ctx)
-	return &Group{p: p, ctx: ctx, cancel: cancel}
+// setUp makes g a new group of the pool, with a context derived from ctx,
+// and returns it. Task.NewGroup passes a plain Group, without credit.
+func (p *Pool) setUp(g *Group, ctx context.Context) *Group {
+	g.p = p
+	g.ctx, g.cancel = context.WithCancelCause(ctx)
+	return g
 }
 
 // Close waits for every task to finish, stops the workers, and returns the

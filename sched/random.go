@@ -157,8 +157,8 @@ func (r *random[T]) rejoin(sr *searcher[T]) {
 // steal tries every other worker once, from a random starting point, and
 // reports whether a steal succeeded, with the items in the worker's buf.
 // helping says that the worker looks from a helping wait (see
-// scheduler.proportion). It skips a victim whose Len is zero. TrySteal and TryStealBatch never
-// wait for another thief:
+// scheduler.proportion). It skips a victim whose Len is zero. TrySteal
+// and TryStealBatch never wait for another thief:
 //
 //	result     the thief
 //	Taken      returns with the items
@@ -173,7 +173,7 @@ func (r *random[T]) steal(sr *searcher[T], helping bool) bool {
 	}
 	// The searchers, the thief among them, and the parked workers.
 	p := s.proportion(int(r.spinning.Load())+int(atomic.LoadInt32(&r.sleepers)), helping)
-	one := s.cfg.StealOne || p == oneItem
+	one := s.cfg.StealOne || p == oneItem // one item: TrySteal, the cheaper call
 	sr.rng ^= sr.rng << 13
 	sr.rng ^= sr.rng >> 7
 	sr.rng ^= sr.rng << 17

@@ -78,7 +78,7 @@ func (t *Task) WorkerID() int {
 // group's error is lost, as it would be without a Wait.
 func (t *Task) NewGroup() *Group {
 	t.use("Task.NewGroup")
-	g := t.pw.p.newTaskGroup(t.ctx)
+	g := t.pw.p.setUp(new(Group), t.ctx)
 	g.owner.Store(t) // atomic: another task's Wait reads it (waited)
 	if o := t.groups; o != nil {
 		g.older, o.newer = o, g
