@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -222,13 +223,11 @@ func TestTicks(t *testing.T) {
 	}
 }
 
-// TestStylesDistinct checks that every contender has a colour and a marker
-// of its own, that queues beyond them, however many and whatever their
-// names, never share both colour and marker, and that no queue looks like a
-// reference.
-func TestStylesDistinct(t *testing.T) {
+// distinctLooks checks that no two of cs share a colour or a marker.
+func distinctLooks(t *testing.T, cs []contender) {
+	t.Helper()
 	colors, glyphs := map[any]string{}, map[any]string{}
-	for i, c := range contenders {
+	for _, c := range cs {
 		if other, ok := colors[c.color]; ok {
 			t.Errorf("%s and %s share a colour", other, c.name)
 		}
@@ -236,6 +235,16 @@ func TestStylesDistinct(t *testing.T) {
 			t.Errorf("%s and %s share a marker", other, c.name)
 		}
 		colors[c.color], glyphs[c.glyph] = c.name, c.name
+	}
+}
+
+// TestStylesDistinct checks that every contender has a colour and a marker
+// of its own, that queues beyond them, however many and whatever their
+// names, never share both colour and marker, and that no queue looks like a
+// reference.
+func TestStylesDistinct(t *testing.T) {
+	distinctLooks(t, contenders)
+	for i, c := range contenders {
 		if st := queueStyle(i); st.color != c.color || st.glyph != c.glyph {
 			t.Errorf("%s: style %d is not its own", c.name, i)
 		}
@@ -269,18 +278,12 @@ func TestStylesDistinct(t *testing.T) {
 		t.Error("a contender does not keep its style, or another queue does not get the next one")
 	}
 
-	// The implementations of the scheduler benchmarks, drawn beside each
-	// other only: a colour and a marker of their own among them, none a
-	// reference's.
-	colors, glyphs = map[any]string{}, map[any]string{}
-	for _, c := range implementations {
-		if other, ok := colors[c.color]; ok {
-			t.Errorf("%s and %s share a colour", other, c.name)
-		}
-		if other, ok := glyphs[c.glyph]; ok {
-			t.Errorf("%s and %s share a marker", other, c.name)
-		}
-		colors[c.color], glyphs[c.glyph] = c.name, c.name
+	// The implementations of the scheduler benchmarks, and the steal
+	// choices, drawn beside each other only: a colour and a marker of
+	// their own among them, none a reference's.
+	distinctLooks(t, implementations)
+	distinctLooks(t, stealLooks)
+	for _, c := range slices.Concat(implementations, stealLooks) {
 		for _, ref := range refStyles {
 			if c.glyph == ref.glyph || c.color == ref.color {
 				t.Errorf("%s looks like a reference", c.name)
