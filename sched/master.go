@@ -48,7 +48,8 @@ type mailbox[T any] struct {
 	// helping says that the worker asked from a helping wait: see
 	// scheduler.proportion. The idle channel orders it.
 	helping bool
-	recv    []T // the buffer a master fills for the worker while it waits
+	coarse  bool // the worker's coarse() when it asked; ordered likewise
+	recv    []T  // the buffer a master fills for the worker while it waits
 	_       pad.Line
 }
 
@@ -217,7 +218,7 @@ func (m *master[T]) stealFor(mb *mailbox[T]) (delivery[T], bool) {
 		}
 	}
 	// The workers in idle and mb's: those that look for work.
-	p := s.proportion(len(m.ms.idle)+1, mb.helping)
+	p := s.proportion(len(m.ms.idle)+1, mb.helping, mb.coarse)
 	for {
 		victim, most := m.busiest(w, masterSpan)
 		if victim == nil {
@@ -352,6 +353,7 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 			w.owed = true
 			mb.since = time.Now()
 			mb.helping = l != nil
+			mb.coarse = w.coarse()
 			ms.idle <- mb // never blocks; see masters.idle
 		}
 		var d delivery[T]

@@ -172,7 +172,7 @@ func (r *random[T]) steal(sr *searcher[T], helping bool) bool {
 		return false
 	}
 	// The searchers, the thief among them, and the parked workers.
-	p := s.proportion(int(r.spinning.Load())+int(atomic.LoadInt32(&r.sleepers)), helping)
+	p := s.proportion(int(r.spinning.Load())+int(atomic.LoadInt32(&r.sleepers)), helping, w.coarse())
 	one := s.cfg.StealOne || p == oneItem // one item: TrySteal, the cheaper call
 	sr.rng ^= sr.rng << 13
 	sr.rng ^= sr.rng >> 7

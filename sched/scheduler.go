@@ -310,22 +310,26 @@ type balancer[T any] interface {
 // proportion returns the part of the victim's queue that a steal takes:
 // Config.Proportion if it is set, and else the steal's own choice. idle
 // is the number of workers that look for work, the thief's among them;
-// helping says that the thief looks from a helping wait (Join, Wait).
+// helping says that the thief looks from a helping wait (Join, Wait);
+// coarse says that its recent items were coarse (Worker.coarse).
 //
-//	thief                            takes
-//	k looking, the thief among them  1/(k+1): its share, if they and the owner split the queue
-//	in a helping wait, others look   one item
+//	thief                                     takes
+//	k looking, the thief among them           1/(k+1): its share, if they and the owner split the queue
+//	in a helping wait, others look            one item
+//	in a helping wait, its items coarse       one item
 //
 // One idle thief takes half, as in the Go runtime. Many take a little
 // each, so that none takes what the others need. A thief in a helping
 // wait goes back to its waiting task only when it has run all it took.
-// While others look, it takes one item and leaves the rest to them: the
-// task that waits may be on the critical path.
-func (s *scheduler[T]) proportion(idle int, helping bool) float64 {
+// That task may be on the critical path. So while others look, it takes
+// one item and leaves the rest to them. It takes one item alone too when
+// its items are coarse: one keeps it busy long enough to be worth a
+// steal. One fine item would bring it back to steal at once.
+func (s *scheduler[T]) proportion(idle int, helping, coarse bool) float64 {
 	if p := s.cfg.Proportion; p != 0 {
 		return p
 	}
-	if helping && idle > 1 {
+	if helping && (idle > 1 || coarse) {
 		return oneItem
 	}
 	return 1 / float64(max(idle, 1)+1)

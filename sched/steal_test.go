@@ -1,7 +1,9 @@
 package sched
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -20,22 +22,28 @@ func TestProportion(t *testing.T) {
 		s       *scheduler[int]
 		idle    int
 		helping bool
+		coarse  bool
 		want    float64
 	}{
-		{auto, 1, false, 0.5},
-		{auto, 0, false, 0.5}, // the thief at least
-		{auto, 3, false, 0.25},
-		{auto, 15, false, 1.0 / 16},
-		{auto, 1, true, 0.5}, // helping, but alone: its share
-		{auto, 2, true, oneItem},
-		{auto, 15, true, oneItem},
-		{fixed, 1, false, 0.3},
-		{fixed, 15, true, 0.3},
+		{auto, 1, false, false, 0.5},
+		{auto, 0, false, false, 0.5}, // the thief at least
+		{auto, 3, false, false, 0.25},
+		{auto, 15, false, false, 1.0 / 16},
+		{auto, 1, true, false, 0.5}, // helping, but alone, fine items: its share
+		{auto, 2, true, false, oneItem},
+		{auto, 15, true, false, oneItem},
+		{auto, 1, true, true, oneItem},  // helping, alone, coarse items
+		{auto, 1, false, true, 0.5},     // coarse, not helping: its share
+		{auto, 3, false, true, 0.25},    // likewise
+		{auto, 15, true, true, oneItem}, // both reasons
+		{fixed, 1, false, false, 0.3},
+		{fixed, 15, true, false, 0.3},
+		{fixed, 1, true, true, 0.3},
 	} {
-		assert.Equal(t, c.want, c.s.proportion(c.idle, c.helping), "idle %d, helping %v", c.idle, c.helping)
+		assert.Equal(t, c.want, c.s.proportion(c.idle, c.helping, c.coarse), "idle %d, helping %v, coarse %v", c.idle, c.helping, c.coarse)
 	}
 	// Fifteen thieves at a fork-join queue of a dozen tasks: one each.
-	assert.Equal(t, 1, wsq.StealCount(12, auto.proportion(15, false)))
+	assert.Equal(t, 1, wsq.StealCount(12, auto.proportion(15, false, false)))
 	assert.Equal(t, 1, wsq.StealCount(1e9, oneItem))
 }
 
@@ -56,7 +64,8 @@ func newIdleScheduler(t *testing.T, mode Mode, n int) *scheduler[int] {
 }
 
 // TestStealChoosesRandom steals in Random mode: alone and helping, half;
-// one of three looking, a quarter; and helping among them, one item.
+// one of three looking, a quarter; helping among them, one item; and
+// alone, helping, after coarse items, one item.
 func TestStealChoosesRandom(t *testing.T) {
 	s := newIdleScheduler(t, Random, 100)
 	r := s.mode.(*random[int])
@@ -71,6 +80,36 @@ func TestStealChoosesRandom(t *testing.T) {
 	assert.Equal(t, 50, sr.w.buf[0])
 	require.True(t, r.steal(sr, true))
 	assert.Equal(t, []int{63}, sr.w.buf)
+	r.spinning.Store(0)
+	r.sleepers = 0
+	sr.w.grain = coarseGrain
+	require.True(t, r.steal(sr, false))
+	assert.Len(t, sr.w.buf, 18) // coarse, not helping: half of the 36 left
+	require.True(t, r.steal(sr, true))
+	assert.Equal(t, []int{82}, sr.w.buf) // coarse and helping: one item
+}
+
+// TestMeasureGrain checks the moving average of a worker's busy time per
+// item, and the threshold of coarse.
+func TestMeasureGrain(t *testing.T) {
+	var w Worker[int]
+	t0 := time.Unix(1000, 0)
+	w.measureGrain(t0) // no span yet: nothing to measure
+	assert.Zero(t, w.grain)
+	span := func(d time.Duration, items int64) {
+		w.busySince, w.handledThen = t0, w.stats.Processed
+		w.stats.Processed += items
+		w.measureGrain(t0.Add(d))
+	}
+	span(4*time.Millisecond, 1000) // 4µs an item: a quarter of the way
+	assert.Equal(t, time.Microsecond, w.grain)
+	assert.True(t, w.coarse())
+	span(0, 10) // quick items pull it down by a quarter
+	assert.Equal(t, 750*time.Nanosecond, w.grain)
+	assert.False(t, w.coarse())
+	span(time.Millisecond, 0) // no item ended: counts as one
+	assert.Equal(t, 750*time.Nanosecond+(time.Millisecond-750*time.Nanosecond)/4, w.grain)
+	assert.True(t, w.coarse())
 }
 
 // TestStealChoosesMaster is TestStealChoosesRandom for a master, which
@@ -92,4 +131,46 @@ func TestStealChoosesMaster(t *testing.T) {
 	d, ok = ms.all[0].stealFor(mb)
 	require.True(t, ok)
 	assert.Equal(t, []int{67}, d.items) // helping, another waits: one
+	<-ms.idle                           // mb's worker alone again
+	mb.coarse = true
+	d, ok = ms.all[0].stealFor(mb)
+	require.True(t, ok)
+	assert.Equal(t, []int{68}, d.items) // helping after coarse items: one
+	mb.helping = false
+	d, ok = ms.all[0].stealFor(mb)
+	require.True(t, ok)
+	assert.Equal(t, 16, d.n) // coarse, not helping: half of the 31 left
+}
+
+// TestAwaitTellsCoarse checks that a worker's request to the masters
+// carries what the steal chooses from: a helping wait, and coarse items.
+func TestAwaitTellsCoarse(t *testing.T) {
+	s := newIdleScheduler(t, Master, 0)
+	ms := s.mode.(*masters[int])
+	mb := &ms.boxes[1]
+	mb.w.grain = coarseGrain
+	var l latch // done: await returns once it has asked
+	assert.False(t, ms.await(context.Background(), mb, &l))
+	assert.Same(t, mb, <-ms.idle)
+	assert.True(t, mb.helping)
+	assert.True(t, mb.coarse)
+}
+
+// TestFindWorkMeasuresGrain checks that findWork starts a busy span when
+// it finds work, and ends it at its next call.
+func TestFindWorkMeasuresGrain(t *testing.T) {
+	s := newIdleScheduler(t, Random, 1)
+	w := s.workers[1]
+	ok, err := w.findWork(context.Background(), nil) // steals the one item
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.False(t, w.busySince.IsZero())
+	assert.Equal(t, w.stats.Processed, w.handledThen)
+	w.busySince = w.busySince.Add(-time.Second) // a long span, no item
+	var l latch                                 // done: the look ends at once
+	ok, err = w.findWork(context.Background(), &l)
+	require.NoError(t, err)
+	require.False(t, ok)
+	assert.GreaterOrEqual(t, w.grain, time.Second/4)
+	assert.True(t, w.coarse())
 }

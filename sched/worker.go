@@ -65,6 +65,15 @@ type Worker[T any] struct {
 	stats   WorkerStats
 	idles   int64 // times the worker ran out of work
 
+	// grain is the worker's busy time per handled item, a moving average
+	// over its recent busy spans: see measureGrain. The span runs from
+	// busySince, when findWork last returned with work, to its next call;
+	// handledThen is stats.Processed at busySince. Only the worker writes
+	// them; a master reads coarse() through the mailbox (master.go).
+	grain       time.Duration
+	busySince   time.Time
+	handledThen int64
+
 	// room is stats.MaxLen less an upper bound on the items in the queue
 	// and overflow: the length last read, plus pushes since, less pops.
 	// Thieves only take items away, so the bound never falls below the
@@ -363,10 +372,36 @@ func (w *Worker[T]) findWork(ctx context.Context, l *latch) (bool, error) {
 	}
 	w.idles++
 	start := time.Now()
+	w.measureGrain(start)
 	ok := w.s.mode.find(ctx, w, l)
-	w.stats.IdleWait += time.Since(start)
+	end := time.Now()
+	w.stats.IdleWait += end.Sub(start)
+	if ok {
+		w.busySince, w.handledThen = end, w.stats.Processed
+	}
 	return ok, nil
 }
+
+// measureGrain ends a busy span at now, and moves grain a quarter of the
+// way to the span's time per handled item. A span in which no item ended
+// counts as one item: its items are at least that long. It costs no
+// clock read of its own: findWork reads the clock anyway.
+func (w *Worker[T]) measureGrain(now time.Time) {
+	if w.busySince.IsZero() {
+		return // no span yet
+	}
+	items := max(w.stats.Processed-w.handledThen, 1)
+	sample := now.Sub(w.busySince) / time.Duration(items)
+	w.grain += (sample - w.grain) / 4
+}
+
+// coarse reports whether the worker's recent items were coarse: one of
+// them is worth a steal (see scheduler.proportion).
+func (w *Worker[T]) coarse() bool { return w.grain >= coarseGrain }
+
+// coarseGrain is the time per item from which items count as coarse. It is
+// many times what a steal and a task cost the scheduler (BENCHMARKS.md).
+const coarseGrain = time.Microsecond
 
 // takeInjected takes a share of the items added from outside the workers
 // into w.buf, and reports whether it took any.
