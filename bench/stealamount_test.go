@@ -12,9 +12,9 @@ import (
 
 // BenchmarkStealAmount runs the scheduler's workloads with each way of
 // choosing how much a steal takes: the scheduler's own choice (steal=auto,
-// Config.Proportion zero: one item from a helping wait, an idle thief's
-// share otherwise), one item (one), and the fixed proportions 0.1, 0.5
-// and 0.9, in both modes, with GOMAXPROCS workers and blockq queues.
+// Config.Proportion zero; sched's Load balancing states the rule), one
+// item (one), and the fixed proportions 0.1, 0.5 and 0.9, in both modes,
+// with GOMAXPROCS workers and blockq queues.
 // One op is one whole run. The workloads:
 //
 //	dag-uniform, dag-pareto  DAG exploration of -dag.nodes nodes (uniform
