@@ -25,9 +25,9 @@
 //	             does, instead of -proportion of the queue (default false,
 //	             as in dagexplore)
 //	-proportion  the part of a victim's queue one steal takes, or auto (the
-//	             default): each steal chooses, one task from a helping wait
-//	             and an idle worker's share otherwise (see sched's Load
-//	             balancing)
+//	             default): each steal chooses, as sched's Load balancing
+//	             says: a share of the queue, or one task from a helping
+//	             wait
 //	-cutoff      calls fib(k) with k <= cutoff run serially inside their task
 //	             (default 1: every call with k >= 2 forks)
 //	-progress    show a progress line on stderr (default true)
