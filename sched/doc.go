@@ -67,16 +67,16 @@
 //	alone looking for work                    1/2 of the queue, as in the Go runtime
 //	one of k looking                          1/(k+1): a share, if they and the owner split it
 //	in a helping wait (Join), others looking  one item
-//	in a helping wait, its items coarse       one item
+//	in a helping wait, its items coarse       one item, in Master mode
 //
 // A share needs few steals for many small items. Many thieves take a
 // little each, so none takes what the others need. A thief in a helping
 // wait returns to its waiting task only when it has run all it took, and
 // that task may be on the critical path. So it takes one item while
-// others can run the rest. It takes one item alone too when its recent
-// items were coarse: a microsecond or more each, as a worker measures
-// between its looks for work. One such item is worth a steal. Idle
-// workers search briefly, then park. A worker that
+// others can run the rest. In Master mode it takes one item alone too
+// when its recent items were coarse: a microsecond or more each, as a
+// worker measures between its looks for work. One such item is worth a
+// hand-off. Idle workers search briefly, then park. A worker that
 // publishes new work wakes a parked one only when nobody searches, in the
 // spirit of the Go runtime's spinning threads. An idle scheduler costs no
 // processor time. Run ends exactly when its last item is handled: the

@@ -171,8 +171,10 @@ func (r *random[T]) steal(sr *searcher[T], helping bool) bool {
 	if n == 1 {
 		return false
 	}
-	// The searchers, the thief among them, and the parked workers.
-	p := s.proportion(int(r.spinning.Load())+int(atomic.LoadInt32(&r.sleepers)), helping, w.coarse())
+	// The searchers, the thief among them, and the parked workers. The
+	// grain is left out: here one coarse item a helping steal did not pay
+	// (see scheduler.proportion).
+	p := s.proportion(int(r.spinning.Load())+int(atomic.LoadInt32(&r.sleepers)), helping, false)
 	one := s.cfg.StealOne || p == oneItem // one item: TrySteal, the cheaper call
 	sr.rng ^= sr.rng << 13
 	sr.rng ^= sr.rng >> 7

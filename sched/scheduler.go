@@ -311,20 +311,23 @@ type balancer[T any] interface {
 // Config.Proportion if it is set, and else the steal's own choice. idle
 // is the number of workers that look for work, the thief's among them;
 // helping says that the thief looks from a helping wait (Join, Wait);
-// coarse says that its recent items were coarse (Worker.coarse).
+// coarse says that its recent items were coarse (Worker.coarse). Only
+// Master mode passes coarse.
 //
 //	thief                                     takes
 //	k looking, the thief among them           1/(k+1): its share, if they and the owner split the queue
 //	in a helping wait, others look            one item
-//	in a helping wait, its items coarse       one item
+//	in a helping wait, its items coarse       one item (Master mode)
 //
 // One idle thief takes half, as in the Go runtime. Many take a little
 // each, so that none takes what the others need. A thief in a helping
 // wait goes back to its waiting task only when it has run all it took.
 // That task may be on the critical path. So while others look, it takes
-// one item and leaves the rest to them. It takes one item alone too when
-// its items are coarse: one keeps it busy long enough to be worth a
-// steal. One fine item would bring it back to steal at once.
+// one item and leaves the rest to them. In Master mode it takes one item
+// alone too when its items are coarse: one keeps it busy long enough to
+// be worth a hand-off. One fine item would bring it back at once. In
+// Random mode the coarse case made no difference worth its cost, so the
+// thief takes its share (BENCHMARKS.md has both).
 func (s *scheduler[T]) proportion(idle int, helping, coarse bool) float64 {
 	if p := s.cfg.Proportion; p != 0 {
 		return p

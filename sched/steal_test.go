@@ -65,7 +65,7 @@ func newIdleScheduler(t *testing.T, mode Mode, n int) *scheduler[int] {
 
 // TestStealChoosesRandom steals in Random mode: alone and helping, half;
 // one of three looking, a quarter; helping among them, one item; and
-// alone, helping, after coarse items, one item.
+// alone, helping, after coarse items, half again.
 func TestStealChoosesRandom(t *testing.T) {
 	s := newIdleScheduler(t, Random, 100)
 	r := s.mode.(*random[int])
@@ -83,10 +83,8 @@ func TestStealChoosesRandom(t *testing.T) {
 	r.spinning.Store(0)
 	r.sleepers = 0
 	sr.w.grain = coarseGrain
-	require.True(t, r.steal(sr, false))
-	assert.Len(t, sr.w.buf, 18) // coarse, not helping: half of the 36 left
 	require.True(t, r.steal(sr, true))
-	assert.Equal(t, []int{82}, sr.w.buf) // coarse and helping: one item
+	assert.Len(t, sr.w.buf, 18) // Random mode ignores the grain: half of 36
 }
 
 // TestMeasureGrain checks the moving average of a worker's busy time per
@@ -113,7 +111,8 @@ func TestMeasureGrain(t *testing.T) {
 }
 
 // TestStealChoosesMaster is TestStealChoosesRandom for a master, which
-// counts the workers that wait for it.
+// counts the workers that wait for it, and which sends a helping worker
+// one item after coarse items.
 func TestStealChoosesMaster(t *testing.T) {
 	s := newIdleScheduler(t, Master, 100)
 	ms := s.mode.(*masters[int])

@@ -69,7 +69,7 @@ type Worker[T any] struct {
 	// over its recent busy spans: see measureGrain. The span runs from
 	// busySince, when findWork last returned with work, to its next call;
 	// handledThen is stats.Processed at busySince. Only the worker writes
-	// them; a master reads coarse() through the mailbox (master.go).
+	// them; Master mode passes coarse() to the masters in the mailbox.
 	grain       time.Duration
 	busySince   time.Time
 	handledThen int64
