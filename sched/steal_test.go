@@ -155,8 +155,8 @@ func TestAwaitTellsCoarse(t *testing.T) {
 	assert.True(t, mb.coarse)
 }
 
-// TestFindWorkMeasuresGrain checks that findWork starts a busy span when
-// it finds work, and ends it at its next call.
+// TestFindWorkMeasuresGrain checks that findWork ends a busy span when it
+// starts to look, and starts the next when it returns.
 func TestFindWorkMeasuresGrain(t *testing.T) {
 	s := newIdleScheduler(t, Random, 1)
 	w := s.workers[1]
@@ -167,9 +167,12 @@ func TestFindWorkMeasuresGrain(t *testing.T) {
 	assert.Equal(t, w.stats.Processed, w.handledThen)
 	w.busySince = w.busySince.Add(-time.Second) // a long span, no item
 	var l latch                                 // done: the look ends at once
+	before := time.Now()
 	ok, err = w.findWork(context.Background(), &l)
 	require.NoError(t, err)
 	require.False(t, ok)
 	assert.GreaterOrEqual(t, w.grain, time.Second/4)
 	assert.True(t, w.coarse())
+	// A look that found nothing ends too: the next span starts after it.
+	assert.False(t, w.busySince.Before(before))
 }

@@ -66,8 +66,8 @@ type Worker[T any] struct {
 	idles   int64 // times the worker ran out of work
 
 	// grain is the worker's busy time per handled item, a moving average
-	// over its recent busy spans: see measureGrain. The span runs from
-	// busySince, when findWork last returned with work, to its next call;
+	// over its recent busy spans: see measureGrain. A span runs from
+	// busySince, when findWork last returned, to its next call;
 	// handledThen is stats.Processed at busySince. Only the worker writes
 	// them; Master mode passes coarse() to the masters in the mailbox.
 	grain       time.Duration
@@ -376,9 +376,7 @@ func (w *Worker[T]) findWork(ctx context.Context, l *latch) (bool, error) {
 	ok := w.s.mode.find(ctx, w, l)
 	end := time.Now()
 	w.stats.IdleWait += end.Sub(start)
-	if ok {
-		w.busySince, w.handledThen = end, w.stats.Processed
-	}
+	w.busySince, w.handledThen = end, w.stats.Processed // the look's wait is not busy
 	return ok, nil
 }
 
