@@ -162,6 +162,11 @@ func StealCount(n int, p float64) int {
 	return k
 }
 
+// OneItem is the proportion of a steal that takes one item:
+// StealCount(n, OneItem) is 1 for every n from 1 to 10^11. A scheduler
+// whose steals should take one item at a time may set it.
+const OneItem = 1e-12
+
 // ValidProportion reports whether p is a valid steal proportion: a number
 // with 0 < p <= 1. NaN and the infinities are not valid. A proportional
 // steal (StealBatch, Handoff.StealParcel) given a proportion that is not

@@ -35,6 +35,10 @@ func TestStealCount(t *testing.T) {
 	for _, c := range cases {
 		assert.Equal(t, c.want, wsq.StealCount(c.n, c.p), "StealCount(%d, %v)", c.n, c.p)
 	}
+	for _, n := range []int{1, 2, 3, 1000, 1e9, 1e11} {
+		assert.Equal(t, 1, wsq.StealCount(n, wsq.OneItem), "StealCount(%d, OneItem)", n)
+	}
+	assert.True(t, wsq.ValidProportion(wsq.OneItem))
 	for n := 1; n < 300; n++ {
 		for _, p := range []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.9, 1} {
 			k := wsq.StealCount(n, p)

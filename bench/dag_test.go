@@ -192,7 +192,7 @@ func BenchmarkMasterCapacity(b *testing.B) {
 			b.Run(fmt.Sprintf("queue=%s/workers=%d", q, k), func(b *testing.B) {
 				n := *dagMasterNodes
 				g := dag.Graph{Nodes: n, Seed: 1, Fanout: int(n)} // no busy work; Fanout n: the root's children are all leaves
-				cfg := sched.Config[dag.Node]{NewQueue: dagQueue(q), Mode: sched.Master, Workers: k, Proportion: oneItem}
+				cfg := sched.Config[dag.Node]{NewQueue: dagQueue(q), Mode: sched.Master, Workers: k, Proportion: wsq.OneItem}
 				t := explore(b, g, cfg)
 				b.ReportMetric(float64(t.steals)/t.elapsed.Seconds(), "steals/s")
 				if t.busy > 0 {
@@ -205,10 +205,6 @@ func BenchmarkMasterCapacity(b *testing.B) {
 		}
 	}
 }
-
-// oneItem is a steal proportion so small that every steal takes one item
-// (wsq.StealCount takes at least one).
-const oneItem = 1e-12
 
 // BenchmarkDAGCeiling is the reference for BenchmarkDAG's speedups: the same
 // busy work as one exploration of the graph (-dag.nodes times the mean

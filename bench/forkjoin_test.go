@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/blockq"
 	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/sched"
@@ -247,10 +248,11 @@ func fibOnPool(cfg sched.PoolConfig, cutoff int, join bool) (func(int) int, *sch
 // work: work=coarse of BenchmarkForkJoin (Fork and Future.Join, the
 // default queue) in both modes, with the steal's own choice (steal=auto,
 // the default), one task a steal (steal=one) or half of the victim's
-// queue (steal=half, PoolConfig.Proportion 0.5), with GOMAXPROCS workers. Besides the time it
-// reports, per computation, the steals and the tasks they moved, and the
-// share of the workers' time spent without work (idle-%, over the pool's
-// whole life). Run it on a machine with many cores:
+// queue (steal=half, PoolConfig.Proportion 0.5), with GOMAXPROCS
+// workers. Besides the time it reports, per computation, the steals and
+// the tasks they moved, and the share of the workers' time spent without
+// work (idle-%, over the pool's whole life). Run it on a machine with
+// many cores:
 //
 //	go test -run '^$' -bench ForkJoinSteal -cpu 4,16,64 -benchtime 10x -count 6 ./bench
 func BenchmarkForkJoinSteal(b *testing.B) {
@@ -262,7 +264,7 @@ func BenchmarkForkJoinSteal(b *testing.B) {
 			name       string
 			proportion float64
 			one        bool
-		}{{"auto", 0, false}, {"one", oneItem, true}, {"half", 0.5, false}} {
+		}{{"auto", 0, false}, {"one", wsq.OneItem, true}, {"half", 0.5, false}} {
 			b.Run(fmt.Sprintf("mode=%v/steal=%s/work=%s", mode, steal.name, work.name), func(b *testing.B) {
 				start := time.Now()
 				run, pool := fibOnPool(sched.PoolConfig{Mode: mode, Proportion: steal.proportion, StealOne: steal.one}, work.cutoff, false)

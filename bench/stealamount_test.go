@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/dag"
 	"github.com/worksteal/wsq/sched"
 )
@@ -61,7 +62,7 @@ type stealChoice struct {
 // stealChoices are the settings BenchmarkStealAmount compares.
 var stealChoices = []stealChoice{
 	{name: "auto"},
-	{name: "one", p: oneItem, stealOne: true},
+	{name: "one", p: wsq.OneItem, stealOne: true},
 	{name: "0.1", p: 0.1},
 	{name: "0.5", p: 0.5},
 	{name: "0.9", p: 0.9},

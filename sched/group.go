@@ -121,6 +121,14 @@ type outsideGroup struct {
 	_      pad.Line
 }
 
+// newOutsideGroup returns a Group with a credit line of its own, not yet
+// set up (see Pool.setUp).
+func newOutsideGroup() *Group {
+	og := new(outsideGroup)
+	og.g.credit = &og.credit
+	return &og.g
+}
+
 // creditChunk is how many tasks a Go call with a nil t counts at once on
 // the latch, when the group's credit is spent.
 const creditChunk = 64

@@ -157,17 +157,10 @@ func TestInjectorConcurrent(t *testing.T) {
 	}
 }
 
-// newCreditGroup returns a Group with credit, as Pool.NewGroup makes.
-func newCreditGroup() *Group {
-	og := new(outsideGroup)
-	og.g.credit = &og.credit
-	return &og.g
-}
-
 // TestGroupCredit counts tasks of a group from outside the pool: the
 // latch counts a chunk ahead, and a wait gives back what is left.
 func TestGroupCredit(t *testing.T) {
-	g := newCreditGroup()
+	g := newOutsideGroup()
 	g.count()
 	assert.Equal(t, int64(creditChunk), g.l.n)
 	assert.Equal(t, int64(creditChunk-1), g.credit.Load())
@@ -192,11 +185,11 @@ func TestGroupCredit(t *testing.T) {
 // it since count read zero: the refill gives its chunk back but its own
 // task.
 func TestGroupRefillRaces(t *testing.T) {
-	g := newCreditGroup()
+	g := newOutsideGroup()
 	g.credit.Store(noCredit) // a wait began
 	g.refill()
 	assert.Equal(t, int64(1), g.l.n)
-	g = newCreditGroup()
+	g = newOutsideGroup()
 	g.credit.Store(5) // another refill came first
 	g.refill()
 	assert.Equal(t, int64(1), g.l.n)
@@ -209,7 +202,7 @@ func TestGroupRefillRaces(t *testing.T) {
 func TestGroupCreditConcurrent(t *testing.T) {
 	const counters, each = 4, 10_000
 	for range 20 {
-		g := newCreditGroup()
+		g := newOutsideGroup()
 		var wg sync.WaitGroup
 		for range counters {
 			wg.Add(1)

@@ -126,9 +126,7 @@ func (p *Pool) Do(ctx context.Context, f func(*Task) error) error {
 // NewGroup returns a new Group of the pool with a context derived from ctx.
 // Its tasks may be started from any goroutine, a task's or not.
 func (p *Pool) NewGroup(ctx context.Context) *Group {
-	og := new(outsideGroup)
-	og.g.credit = &og.credit
-	return p.setUp(&og.g, ctx)
+	return p.setUp(newOutsideGroup(), ctx)
 }
 
 // setUp makes g a new group of the pool, with a context derived from ctx,

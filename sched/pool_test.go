@@ -588,13 +588,13 @@ func TestGoexitInImplicitJoin(t *testing.T) {
 // both modes. A task keeps the other worker busy with a first task until
 // it has forked eight more, and then spins until the other worker has run
 // them all. That worker, idle and alone, steals its share each time: half
-// of eight, four, two, one, one (the default), or one at a time (an
-// explicit Proportion so small that it rounds to one). TestStealChooses*
+// of eight, four, two, one, one (the default), or one at a time
+// (Proportion wsq.OneItem). TestStealChooses*
 // check a steal from a helping wait.
 func TestPoolIdleSteals(t *testing.T) {
 	const forks = 8
 	for _, mode := range sched.Modes() {
-		for _, proportion := range []float64{0, 1e-9} {
+		for _, proportion := range []float64{0, wsq.OneItem} {
 			t.Run(fmt.Sprintf("%v/proportion=%v", mode, proportion), func(t *testing.T) {
 				p, err := sched.NewPool(sched.PoolConfig{Workers: 2, Mode: mode, Proportion: proportion})
 				require.NoError(t, err)

@@ -175,7 +175,7 @@ func (r *random[T]) steal(sr *searcher[T], helping bool) bool {
 	// grain is left out: here one coarse item a helping steal did not pay
 	// (see scheduler.proportion).
 	p := s.proportion(int(r.spinning.Load())+int(atomic.LoadInt32(&r.sleepers)), helping, false)
-	one := s.cfg.StealOne || p == oneItem // one item: TrySteal, the cheaper call
+	one := s.cfg.StealOne || p == wsq.OneItem // one item: TrySteal, the cheaper call
 	sr.rng ^= sr.rng << 13
 	sr.rng ^= sr.rng >> 7
 	sr.rng ^= sr.rng << 17

@@ -58,10 +58,10 @@ const defaultMaxBlocked = 256
 // A handler that blocks (on a channel, a lock, I/O or a sleep) stalls its
 // worker for that long. The items in its queue wait until a thief takes
 // them, and nothing else runs on that worker. A blockq queue may hold its
-// newest items from thieves until then (see blockq's Holding items). A handler that must wait
-// should hand the waiting to a goroutine of its own, or use a Pool. There,
-// Join and Wait run other tasks while they wait, and Task.Block lets a
-// task block while its worker goes on.
+// newest items from thieves until then (see blockq's Holding items). A
+// handler that must wait should hand the waiting to a goroutine of its
+// own, or use a Pool. There, Join and Wait run other tasks while they
+// wait, and Task.Block lets a task block while its worker goes on.
 type Handler[T any] func(ctx context.Context, item T, w *Worker[T]) error
 
 // Config describes a scheduler: the workers of a Run or of a Pool. The zero
@@ -99,7 +99,7 @@ type Config[T any] struct {
 
 	// StealOne makes Random mode steal one item at a time with TrySteal,
 	// as in Cilk, instead of a proportion with TryStealBatch. Master mode
-	// ignores it.
+	// ignores it. A Proportion of wsq.OneItem takes one item in both modes.
 	StealOne bool
 
 	// spin is the number of rounds an idle worker (in Random mode) or a

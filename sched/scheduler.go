@@ -333,15 +333,10 @@ func (s *scheduler[T]) proportion(idle int, helping, coarse bool) float64 {
 		return p
 	}
 	if helping && (idle > 1 || coarse) {
-		return oneItem
+		return wsq.OneItem
 	}
 	return 1 / float64(max(idle, 1)+1)
 }
-
-// oneItem is the proportion of a steal that takes one item: wsq.StealCount
-// takes at least one, and with this proportion never more, for any queue
-// length below 10^11.
-const oneItem = 1e-12
 
 // unordered removes x from s, a set kept in a slice whose order does not
 // matter, by moving the last element into its place, and reports whether x

@@ -30,12 +30,12 @@ func TestProportion(t *testing.T) {
 		{auto, 3, false, false, 0.25},
 		{auto, 15, false, false, 1.0 / 16},
 		{auto, 1, true, false, 0.5}, // helping, but alone, fine items: its share
-		{auto, 2, true, false, oneItem},
-		{auto, 15, true, false, oneItem},
-		{auto, 1, true, true, oneItem},  // helping, alone, coarse items
-		{auto, 1, false, true, 0.5},     // coarse, not helping: its share
-		{auto, 3, false, true, 0.25},    // likewise
-		{auto, 15, true, true, oneItem}, // both reasons
+		{auto, 2, true, false, wsq.OneItem},
+		{auto, 15, true, false, wsq.OneItem},
+		{auto, 1, true, true, wsq.OneItem},  // helping, alone, coarse items
+		{auto, 1, false, true, 0.5},         // coarse, not helping: its share
+		{auto, 3, false, true, 0.25},        // likewise
+		{auto, 15, true, true, wsq.OneItem}, // both reasons
 		{fixed, 1, false, false, 0.3},
 		{fixed, 15, true, false, 0.3},
 		{fixed, 1, true, true, 0.3},
@@ -44,7 +44,6 @@ func TestProportion(t *testing.T) {
 	}
 	// Fifteen thieves at a fork-join queue of a dozen tasks: one each.
 	assert.Equal(t, 1, wsq.StealCount(12, auto.proportion(15, false, false)))
-	assert.Equal(t, 1, wsq.StealCount(1e9, oneItem))
 }
 
 // newIdleScheduler returns a scheduler of two workers, not started, whose

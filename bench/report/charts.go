@@ -499,7 +499,7 @@ const stealAmountNote = "What is timed: one whole run of each workload with GOMA
 	"nqueens: 12 queens on a Pool, a task per queen down to the last 9 rows; walk: the blocking directory walk on a Pool (Task.Block); " +
 	"flat: a task forks a burst of tiny tasks in a loop and joins them. " +
 	"Steal choices: auto, the scheduler's own choice at each steal (sched's zero Config.Proportion; see Load balancing in sched's documentation); " +
-	"one: one item per steal (Config.StealOne, and a proportion that rounds to one item for Master mode); 0.1, 0.5, 0.9: that proportion of the victim's queue."
+	"one: one item per steal (Config.StealOne, and Proportion wsq.OneItem); 0.1, 0.5, 0.9: that proportion of the victim's queue."
 
 // stealAmountNotes returns the notes of the steal-amount figure and
 // table. They say what a value is, whether auto meets its target, and

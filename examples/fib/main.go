@@ -79,11 +79,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	want := fibIter(c.n)
 	tasks := taskCount(c.n, c.cutoff)
 	how := "steal one task"
-	if c.mode == sched.Master || !c.one {
-		how = "steal " + cli.ProportionString(c.proportion) + " of a queue"
-		if c.proportion == 0 {
-			how = "each steal chooses its amount"
-		}
+	switch {
+	case c.mode == sched.Random && c.one:
+	case c.proportion == 0:
+		how = "each steal chooses its amount"
+	default:
+		how = fmt.Sprintf("steal %g of a queue", c.proportion)
 	}
 	fmt.Fprintf(stdout, "fib(%d) by fork-join: queue %s, %s mode, %s, cutoff %d, %s\n",
 		c.n, c.queue, c.mode, how, c.cutoff, cli.Count(tasks, "task"))

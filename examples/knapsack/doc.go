@@ -12,9 +12,9 @@
 // recommended blockq), -mode (master, the paper's master-worker balancing
 // and the default, or random), -workers (0 means GOMAXPROCS; at most 1,024)
 // and -proportion (the part of a victim's queue one steal takes, or auto,
-// the default: each steal chooses). -check=false skips the dynamic-programming check (see
-// Verification), -progress=false turns off the progress line, and -h prints
-// a one-line description and the flags.
+// the default: each steal chooses). -check=false skips the
+// dynamic-programming check (see Verification), -progress=false turns off
+// the progress line, and -h prints a one-line description and the flags.
 //
 // While the search runs, a progress line on stderr shows the nodes handled,
 // the rate and the best value found so far, and while the DP check runs, the
