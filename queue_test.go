@@ -35,7 +35,7 @@ func TestStealCount(t *testing.T) {
 	for _, c := range cases {
 		assert.Equal(t, c.want, wsq.StealCount(c.n, c.p), "StealCount(%d, %v)", c.n, c.p)
 	}
-	for _, n := range []int{1, 2, 3, 1000, 1e9, 1e11} {
+	for _, n := range []int{1, 2, 3, 1000, 1e9, min(100_000_000_000, math.MaxInt)} {
 		assert.Equal(t, 1, wsq.StealCount(n, wsq.OneItem), "StealCount(%d, OneItem)", n)
 	}
 	assert.True(t, wsq.ValidProportion(wsq.OneItem))
