@@ -30,10 +30,13 @@ type masters[T any] struct {
 	// idle queues the workers that asked for work, in order. Its capacity
 	// is the worker count and a worker is in it at most once (see
 	// Worker.owed), so sending never blocks.
-	idle  chan *mailbox[T]
-	wake  chan struct{}
-	all   []*master[T]
-	boxes []mailbox[T] // indexed by Worker.id
+	idle chan *mailbox[T]
+	// waiting counts the workers in await: those asking and those a
+	// master serves. Only demand reads it, as a hint.
+	waiting atomic.Int32
+	wake    chan struct{}
+	all     []*master[T]
+	boxes   []mailbox[T] // indexed by Worker.id
 }
 
 // mailbox is one worker's side of Master mode.
@@ -135,6 +138,9 @@ func (ms *masters[T]) published() {
 		}
 	}
 }
+
+// looking counts the workers that wait for a delivery.
+func (ms *masters[T]) looking() int { return int(ms.waiting.Load()) }
 
 // collect takes a delivery that w stopped waiting for, if it came.
 func (ms *masters[T]) collect(w *Worker[T]) {
@@ -340,6 +346,8 @@ func (ms *masters[T]) unwait() {
 // the master blocks or another processor takes it. A send that nobody
 // waits for costs less.
 func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool {
+	ms.waiting.Add(1) // atomic: tasks on other workers read it (looking)
+	defer ms.waiting.Add(-1)
 	w := mb.w
 	var joined <-chan struct{}
 	if l != nil {

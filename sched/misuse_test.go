@@ -229,6 +229,7 @@ func TestTaskInAnotherGoroutine(t *testing.T) {
 		"Group.Wait":    func(t *sched.Task) func() { g := t.NewGroup(); return func() { _ = g.Wait(t) } },
 		"Task.Context":  func(t *sched.Task) func() { return func() { t.Context() } },
 		"Task.WorkerID": func(t *sched.Task) func() { return func() { t.WorkerID() } },
+		"Task.Demand":   func(t *sched.Task) func() { return func() { t.Demand() } },
 		"Task.Block":    func(t *sched.Task) func() { return func() { t.Block(func() {}) } },
 	} {
 		var got any

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -624,5 +625,30 @@ func TestPoolIdleSteals(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestPoolDemand checks Task.Demand in a pool: a worker alone has none; of
+// two, the idle one shows up, in both modes.
+func TestPoolDemand(t *testing.T) {
+	one := newPool(t, sched.PoolConfig{Workers: 1})
+	require.NoError(t, one.Do(ctx, func(t *sched.Task) error {
+		if d := t.Demand(); d != 0 {
+			return fmt.Errorf("Demand() = %d with one worker", d)
+		}
+		return nil
+	}))
+	for _, mode := range sched.Modes() {
+		p := newPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
+		require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
+			// The other worker looks, or waits, for work. (While it parks,
+			// it may count twice for an instant: see random.park.)
+			for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); runtime.Gosched() {
+				if t.Demand() > 0 {
+					return nil
+				}
+			}
+			return fmt.Errorf("%v: no demand from an idle worker in a minute", mode)
+		}), mode)
 	}
 }

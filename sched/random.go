@@ -108,6 +108,11 @@ func (r *random[T]) published() {
 	}
 }
 
+// looking counts the searchers and the parked workers.
+func (r *random[T]) looking() int {
+	return int(r.spinning.Load()) + int(atomic.LoadInt32(&r.sleepers))
+}
+
 // collect does nothing: Random mode owes no worker anything.
 func (r *random[T]) collect(*Worker[T]) {}
 
@@ -174,7 +179,7 @@ func (r *random[T]) steal(sr *searcher[T], helping bool) bool {
 	// The searchers, the thief among them, and the parked workers. The
 	// grain is left out: here one coarse item a helping steal did not pay
 	// (see scheduler.proportion).
-	p := s.proportion(int(r.spinning.Load())+int(atomic.LoadInt32(&r.sleepers)), helping, false)
+	p := s.proportion(r.looking(), helping, false)
 	one := s.cfg.StealOne || p == wsq.OneItem // one item: TrySteal, the cheaper call
 	sr.rng ^= sr.rng << 13
 	sr.rng ^= sr.rng >> 7

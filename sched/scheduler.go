@@ -305,6 +305,20 @@ type balancer[T any] interface {
 	shed(w *Worker[T])
 	// addStats adds the mode's steal counts to st.
 	addStats(st *Stats)
+	// looking returns how many workers look for work or wait for it at
+	// this moment: a hint, read with one or two loads.
+	looking() int
+}
+
+// demand returns how many workers look for work that w could give them:
+// those looking, when w's queue shows no item for them; zero otherwise.
+// A worker whose queue shows items has work for them already.
+func (w *Worker[T]) demand() int {
+	k := w.s.mode.looking()
+	if k == 0 || w.queue.Len() > 0 {
+		return 0
+	}
+	return k
 }
 
 // proportion returns the part of the victim's queue that a steal takes:

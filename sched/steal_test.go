@@ -175,3 +175,27 @@ func TestFindWorkMeasuresGrain(t *testing.T) {
 	// A look that found nothing ends too: the next span starts after it.
 	assert.False(t, w.busySince.Before(before))
 }
+
+// TestDemand checks the count of workers that look for work, in both
+// modes, and that a worker whose queue shows items has no demand to meet.
+func TestDemand(t *testing.T) {
+	r := newIdleScheduler(t, Random, 0).mode.(*random[int])
+	idle, busy := r.s.workers[1], r.s.workers[0]
+	assert.Zero(t, idle.demand())
+	r.spinning.Store(1)
+	r.sleepers = 2
+	assert.Equal(t, 3, idle.demand())
+	busy.push([]int{1})
+	busy.publish.Publish()
+	assert.Zero(t, busy.demand(), "its queue shows an item")
+
+	s := newIdleScheduler(t, Master, 0)
+	ms := s.mode.(*masters[int])
+	assert.Zero(t, s.workers[0].demand())
+	var l latch // done: await returns once it has asked
+	ms.waiting.Add(1)
+	assert.Equal(t, 1, s.workers[0].demand())
+	ms.waiting.Add(-1)
+	assert.False(t, ms.await(context.Background(), &ms.boxes[1], &l))
+	assert.Zero(t, s.workers[0].demand(), "the wait ended")
+}

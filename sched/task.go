@@ -72,6 +72,17 @@ func (t *Task) WorkerID() int {
 	return t.pw.w.id
 }
 
+// Demand returns how many of the pool's workers look for work that t's
+// worker could give them, at this moment: those looking, when its queue
+// shows no task for them; zero otherwise. A task that can split its work,
+// such as a loop over a range, splits it when Demand is not zero, and
+// forks the parts for the idle workers to take. Demand is a hint, stale
+// as soon as it returns. It costs a few loads of shared words.
+func (t *Task) Demand() int {
+	t.use("Task.Demand")
+	return t.pw.w.demand()
+}
+
 // NewGroup returns a new Group of t's pool with a context derived from
 // t's. If t's function returns without waiting for the group, t waits for
 // it then. It fails with the group's panic, if a task panicked; the
