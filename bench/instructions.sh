@@ -28,7 +28,7 @@ forks=317810 # fibForks(27, 1)
 count() { # impl, benchtime
 	local log=$tmp/cg.$1.$2
 	for _ in 1 2 3 4 5; do
-		if valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null --log-file="$log" \
+		if GOMAXPROCS=1 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null --log-file="$log" \
 			"$bin" -test.run '^$' -test.bench "^BenchmarkForkJoin\$/impl=$1/work=fine\$" \
 			-test.benchtime "$2" -test.cpu 1 >"$log.out" 2>&1 &&
 			! grep -q "Unrecognised instruction" "$log"; then

@@ -15,32 +15,38 @@ type Future[R any] struct {
 
 // forkBase is the part of a fork record that does not depend on its types.
 //
-// A record is reused. The worker that forked it takes it back when the
-// forking task joins it, if the forked task ran on that same worker, no
-// waiter slept on it and it did not fail. Then no other goroutine ever saw
-// the record. gen tells the uses apart: a Future carries the gen of its
-// fork, and Join claims it by moving gen on. A second Join of the same
-// Future so panics, rather than read a record that may hold another fork.
+// A record is reused: its fork's slot keeps it for the next fork at the
+// same depth, or a goroutine's free list does (see runner). gen tells the
+// uses apart: a Future carries the gen of its fork, and Join claims it by
+// moving gen on. A second Join of the same Future so panics, rather than
+// read a record that may hold another fork.
 //
 // The forking task claims with a plain load and store, any other joiner
 // with a compare-and-swap. The forking task's goroutine is the one that
 // forked and reuses the record. A Join by another goroutine at the same
 // moment is a second Join, which the contract forbids.
 //
-// The usual case costs no atomic read-modify-write on the record: the
-// forking task joins a task nobody stole, the newest of its worker's own.
-// Join takes it back and runs it as a call (runFork). When it succeeds and
-// leaves nothing unjoined, that call leaves the latch alone: nobody else
-// waits.
+// The usual case costs no atomic operation at all: the forking task joins
+// a fork nobody took, the newest of its goroutine's private forks. Join
+// pops it and runs it as a call. A record that another goroutine saw is
+// reused only after its join, by the goroutine its task ran on, if no
+// waiter slept on it and it did not fail (release).
 type forkBase struct {
-	l      latch     // first: see latch
-	gen    uint32    // plain for the forking task, atomic for the others
+	l   latch  // first: see latch. It counts the task, from the fork on
+	gen uint32 // plain for the forking task, atomic for the others
+	// shown says that the record went into the forking worker's queue,
+	// until its join: see runner.shown. Only the forking goroutine
+	// touches it.
+	shown  bool
 	parent *Task     // the forking task, which outlives this one (it joins it)
 	prev   *forkBase // the parent's unjoined fork before this one (see Task.forks)
 	next   *forkBase // the one after it; only the forking goroutine touches prev and next
 	ranOn  *runner   // the goroutine that ran the task, written before l is done
 	task   forkFn    // the whole record: to call its function, and to reuse it as its type
 }
+
+// base returns b, for own's type parameter.
+func (b *forkBase) base() *forkBase { return b }
 
 // forkResult is a fork record as Future sees it.
 type forkResult[R any] struct {
@@ -77,10 +83,10 @@ type forkFn interface{ call(t *Task) }
 const maxFree = 64
 
 // Fork starts f(t', a) as a new task, in which t' is the new task's handle,
-// and returns the Future of its result. The new task goes into the queue of
-// t's worker, whose next task it is unless another worker steals it first.
-// The caller goes on at once, typically with the other half of the work,
-// and then calls Join. The new task's context is t's.
+// and returns the Future of its result. The new task is the worker's next
+// one, unless another worker steals it first. The caller goes on at once,
+// typically with the other half of the work, and then calls Join. The new
+// task's context is t's.
 //
 // Fork takes the argument separately, so that f can be a function value
 // made once rather than a new closure per call, which would allocate:
@@ -88,8 +94,10 @@ const maxFree = 64
 //	left := sched.Fork(t, sum, xs[:mid]) // sum is func(*sched.Task, []int) int
 //	return sum(t, xs[mid:]) + left.Join(t)
 //
-// Fork allocates only when its worker has no finished record of the same
-// types to reuse. Fork-join code that joins what it forks allocates
+// Fork writes nothing that other goroutines read, until a worker looks
+// for work (see Load balancing in the package documentation). It
+// allocates only when its goroutine has no finished record of the same
+// types to reuse: fork-join code that joins what it forks allocates
 // nothing per task in steady state.
 //
 // t is the calling task: Fork panics if t is nil or not the Task of the
@@ -102,13 +110,11 @@ func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 	if f == nil {
 		panic(nilFunction("Fork", ""))
 	}
-	rec, ok := reused[*forkTask[A, R]](t.pw)
-	if !ok {
-		rec = newForkTask[A, R]()
-	}
+	pw := t.pw
+	rec := own[forkTask[A, R]](pw)
 	rec.fn, rec.a = f, a
 	rec.link(t)
-	rec.push(t)
+	pw.forked(&rec.forkBase, t)
 	return Future[R]{rec: &rec.forkResult, gen: rec.gen}
 }
 
@@ -127,36 +133,12 @@ func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
 	if f == nil {
 		panic(nilFunction("ForkFunc", ""))
 	}
-	rec, ok := reused[*forkFunc[A]](t.pw)
-	if !ok {
-		rec = &forkFunc[A]{}
-		rec.task = rec
-	}
+	pw := t.pw
+	rec := own[forkFunc[A]](pw)
 	rec.fn, rec.a = f, a
 	rec.link(t)
-	rec.push(t)
+	pw.forked(&rec.forkBase, t)
 	return Future[struct{}]{rec: &rec.forkResult, gen: rec.gen}
-}
-
-// newForkTask makes a fork record, for a goroutine with none of its type
-// to reuse (see reused).
-func newForkTask[A, R any]() *forkTask[A, R] {
-	rec := &forkTask[A, R]{}
-	rec.task = rec
-	return rec
-}
-
-// reused takes a finished fork record of type F from the goroutine's free
-// list, if the newest one is of that type.
-func reused[F any](pw *runner) (F, bool) {
-	if n := len(pw.free); n > 0 {
-		if r, ok := pw.free[n-1].task.(F); ok {
-			pw.free = pw.free[:n-1]
-			return r, true
-		}
-	}
-	var none F
-	return none, false
 }
 
 // link makes b the newest of t's unjoined forks.
@@ -168,16 +150,9 @@ func (b *forkBase) link(t *Task) {
 	}
 }
 
-// push pushes b into the queue of t's worker, as a child of t.
-func (b *forkBase) push(t *Task) {
-	b.l.n = 1 // plain: the record is this goroutine's alone until the push publishes it
-	b.parent = t
-	t.pw.spawn(Job{fork: b})
-}
-
 // call runs the task's function. The record lets go of the function and
-// its argument first: it may wait for reuse on a free list, or be kept by
-// a Future that is never joined, and must not keep them reachable.
+// its argument first: it may wait for reuse, or be kept by a Future that
+// is never joined, and must not keep them reachable.
 func (ft *forkTask[A, R]) call(t *Task) {
 	fn, a := ft.fn, ft.a
 	var zero A
@@ -208,10 +183,10 @@ func (b *forkBase) arrive(f *failure) {
 // copy of it, was joined before, or if Fork did not make it.
 //
 // t is the calling task. While it waits, Join runs other tasks on t's
-// worker: its own queue first, the forked task itself if nobody stole it.
-// So the worker never sleeps while there is work it can do. With a nil t,
-// Join blocks the calling goroutine, which must then not be a task's:
-// Join panics if it is.
+// worker: its own first, the forked task itself if nobody stole it. So the
+// worker never sleeps while there is work it can do. With a nil t, Join
+// blocks the calling goroutine, which must then not be a task's: Join
+// panics if it is.
 //
 // The return of the forked task's function synchronizes before the return
 // of Join.
@@ -228,25 +203,18 @@ func (f Future[R]) Join(t *Task) R {
 		panic("sched: a Future joined twice")
 	}
 	rec.gen++
+	t.joined(&rec.forkBase)
 	pw := t.pw
-	if !rec.l.done() {
-		// Nobody stole the task: it is the newest of this worker's own
-		// tasks, unless the task forked more after it and has not joined
-		// them, or the worker holds a stolen task to run first. Run it
-		// here as a call.
-		if j, ok := pw.next(); ok {
-			if j.fork == &rec.forkBase {
-				pw.runFork(j.fork, true)
-				pw.handled()
-			} else {
-				pw.runTask(j)
-				pw.help(&rec.l)
-			}
-		} else {
+	if pw.popOwn(&rec.forkBase) {
+		// Nobody took the task: it is the newest of this goroutine's
+		// private forks. Run it here as a call.
+		pw.runOwn(&rec.forkBase)
+	} else {
+		if !rec.l.done() {
 			pw.help(&rec.l)
 		}
+		pw.unshow(&rec.forkBase)
 	}
-	t.joined(&rec.forkBase)
 	r := rec.r
 	if rec.release(pw) {
 		rec.reuse(pw)
@@ -295,25 +263,10 @@ func (b *forkBase) release(pw *runner) bool {
 // goroutine saw it, or one did and the latch ordered it before. Nobody
 // waits for it and it did not fail.
 func (rec *forkResult[R]) reuse(pw *runner) {
+	var zero R
+	rec.r, rec.parent, rec.ranOn = zero, nil, nil
 	if len(pw.free) < maxFree {
 		pw.free = append(pw.free, &rec.forkBase)
-		var zero R
-		rec.r, rec.parent, rec.ranOn = zero, nil, nil
-	}
-}
-
-// giveBack puts b, whose task ran here as a call of Join, back on pw's
-// free list. No other goroutine ever saw it. When reused took b from the
-// list and nothing was taken or put since, as fork-join code leaves the
-// list, the list's next slot still holds b: the list grows back over it
-// without writing it again. Otherwise b is appended. b's result was never
-// written.
-func (b *forkBase) giveBack(pw *runner) {
-	b.parent, b.ranOn = nil, nil
-	if k := len(pw.free); k < cap(pw.free) && pw.free[:k+1][k] == b {
-		pw.free = pw.free[:k+1]
-	} else if k < maxFree {
-		pw.free = append(pw.free, b)
 	}
 }
 
@@ -325,17 +278,18 @@ func (b *forkBase) giveBack(pw *runner) {
 //	x, y := sched.Join(t, fib, n-2, fib, n-1)
 //	return x + y
 //
-// g is a task. Join puts it into the queue of t's worker, where another
-// worker may steal it. Then it calls f(t, a) on the calling task, as a
-// plain call would. If nobody stole g by then, Join takes it back and runs
-// it here, as a call with its own Task t'. Otherwise Join runs other tasks
-// until the thief has finished g, as Future.Join does. A thief takes g,
-// so a g at least as large as f makes each steal worth more.
+// g is a task. Join forks it, as Fork does, where another worker may
+// steal it. Then it calls f(t, a) on the calling task, as a plain call
+// would. If nobody stole g by then, Join takes it back and runs it here,
+// as a call with its own Task t'. Otherwise Join runs other tasks until
+// the thief has finished g, as Future.Join does. A thief takes g, so a g
+// at least as large as f makes each steal worth more.
 //
 // Join is Fork and Future.Join in one call, and costs less. The record
 // never leaves Join, so there is no Future to claim, to join twice, or to
-// forget. A g that ran here costs no atomic operation beyond the queue's
-// push and pop. Join allocates nothing per call in steady state.
+// forget. A g that ran here costs no atomic operation and no write to a
+// word that another goroutine reads. Join allocates nothing per call in
+// steady state.
 //
 // f is part of the calling task: what it forks and does not join belongs
 // to t, which waits for it when its function returns. g is a task of its
@@ -362,51 +316,35 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 		panic(joinNil("Join", f == nil))
 	}
 	pw := t.pw
-	rec, ok := reused[*forkTask[B, RB]](pw)
-	if !ok {
-		rec = newForkTask[B, RB]()
-	}
+	rec := own[forkTask[B, RB]](pw)
 	rec.fn, rec.a = g, b
 	// Not linked into t's unjoined forks: Join waits for g itself, also
 	// when f panics (see joinFailed).
-	rec.push(t)
+	pw.forked(&rec.forkBase, t)
 	js := joinState{b: &rec.forkBase}
 	defer func() {
 		if !js.done {
-			joinFailed(pw, js.b, js.gt, recover())
+			joinFailed(pw, &js, recover())
 		}
 	}()
 	ra = f(t, a)
-	if j, ok := pw.next(); ok && j.fork == &rec.forkBase {
-		// Nobody stole g, and f left nothing above it in the queue. Run
-		// it as a call, in a frame of its own (its Task, the misuse checks
-		// and the wait for what it leaves unjoined), as runFork would,
-		// but with this function's deferred call for its failures.
+	if pw.popOwn(&rec.forkBase) {
+		// Nobody took g, and f left nothing above it. Run it as a call, in
+		// a frame of its own. The record stays in its slot, free for the
+		// next fork there, g's own included: g's call needs nothing of it.
 		var zero B
 		rec.fn, rec.a = nil, zero
-		gt := pw.enterFork(&rec.forkBase)
+		gt := pw.enterCall(t)
 		js.gt = gt
 		rb = g(gt, b)
-		js.gt = nil
-		if gt.forks == nil && gt.groups == nil {
-			pw.drop(gt)
-			pw.handled()
-			js.done = true
-			rec.giveBack(pw)
-			return ra, rb
-		}
-		// g left tasks unjoined: its frame ends as every task's does,
-		// waiting for them and arriving at the latch with their outcome.
-		pw.exit(gt, &rec.forkBase, nil)
-		pw.handled()
-	} else {
-		if ok {
-			pw.runTask(j) // f left a task unjoined, or the worker holds a stolen one
-		}
-		pw.help(&rec.l)
-		rb = rec.r
+		js.done = true
+		pw.leaveCall(gt)
+		return ra, rb
 	}
+	pw.help(&rec.l) // f left a task unjoined, or g was published
 	js.done = true
+	pw.unshow(&rec.forkBase)
+	rb = rec.r
 	if rec.release(pw) {
 		rec.reuse(pw)
 	}
@@ -429,43 +367,29 @@ func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
 		panic(joinNil("JoinFunc", f == nil))
 	}
 	pw := t.pw
-	rec, ok := reused[*forkFunc[B]](pw)
-	if !ok {
-		rec = &forkFunc[B]{}
-		rec.task = rec
-	}
+	rec := own[forkFunc[B]](pw)
 	rec.fn, rec.a = g, b
-	rec.push(t)
+	pw.forked(&rec.forkBase, t)
 	js := joinState{b: &rec.forkBase}
 	defer func() {
 		if !js.done {
-			joinFailed(pw, js.b, js.gt, recover())
+			joinFailed(pw, &js, recover())
 		}
 	}()
 	f(t, a)
-	if j, ok := pw.next(); ok && j.fork == &rec.forkBase {
+	if pw.popOwn(&rec.forkBase) {
 		var zero B
 		rec.fn, rec.a = nil, zero
-		gt := pw.enterFork(&rec.forkBase)
+		gt := pw.enterCall(t)
 		js.gt = gt
 		g(gt, b)
-		js.gt = nil
-		if gt.forks == nil && gt.groups == nil {
-			pw.drop(gt)
-			pw.handled()
-			js.done = true
-			rec.giveBack(pw)
-			return
-		}
-		pw.exit(gt, &rec.forkBase, nil)
-		pw.handled()
-	} else {
-		if ok {
-			pw.runTask(j)
-		}
-		pw.help(&rec.l)
+		js.done = true
+		pw.leaveCall(gt)
+		return
 	}
+	pw.help(&rec.l)
 	js.done = true
+	pw.unshow(&rec.forkBase)
 	if rec.release(pw) {
 		rec.reuse(pw)
 	}
@@ -482,33 +406,28 @@ func joinNil(op string, fNil bool) string {
 
 // joinState is what Join's deferred call needs: g's record, g's frame
 // while g runs here as a call, and whether both functions have returned.
-// From then on, Join reads a failure from the latch and raises it itself.
-// The record is here too, so that the deferred closure captures one
-// pointer: each captured variable costs a store on every Join.
+// The deferred closure captures one pointer: each captured variable costs
+// a store on every Join.
 type joinState struct {
 	b    *forkBase
 	gt   *Task
 	done bool
 }
 
-// joinFailed ends a Join whose f or g did not return: gt is g's frame if
-// g was running here as a call, and v what recover returned. It ends g's
-// frame as a task's, or when f failed, waits for g. Then it repeats the
-// failure: g's if g failed, f's otherwise. A Goexit goes on at once (see
-// Join).
-func joinFailed(pw *runner, b *forkBase, gt *Task, v any) {
+// joinFailed ends a Join whose f or g did not return; v is what recover
+// returned. If g was running here as a call, it ends g's frame as a
+// task's and repeats g's failure. If f failed, it waits for g, dropping
+// its outcome, and repeats f's. A Goexit goes on at once (see Join).
+func joinFailed(pw *runner, js *joinState, v any) {
 	f := recovered(v)
-	if gt != nil {
-		pw.exit(gt, b, f) // waits for what g left unjoined, unless f is a Goexit
+	if js.gt != nil {
+		pw.endCall(js.gt, f) // waits for what g left unjoined, unless f is a Goexit
+		return
 	}
 	if f.goexit {
-		return // the Goexit goes on by itself when this call returns
+		return // the Goexit goes on by itself; g is published with the goroutine's forks
 	}
-	if gt != nil {
-		pw.handled()
-		f = b.l.failure()
-	} else {
-		pw.help(&b.l)
-	}
+	pw.help(&js.b.l)
+	pw.unshow(js.b)
 	f.raise()
 }

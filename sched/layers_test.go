@@ -15,13 +15,13 @@ import (
 // The package's two layers, by file. The fork-join layer runs tasks on the
 // engine's workers; the engine knows nothing of it.
 //
-//	fork-join   pool.go  task.go  fork.go  group.go  block.go
+//	fork-join   pool.go  task.go  runner.go  fork.go  group.go  crew.go
 //	              |  host (Pool implements it)
 //	engine      sched.go  scheduler.go  worker.go  master.go  random.go
 //	            park.go  inject.go  latch.go  panic.go  queue.go
 //	            perworker.go  stats.go  race.go  norace.go  doc.go
 var (
-	forkJoinFiles = []string{"pool.go", "task.go", "fork.go", "group.go", "block.go"}
+	forkJoinFiles = []string{"pool.go", "task.go", "runner.go", "fork.go", "group.go", "crew.go"}
 	engineFiles   = []string{
 		"sched.go", "scheduler.go", "worker.go", "master.go", "random.go",
 		"park.go", "inject.go", "latch.go", "panic.go", "queue.go",

@@ -51,7 +51,7 @@ type mailbox[T any] struct {
 	// helping says that the worker asked from a helping wait: see
 	// scheduler.proportion. The idle channel orders it.
 	helping bool
-	coarse  bool // the worker's coarse() when it asked; ordered likewise
+	coarse  bool // the worker's coarse when it asked; ordered likewise
 	recv    []T  // the buffer a master fills for the worker while it waits
 	_       pad.Line
 }
@@ -275,11 +275,18 @@ func (m *master[T]) busiest(w *Worker[T], n int) (*Worker[T], int) {
 	return victim, most
 }
 
-// ask is stealFor when no queue shows an item. Owners that hold items
-// (wsq.Contract.OwnerHolds) publish them when a steal finds nothing. So
-// the master tries one steal from each queue but the asking worker's, and
-// delivers the first item it gets.
+// ask is stealFor when no queue shows an item. It asks every worker but
+// the waiting one for work (Worker.ask): a worker's host may keep work
+// private until asked. Owners that hold items (wsq.Contract.OwnerHolds)
+// publish them when a steal finds nothing. So with such queues the master
+// also tries one steal from each queue, and delivers the first item it
+// gets.
 func (m *master[T]) ask(mb *mailbox[T]) (delivery[T], bool) {
+	for _, v := range m.ms.s.workers {
+		if v != mb.w {
+			v.ask()
+		}
+	}
 	if !m.ms.s.holds {
 		return delivery[T]{}, false
 	}
@@ -361,7 +368,7 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 			w.owed = true
 			mb.since = time.Now()
 			mb.helping = l != nil
-			mb.coarse = w.coarse()
+			mb.coarse = w.coarse
 			ms.idle <- mb // never blocks; see masters.idle
 		}
 		var d delivery[T]

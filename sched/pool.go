@@ -36,7 +36,7 @@ import (
 // and the queues.
 type Pool struct {
 	s         *scheduler[Job]
-	crew      *crew // the goroutines, and the hand-over of workers (block.go)
+	crew      *crew // the goroutines, and the hand-over of workers (crew.go)
 	closeOnce sync.Once
 	stats     Stats
 }
@@ -149,9 +149,6 @@ func (p *Pool) Close() Stats {
 	}
 	p.closeOnce.Do(func() {
 		p.stats = p.s.shutdown()
-		for i := range p.crew.seats {
-			p.crew.seats[i].cur.bq = nil // shutdown let go of the queues: so do the goroutines
-		}
 		// Atomic, though the goroutines are gone: the counters are.
 		p.stats.Blocks = p.crew.blocks.Load()
 		p.stats.BlockWaits = p.crew.waits.Load()

@@ -161,6 +161,7 @@ func (r *random[T]) rejoin(sr *searcher[T]) {
 
 // steal tries every other worker once, from a random starting point, and
 // reports whether a steal succeeded, with the items in the worker's buf.
+// It asks each worker whose queue it found empty for work (Worker.ask).
 // helping says that the worker looks from a helping wait (see
 // scheduler.proportion). It skips a victim whose Len is zero. TrySteal
 // and TryStealBatch never wait for another thief:
@@ -189,6 +190,7 @@ func (r *random[T]) steal(sr *searcher[T], helping bool) bool {
 		// Skip w itself: victims are w.id+1 ... w.id+n-1 modulo n.
 		v := s.workers[(w.id+1+(first+i)%(n-1))%n]
 		if !s.holds && v.queue.Len() == 0 {
+			v.ask()  // its host may keep work private (see Worker.asked)
 			continue // a queue whose owner holds items is asked by the steal
 		}
 	tries:
@@ -210,6 +212,7 @@ func (r *random[T]) steal(sr *searcher[T], helping bool) bool {
 				return true
 			case wsq.Empty:
 				sr.empty++
+				v.ask()
 				break tries
 			default:
 				sr.contended++

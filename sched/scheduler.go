@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/pad"
@@ -15,7 +16,7 @@ import (
 // The package has two layers. The engine (this file, worker.go,
 // master.go, random.go, park.go, inject.go, latch.go, panic.go, sched.go,
 // queue.go) runs workers over queues. The fork-join layer (pool.go,
-// task.go, fork.go, group.go, block.go) runs tasks on the engine's
+// task.go, runner.go, fork.go, group.go, crew.go) runs tasks on the engine's
 // workers. The engine's code never names the fork-join layer's: what it
 // needs from it goes through host. layers_test.go checks that.
 
@@ -59,6 +60,9 @@ type scheduler[T any] struct {
 	mode     balancer[T]
 	sleepers *int32
 
+	// epoch is the start of the scheduler's clock (see clock).
+	epoch time.Time
+
 	// holds says that the queues' owners may hold items from thieves
 	// (wsq.Contract.OwnerHolds): a thief tries where Len shows nothing.
 	holds bool
@@ -100,7 +104,7 @@ func newScheduler[T any](cfg Config[T], h host[T]) (*scheduler[T], error) {
 	if cfg.MaxBlocked == 0 {
 		cfg.MaxBlocked = defaultMaxBlocked
 	}
-	s := &scheduler[T]{cfg: cfg, host: h, handle: h.handle, done: make(chan struct{})}
+	s := &scheduler[T]{cfg: cfg, host: h, handle: h.handle, done: make(chan struct{}), epoch: time.Now()}
 	if r, ok := h.(runHost[T]); ok {
 		s.handle = Handler[T](r) // the handler itself: one call fewer per item
 	}
@@ -111,6 +115,7 @@ func newScheduler[T any](cfg Config[T], h host[T]) (*scheduler[T], error) {
 			return nil, errors.New("sched: Config.NewQueue returned nil")
 		}
 		w := &Worker[T]{s: s, id: i, queue: q, recall: make(chan struct{}, 1)}
+		w.initGrain()
 		w.handoff, _ = q.(wsq.Handoff[T]) // optional fast path, see Handoff
 		w.publish, _ = q.(publisher)
 		s.holds = s.holds || q.Contract().OwnerHolds
@@ -126,6 +131,10 @@ func newScheduler[T any](cfg Config[T], h host[T]) (*scheduler[T], error) {
 	}
 	return s, nil
 }
+
+// clock returns the time since the scheduler was made: one read of the
+// monotonic clock, which the workers' grain samples take.
+func (s *scheduler[T]) clock() time.Duration { return time.Since(s.epoch) }
 
 // run hands the roots out and runs the workers until the run ends.
 func (s *scheduler[T]) run(ctx context.Context, roots []T) (Stats, error) {
@@ -308,17 +317,6 @@ type balancer[T any] interface {
 	// looking returns how many workers look for work or wait for it at
 	// this moment: a hint, read with one or two loads.
 	looking() int
-}
-
-// demand returns how many workers look for work that w could give them:
-// those looking, when w's queue shows no item for them; zero otherwise.
-// A worker whose queue shows items has work for them already.
-func (w *Worker[T]) demand() int {
-	k := w.s.mode.looking()
-	if k == 0 || w.queue.Len() > 0 {
-		return 0
-	}
-	return k
 }
 
 // proportion returns the part of the victim's queue that a steal takes:

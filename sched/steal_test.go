@@ -86,27 +86,50 @@ func TestStealChoosesRandom(t *testing.T) {
 	assert.Len(t, sr.w.buf, 18) // Random mode ignores the grain: half of 36
 }
 
-// TestMeasureGrain checks the moving average of a worker's busy time per
-// item, and the threshold of coarse.
-func TestMeasureGrain(t *testing.T) {
-	var w Worker[int]
-	t0 := time.Unix(1000, 0)
-	w.measureGrain(t0) // no span yet: nothing to measure
-	assert.Zero(t, w.grain)
+// TestSampleGrain checks the moving average of a worker's busy time per
+// item, the thresholds of coarse and long, the gaps between samples, and
+// the ask that a worker keeps set while its items are long.
+func TestSampleGrain(t *testing.T) {
+	s := newIdleScheduler(t, Random, 0)
+	w := s.workers[0]
+	assert.True(t, w.coarse && w.long, "a new worker counts as long")
+	assert.Equal(t, uint32(1), w.asked.Load(), "and keeps its ask set")
+	t0 := time.Second
+	w.sample(t0) // no span yet: nothing to measure
+	assert.Equal(t, longGrain, w.grain)
+	assert.Equal(t, t0, w.busySince)
 	span := func(d time.Duration, items int64) {
 		w.busySince, w.handledThen = t0, w.stats.Processed
 		w.stats.Processed += items
-		w.measureGrain(t0.Add(d))
+		w.sample(t0 + d)
 	}
-	span(4*time.Millisecond, 1000) // 4µs an item: a quarter of the way
-	assert.Equal(t, time.Microsecond, w.grain)
-	assert.True(t, w.coarse())
-	span(0, 10) // quick items pull it down by a quarter
-	assert.Equal(t, 750*time.Nanosecond, w.grain)
-	assert.False(t, w.coarse())
+	span(0, 1000) // quick items: a quarter of the way to zero
+	assert.Equal(t, longGrain*3/4, w.grain)
+	assert.True(t, w.coarse)
+	assert.False(t, w.long)
+	assert.Zero(t, w.asked.Load(), "a worker whose items are short clears its ask")
+	assert.Equal(t, int64(2), w.gap, "short items: the gap doubles")
+	assert.Equal(t, w.stats.Processed+2, w.nextSample)
+	for range 10 {
+		span(0, 1)
+	}
+	assert.Equal(t, int64(maxSampleGap), w.gap)
+	assert.False(t, w.coarse, "fine items")
+	g := w.grain
 	span(time.Millisecond, 0) // no item ended: counts as one
-	assert.Equal(t, 750*time.Nanosecond+(time.Millisecond-750*time.Nanosecond)/4, w.grain)
-	assert.True(t, w.coarse())
+	assert.Equal(t, g+(time.Millisecond-g)/4, w.grain)
+	assert.True(t, w.coarse && w.long)
+	assert.Equal(t, uint32(1), w.asked.Load())
+	assert.Equal(t, int64(1), w.gap, "long items: a sample after each")
+
+	// ran samples when Processed reaches nextSample, and not before.
+	w.setLong(false)
+	w.gap, w.nextSample = 4, w.stats.Processed+2
+	w.busySince = 0
+	w.ran()
+	assert.Zero(t, w.busySince, "no sample before nextSample")
+	w.ran()
+	assert.Positive(t, w.busySince, "a sample at nextSample")
 }
 
 // TestStealChoosesMaster is TestStealChoosesRandom for a master, which
@@ -146,12 +169,15 @@ func TestAwaitTellsCoarse(t *testing.T) {
 	s := newIdleScheduler(t, Master, 0)
 	ms := s.mode.(*masters[int])
 	mb := &ms.boxes[1]
-	mb.w.grain = coarseGrain
-	var l latch // done: await returns once it has asked
-	assert.False(t, ms.await(context.Background(), mb, &l))
-	assert.Same(t, mb, <-ms.idle)
-	assert.True(t, mb.helping)
-	assert.True(t, mb.coarse)
+	for _, coarse := range []bool{true, false} {
+		mb.w.coarse = coarse
+		var l latch // done: await returns once it has asked
+		assert.False(t, ms.await(context.Background(), mb, &l))
+		assert.Same(t, mb, <-ms.idle)
+		assert.True(t, mb.helping)
+		assert.Equal(t, coarse, mb.coarse)
+		mb.w.owed = false // the test took the request back
+	}
 }
 
 // TestFindWorkMeasuresGrain checks that findWork ends a busy span when it
@@ -162,18 +188,20 @@ func TestFindWorkMeasuresGrain(t *testing.T) {
 	ok, err := w.findWork(context.Background(), nil) // steals the one item
 	require.NoError(t, err)
 	require.True(t, ok)
-	require.False(t, w.busySince.IsZero())
+	require.GreaterOrEqual(t, w.busySince, time.Duration(0))
 	assert.Equal(t, w.stats.Processed, w.handledThen)
-	w.busySince = w.busySince.Add(-time.Second) // a long span, no item
-	var l latch                                 // done: the look ends at once
-	before := time.Now()
+	w.setLong(false)
+	w.grain = 0
+	s.epoch = s.epoch.Add(-time.Hour) // a long span, no item
+	var l latch                       // done: the look ends at once
+	before := s.clock()
 	ok, err = w.findWork(context.Background(), &l)
 	require.NoError(t, err)
 	require.False(t, ok)
-	assert.GreaterOrEqual(t, w.grain, time.Second/4)
-	assert.True(t, w.coarse())
+	assert.GreaterOrEqual(t, w.grain, time.Hour/4)
+	assert.True(t, w.coarse && w.long)
 	// A look that found nothing ends too: the next span starts after it.
-	assert.False(t, w.busySince.Before(before))
+	assert.GreaterOrEqual(t, w.busySince, before)
 }
 
 // TestDemand checks the count of workers that look for work, in both

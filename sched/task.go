@@ -2,10 +2,7 @@ package sched
 
 import (
 	"context"
-	"slices"
 
-	"github.com/worksteal/wsq/blockq"
-	"github.com/worksteal/wsq/internal/atomicx"
 	"github.com/worksteal/wsq/internal/pad"
 )
 
@@ -41,9 +38,14 @@ import (
 // the task is not innermost on its worker: a check on every call costs too
 // much. An invalid Config makes Run and NewPool return an error.
 type Task struct {
-	pw  *runner
-	ctx context.Context
-	l   *latch // the latch that counts this task
+	pw *runner
+	// ctx is the context of a Group's task, nil for a fork's. ctxOf is
+	// the frame whose ctx is the task's: its own for a Group's task, that
+	// of the task that forked it for a fork's. That frame outlives this
+	// one: a task waits for what it forks.
+	ctx   context.Context
+	ctxOf *Task
+	l     *latch // the latch that counts this task, if any
 	// forks is the newest fork this task made and has not joined, and
 	// groups the newest group it made and has not waited for. Each links
 	// to the one before it (forkBase.prev, Group.older) and back, so that
@@ -61,7 +63,7 @@ type Task struct {
 // early when it is done; a Group cancels it at its first error.
 func (t *Task) Context() context.Context {
 	t.use("Task.Context")
-	return t.ctx
+	return t.ctxOf.ctx
 }
 
 // WorkerID returns the ID of the worker running the task, from 0 to
@@ -80,7 +82,12 @@ func (t *Task) WorkerID() int {
 // as soon as it returns. It costs a few loads of shared words.
 func (t *Task) Demand() int {
 	t.use("Task.Demand")
-	return t.pw.w.demand()
+	pw := t.pw
+	if pw.hi > 0 && pw.w.s.mode.looking() > 0 {
+		pw.publishAll() // its private forks are work for them
+		return 0
+	}
+	return pw.w.demand()
 }
 
 // NewGroup returns a new Group of t's pool with a context derived from
@@ -89,7 +96,7 @@ func (t *Task) Demand() int {
 // group's error is lost, as it would be without a Wait.
 func (t *Task) NewGroup() *Group {
 	t.use("Task.NewGroup")
-	g := t.pw.p.setUp(new(Group), t.ctx)
+	g := t.pw.p.setUp(new(Group), t.ctxOf.ctx)
 	g.owner.Store(t) // atomic: another task's Wait reads it (waited)
 	if o := t.groups; o != nil {
 		g.older, o.newer = o, g
@@ -231,299 +238,8 @@ func (t *Task) sync() *failure {
 		b := t.forks
 		t.joined(b)
 		t.pw.help(&b.l)
+		t.pw.unshow(b)
 		keep(b.l.failure())
 	}
 	return first
-}
-
-// runner is one goroutine of a Pool: in the Go runtime's terms, an M to
-// the worker's P. It holds the stack of tasks running on it, each a
-// helping wait's guest above the task that waits, and what it keeps to
-// reuse. It runs one worker at a time. While a task of it blocks in
-// Task.Block, it lends the worker to another runner (see block.go). Only
-// the goroutine itself touches these fields, except where said.
-type runner struct {
-	p *Pool
-	// w is the worker the goroutine runs; while its task is in
-	// Task.Block, the worker it lent and will take back; nil while it is a
-	// parked spare. bq is w's queue if it is a blockq, for direct calls.
-	// The goroutine that hands this one a worker writes both, before it
-	// does.
-	w        *Worker[Job]
-	bq       *blockq.Queue[Job]
-	frames   []*Task     // frames[:depth] are running, innermost last
-	depth    int         // the number of running frames
-	top      *Task       // frames[depth-1], or nil: the only Task the goroutine may use
-	blocking bool        // in Task.Block's function, for the message of misuse
-	stealing int         // helping waits on the stack that take work from elsewhere
-	free     []*forkBase // finished fork records to reuse (see forkBase)
-	gid      uint64      // the goroutine's atomicx.Goroutine, written before it runs tasks
-	// resume (capacity one) receives a token when another goroutine hands
-	// this one a worker.
-	resume chan struct{}
-	_      pad.Line
-}
-
-// maxStealingJoins is the most helping waits, nested on one goroutine's
-// stack, that take work from outside the worker's own queue. See Space and
-// depth in the package documentation.
-const maxStealingJoins = 16
-
-// keptFrames is the most task frames a goroutine keeps for reuse once it
-// is back at depth zero.
-const keptFrames = 64
-
-// setWorker makes w the worker the goroutine runs.
-func (pw *runner) setWorker(w *Worker[Job]) {
-	pw.w, pw.bq = w, nil
-	if w != nil {
-		pw.bq, _ = w.queue.(*blockq.Queue[Job])
-	}
-}
-
-// calling reports whether pw is the calling goroutine.
-func (pw *runner) calling() bool { return atomicx.Goroutine() == pw.gid }
-
-// spawn pushes j into the worker's queue: the engine's pushOne, with a
-// direct call when the queue is a blockq (the default queue). A call through
-// wsq.Queue goes through a wrapper of the generic queue's method: every
-// task pays for its push and pop.
-func (pw *runner) spawn(j Job) {
-	w := pw.w
-	w.count(1)
-	if bq := pw.bq; bq != nil && w.pushesDirect() {
-		bq.Push(j)
-		w.pushed(1)
-		return
-	}
-	w.pushOne(j)
-}
-
-// next is the engine's next, with a direct call when the queue is a
-// blockq (see spawn).
-func (pw *runner) next() (Job, bool) {
-	w := pw.w
-	if bq := pw.bq; bq != nil && w.popsDirect() {
-		j, ok := bq.Pop()
-		if ok {
-			w.popped()
-		}
-		return j, ok
-	}
-	return w.next()
-}
-
-// enter pushes a frame for a task about to run on this goroutine.
-func (pw *runner) enter() *Task {
-	if pw.depth == len(pw.frames) {
-		var below *Task
-		if pw.depth > 0 {
-			below = pw.frames[pw.depth-1]
-		}
-		pw.frames = append(pw.frames, &Task{pw: pw, below: below})
-	}
-	t := pw.frames[pw.depth]
-	pw.depth++
-	pw.top = t
-	return t
-}
-
-// enterFork pushes the frame of b's task.
-func (pw *runner) enterFork(b *forkBase) *Task {
-	t := pw.enter()
-	t.ctx, t.l = b.parent.ctx, &b.l
-	b.ranOn = pw
-	return t
-}
-
-// drop takes the frame t of a finished task off the stack. The frame keeps
-// nothing of the task: its context and latch would keep the task's record
-// reachable. At depth zero the goroutine gives back the frames beyond
-// keptFrames, so that a deep recursion does not keep them for the pool's
-// life.
-func (pw *runner) drop(t *Task) {
-	t.ctx, t.l = nil, nil
-	pw.depth--
-	pw.top = t.below
-	if t.below == nil && len(pw.frames) > keptFrames {
-		pw.frames = slices.Clone(pw.frames[:keptFrames])
-	}
-}
-
-// exec runs the task of j: it calls the task's function, waits for what
-// the function left unjoined, and records the outcome. A panic stops at
-// this frame and becomes the task's outcome. So does runtime.Goexit, which
-// goes on to end the goroutine (see crew.serve).
-func (pw *runner) exec(j Job) {
-	if j.fork != nil {
-		pw.runFork(j.fork, false)
-		return
-	}
-	g := j.group
-	t := pw.enter()
-	t.ctx, t.l = g.ctx, &g.l
-	ok := false
-	defer pw.leave(t, g, &ok)
-	g.call(t, j.fn)
-	ok = true
-}
-
-// leave is exec's deferred call: it recovers the task's panic and exits t.
-func (pw *runner) leave(t *Task, x ender, ok *bool) {
-	var f *failure
-	if !*ok {
-		f = recovered(recover())
-	}
-	pw.exit(t, x, f)
-}
-
-// ender is where a task's end is counted: its Group, or its fork record.
-type ender interface {
-	// arrive records the task's outcome (nil for success) and counts the
-	// task as finished.
-	arrive(f *failure)
-}
-
-// exit ends the task t of x, whose function returned (f nil) or failed
-// with f. It waits for what the function left unjoined, drops the frame
-// and records the outcome.
-func (pw *runner) exit(t *Task, x ender, f *failure) {
-	switch {
-	case f != nil && f.goexit:
-		// The goroutine ends, and the handler will not return to count
-		// the task: count it here. Its children go on without it; running
-		// them here could end in a Goexit of their own. They may still
-		// read the frame's context, so the frame stays as it is, dropped
-		// with the goroutine.
-		pw.w.credit++
-		pw.depth--
-	case t.forks != nil || t.groups != nil:
-		f = pw.syncFrame(t, x, f)
-		fallthrough
-	default:
-		pw.drop(t)
-	}
-	x.arrive(f)
-}
-
-// syncFrame is t.sync for exit: it returns f, or if f is nil the first
-// failure of t's children. A child that the wait runs may end the
-// goroutine by Goexit; the deferred call then ends t too, as leave would.
-func (pw *runner) syncFrame(t *Task, x ender, f *failure) *failure {
-	synced := false
-	defer func() {
-		if !synced {
-			pw.w.credit++
-			pw.depth-- // the goroutine ends: see exit
-			if f == nil {
-				f = &failure{goexit: true}
-			}
-			x.arrive(f)
-		}
-	}()
-	if g := t.sync(); f == nil {
-		f = g
-	}
-	synced = true
-	return f
-}
-
-// runFork runs the forked task of b, as exec runs a Group's task. A worker
-// that took it from a queue passes byJoin false. The Join of the forking
-// task, which took it back from its own queue, passes true.
-// When such a call returns having waited for all it started, that Join is
-// the only waiter, and the task ends without touching its latch. The
-// deferred function is leave, written in place: one call fewer per task.
-func (pw *runner) runFork(b *forkBase, byJoin bool) {
-	t := pw.enterFork(b)
-	ok := false
-	defer func() {
-		if ok && byJoin && t.forks == nil && t.groups == nil {
-			pw.drop(t)
-			return
-		}
-		var f *failure
-		if !ok {
-			f = recovered(recover())
-		}
-		pw.exit(t, b, f)
-	}()
-	b.task.call(t)
-	ok = true
-}
-
-// runTask runs the task of j, taken from the worker's own items, and counts
-// it as handled.
-func (pw *runner) runTask(j Job) {
-	pw.exec(j)
-	pw.handled()
-}
-
-// handled counts a task of the worker's own items as handled, once it
-// ended. After a Goexit, exit counts it instead.
-func (pw *runner) handled() {
-	pw.w.credit++
-	pw.w.stats.Processed++
-}
-
-// help runs tasks on this worker until l is done: the helping wait of
-// Future.Join, Join and Group.Wait. It runs the worker's own tasks first,
-// then tasks from elsewhere, as an idle worker finds them, unless
-// maxStealingJoins waits on the stack already do. It sleeps only when
-// there is nothing to run. With nothing of its own to run, it lends the
-// worker to a goroutine that waits to take it back, until l is done: the
-// tasks l counts may be that goroutine's, or wait for it.
-func (pw *runner) help(l *latch) {
-	w := pw.w
-	stole := false
-	for !l.done() {
-		if j, ok := pw.next(); ok {
-			pw.runTask(j)
-			continue
-		}
-		if pw.p.crew.lendUntil(pw, l) {
-			continue
-		}
-		if !stole {
-			pw.checkWait(l)
-			if pw.stealing >= maxStealingJoins {
-				pw.sleep(l) // only the worker's own tasks may nest deeper
-				break
-			}
-			stole = true
-			pw.stealing++
-		}
-		if _, err := w.findWork(w.s.ctx, l); err != nil {
-			panic(err) // a queue returned a task twice: the results cannot be trusted
-		}
-	}
-	if stole {
-		pw.stealing--
-	}
-}
-
-// checkWait panics if l counts a task that runs on this goroutine, below
-// the wait: it could not finish before the wait does.
-func (pw *runner) checkWait(l *latch) {
-	for _, t := range pw.frames[:pw.depth] {
-		if t.l == l {
-			panic("sched: a task waits for itself: the Group or Future it waits for counts a task that is running below it on the same worker")
-		}
-	}
-}
-
-// sleep waits until l is done without running tasks (see help). It lends
-// the worker meanwhile to a goroutine that waits to take it back.
-func (pw *runner) sleep(l *latch) {
-	w := pw.w
-	for !l.done() {
-		ch := l.channel()
-		if pw.p.crew.lendUntil(pw, l) || l.done() {
-			return
-		}
-		select {
-		case <-ch:
-		case <-w.recall: // see Worker.wanted
-		}
-	}
 }

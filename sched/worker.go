@@ -36,6 +36,13 @@ type Worker[T any] struct {
 	recall chan struct{}
 
 	_ pad.Line
+	// asked is set by a thief that found nothing to steal here (ask), and
+	// by the worker itself while its items are long. The host reads it:
+	// the fork-join layer then makes the tasks it keeps private
+	// stealable, and clears it unless the items are long. On a line of
+	// its own: thieves write it, and the owner loads it at every fork.
+	asked atomic.Uint32
+	_     pad.Line
 	// Owner-private: only the worker's goroutine touches the fields below.
 
 	// credit is the number of items this worker handled but has not yet
@@ -66,13 +73,32 @@ type Worker[T any] struct {
 	idles   int64 // times the worker ran out of work
 
 	// grain is the worker's busy time per handled item, a moving average
-	// over its recent busy spans: see measureGrain. A span runs from
-	// busySince, when findWork last returned, to its next call;
-	// handledThen is stats.Processed at busySince. Only the worker writes
-	// them; Master mode passes coarse() to the masters in the mailbox.
+	// over its recent busy spans (see sample). A span runs from
+	// busySince (on the scheduler's clock; negative before the first) to
+	// the next sample; handledThen is stats.Processed at busySince.
+	//
+	//	the worker samples             when
+	//	at the start of a look         findWork
+	//	while busy, fine items         stats.Processed reaches nextSample:
+	//	                               gap doubles each time, to maxSampleGap
+	//	while busy, long items         after every item
+	//	when a thief asked             the fork-join layer's answer
+	//
+	//	field    holds                  used for
+	//	coarse   grain >= coarseGrain   Master mode's steal (see scheduler.proportion)
+	//	long     grain >= longGrain     keeping nothing from thieves (see popped)
+	//
+	// A new worker counts as long until it has measured: it keeps nothing
+	// from thieves until it knows its items are short. Only the worker
+	// writes these fields; Master mode passes coarse to the masters in the
+	// mailbox.
 	grain       time.Duration
-	busySince   time.Time
+	busySince   time.Duration
 	handledThen int64
+	nextSample  int64
+	gap         int64
+	coarse      bool
+	long        bool
 
 	// room is stats.MaxLen less an upper bound on the items in the queue
 	// and overflow: the length last read, plus pushes since, less pops.
@@ -145,8 +171,7 @@ func (w *Worker[T]) popsDirect() bool {
 	return !w.owed && !w.hasCarry && w.ovHead == len(w.overflow)
 }
 
-// pushOne pushes v, which pending counts. The fork-join layer's spawn
-// makes the same three steps with a direct call to its queue.
+// pushOne pushes v, which pending counts.
 func (w *Worker[T]) pushOne(v T) {
 	if w.pushesDirect() && w.queue.Push(v) {
 		w.pushed(1)
@@ -183,19 +208,21 @@ func (w *Worker[T]) pushAside(v T) {
 }
 
 // pushed records n items added to the queue or overflow. The usual case
-// costs one comparison and one load; pushedAside does the rest.
+// costs two comparisons and one load; pushedAside does the rest.
 func (w *Worker[T]) pushed(n int) {
 	// The load: does a worker or a master sleep, waiting for work?
-	if w.room -= n; w.room < 0 || atomic.LoadInt32(w.sleepers) != 0 {
+	if w.room -= n; w.room < 0 || w.long || atomic.LoadInt32(w.sleepers) != 0 {
 		w.pushedAside()
 	}
 }
 
-// pushedAside is pushed when the length may be a new maximum, or someone
-// may sleep: it samples the length and wakes a sleeper.
+// pushedAside is pushed when the length may be a new maximum, the items
+// are long, or someone may sleep: it samples the length, publishes what
+// the queue holds, and wakes a sleeper.
 func (w *Worker[T]) pushedAside() {
-	if w.publish != nil && atomic.LoadInt32(w.sleepers) != 0 {
-		// Sleepers find work by Len, which does not count held items.
+	if w.publish != nil && (w.long || atomic.LoadInt32(w.sleepers) != 0) {
+		// Sleepers find work by Len, which does not count held items. A
+		// worker whose items are long holds nothing: see popped.
 		w.publish.Publish()
 	}
 	if w.room < 0 {
@@ -218,11 +245,37 @@ func (w *Worker[T]) refill() int {
 	return k
 }
 
-// popped records that the worker took an item from its queue.
-func (w *Worker[T]) popped() { w.room++ }
+// popped records that the worker took an item from its queue, which it
+// runs next. A queue may hold items from thieves (blockq: see its Holding
+// items), and two kinds of worker must not let it:
+//
+//	worker                  before it runs the item it took
+//	its items are long      it publishes what the queue holds: the item may
+//	                        take long, and the held items would wait for it
+//	someone sleeps          it publishes, and wakes a sleeper if the queue
+//	                        shows items: the sleeper may have asked for them
+//
+// Holding saves an atomic operation per pop, which only short items
+// notice. The usual case costs one comparison and one load.
+func (w *Worker[T]) popped() {
+	w.room++
+	if w.long || atomic.LoadInt32(w.sleepers) != 0 {
+		w.poppedAside()
+	}
+}
 
-// next returns the item the worker handles next. The fork-join layer's
-// next makes the same first step with a direct call to its queue.
+// poppedAside is popped's rare case: see popped.
+func (w *Worker[T]) poppedAside() {
+	if w.publish == nil {
+		return // nothing held: pushes woke the sleepers for what the queue shows
+	}
+	w.publish.Publish()
+	if atomic.LoadInt32(w.sleepers) != 0 && w.queue.Len() > 0 {
+		w.s.mode.published()
+	}
+}
+
+// next returns the item the worker handles next.
 func (w *Worker[T]) next() (T, bool) {
 	if w.popsDirect() {
 		v, ok := w.queue.Pop()
@@ -334,9 +387,23 @@ func (w *Worker[T]) handle(ctx context.Context, v T) error {
 	if err := w.s.handle(ctx, v, w); err != nil {
 		return err
 	}
-	w.credit++
-	w.stats.Processed++
+	w.handled()
 	return nil
+}
+
+// handled counts an item of pending as handled: see credit and ran.
+func (w *Worker[T]) handled() {
+	w.credit++
+	w.ran()
+}
+
+// ran counts an item that ran, in Stats and for the grain: an item of
+// pending (handled), or a task that the fork-join layer ran as a call,
+// which pending never counted.
+func (w *Worker[T]) ran() {
+	if w.stats.Processed++; w.stats.Processed >= w.nextSample {
+		w.sample(w.s.clock())
+	}
 }
 
 // settle subtracts the worker's credit from pending, and completes the run
@@ -371,35 +438,93 @@ func (w *Worker[T]) findWork(ctx context.Context, l *latch) (bool, error) {
 	default:
 	}
 	w.idles++
-	start := time.Now()
-	w.measureGrain(start)
+	start := w.s.clock()
+	w.sample(start)
 	ok := w.s.mode.find(ctx, w, l)
-	end := time.Now()
-	w.stats.IdleWait += end.Sub(start)
-	w.busySince, w.handledThen = end, w.stats.Processed // the look's wait is not busy
+	end := w.s.clock()
+	w.stats.IdleWait += end - start
+	w.busySince = end // the look's wait is not busy
 	return ok, nil
 }
 
-// measureGrain ends a busy span at now, and moves grain a quarter of the
-// way to the span's time per handled item. A span in which no item ended
-// counts as one item: its items are at least that long. It costs no
-// clock read of its own: findWork reads the clock anyway.
-func (w *Worker[T]) measureGrain(now time.Time) {
-	if w.busySince.IsZero() {
-		return // no span yet
+// sample ends a busy span at now, and moves grain a quarter of the way to
+// the span's time per handled item. A span in which no item ended counts
+// as one item: its items are at least that long. The next span starts at
+// now. While the items are fine, the samples grow further apart, so that
+// a fine item pays for a clock read only now and then.
+func (w *Worker[T]) sample(now time.Duration) {
+	if w.busySince >= 0 {
+		items := max(w.stats.Processed-w.handledThen, 1)
+		w.grain += ((now-w.busySince)/time.Duration(items) - w.grain) / 4
+		w.coarse = w.grain >= coarseGrain
+		w.setLong(w.grain >= longGrain)
 	}
-	items := max(w.stats.Processed-w.handledThen, 1)
-	sample := now.Sub(w.busySince) / time.Duration(items)
-	w.grain += (sample - w.grain) / 4
+	w.busySince, w.handledThen = now, w.stats.Processed
+	if w.long {
+		w.gap = 1
+	} else {
+		w.gap = min(2*w.gap, maxSampleGap)
+	}
+	w.nextSample = w.stats.Processed + w.gap
 }
 
-// coarse reports whether the worker's recent items were coarse: one of
-// them is worth a steal (see scheduler.proportion).
-func (w *Worker[T]) coarse() bool { return w.grain >= coarseGrain }
+// setLong records whether the worker's items are long. A worker whose
+// items are long keeps asked set, so that its host keeps nothing private
+// (see asked); one whose items turned short clears it. A thief's ask lost
+// in the clear is made again at its next look.
+func (w *Worker[T]) setLong(c bool) {
+	if c == w.long {
+		return
+	}
+	w.long = c
+	if c {
+		w.asked.Store(1) // atomic: thieves store it too
+	} else {
+		w.asked.Store(0)
+	}
+}
+
+// initGrain makes a new worker count as long until it has measured (see
+// grain). Called before the worker runs.
+func (w *Worker[T]) initGrain() {
+	w.grain, w.busySince, w.gap, w.nextSample = longGrain, -1, 1, 1
+	w.coarse, w.long = true, true
+	w.asked.Store(1) // atomic, though nobody runs yet: thieves store it later
+}
+
+// ask asks the worker's host to make more of its work stealable: a thief
+// found none. The load keeps an ask already made from writing the line
+// again. Any goroutine may call it.
+func (w *Worker[T]) ask() {
+	if w.asked.Load() == 0 {
+		w.asked.Store(1)
+	}
+}
+
+// demand returns how many workers look for work that w could give them:
+// those looking, when w's queue shows no item for them; zero otherwise.
+// A worker whose queue shows items has work for them already.
+func (w *Worker[T]) demand() int {
+	k := w.s.mode.looking()
+	if k == 0 || w.queue.Len() > 0 {
+		return 0
+	}
+	return k
+}
 
 // coarseGrain is the time per item from which items count as coarse. It is
 // many times what a steal and a task cost the scheduler (BENCHMARKS.md).
 const coarseGrain = time.Microsecond
+
+// longGrain is the time per item from which items count as long: what a
+// worker's holding or keeping private saves on an item, an atomic
+// operation or two, is then lost in the item's time. A thief that asks a
+// worker whose items are shorter waits for its answer about an item's time.
+const longGrain = 10 * time.Microsecond
+
+// maxSampleGap is the most items between two samples of a busy worker's
+// grain while its items are fine.
+const maxSampleGap = 256
 
 // takeInjected takes a share of the items added from outside the workers
 // into w.buf, and reports whether it took any.

@@ -110,15 +110,14 @@ func newCrew(p *Pool, s *scheduler[Job]) *crew {
 
 // newRunner returns a new goroutine's state, to run w.
 func (c *crew) newRunner(w *Worker[Job]) *runner {
-	pw := &runner{p: c.p, resume: make(chan struct{}, 1)}
-	pw.setWorker(w)
-	return pw
+	return &runner{p: c.p, w: w, resume: make(chan struct{}, 1)}
 }
 
 // block is Task.Block's body: it lends t's worker, calls f with a token
 // of calls, and takes the worker back.
 func (c *crew) block(t *Task, f func()) {
 	pw := t.pw
+	pw.publishAll() // the worker's next goroutine, and thieves, may run them meanwhile
 	c.lend(pw)
 	pw.top, pw.blocking = nil, true
 	defer c.endBlock(t)
@@ -152,7 +151,7 @@ func (c *crew) lend(pw *runner) {
 	}
 	c.addBlocked()
 	if next := c.takeSpare(); next != nil {
-		next.setWorker(w)
+		next.w = w
 		c.give(w, next)
 		return
 	}
@@ -287,6 +286,7 @@ func (c *crew) serve(pw *runner) {
 			s.stop(nil, f) // not a task's: the pool cannot go on
 			return
 		}
+		pw.publishAll() // the forks of the tasks that ended go on without them
 		c.goWith(pw.w)
 	}()
 	for {
@@ -316,7 +316,7 @@ func (c *crew) serve(pw *runner) {
 // worker, and reports whether it was; false means that it ends.
 func (c *crew) retire(pw *runner) bool {
 	s := c.s
-	pw.setWorker(nil)
+	pw.w = nil
 	c.mu.Lock()
 	if len(c.spares) >= c.maxSpares {
 		c.mu.Unlock()
