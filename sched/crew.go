@@ -212,9 +212,9 @@ func (st *seat) takeWaiter(w *Worker[Job]) *runner {
 func (c *crew) give(w *Worker[Job], next *runner) {
 	st := &c.seats[w.id]
 	st.cur = next
-	st.busy.Store(next.depth > 0) // next goes on with its task, or starts at depth zero
-	st.gid.Store(0)               // next stores its own
-	next.resume <- struct{}{}     // never blocks: next waits for exactly this token
+	st.busy.Store(next.top != nil) // next goes on with its task, or starts at depth zero
+	st.gid.Store(0)                // next stores its own
+	next.resume <- struct{}{}      // never blocks: next waits for exactly this token
 }
 
 // goWith starts a new goroutine that runs w, which the calling goroutine

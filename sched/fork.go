@@ -51,7 +51,10 @@ func (b *forkBase) base() *forkBase { return b }
 // forkResult is a fork record as Future sees it.
 type forkResult[R any] struct {
 	forkBase
-	r R
+	// callAs is callTask or callFunc for the record's types: Future.Join
+	// calls the task's function through it, as a call.
+	callAs func(b *forkBase, t *Task) R
+	r      R // the result, for a join after the task ran elsewhere
 }
 
 // forkTask is a whole fork record of Fork and Join: the function, its
@@ -111,10 +114,13 @@ func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 		panic(nilFunction("Fork", ""))
 	}
 	pw := t.pw
-	rec := own[forkTask[A, R]](pw)
-	rec.fn, rec.a = f, a
+	rec, ok := pw.slot().(*forkTask[A, R])
+	if !ok {
+		rec = own[forkTask[A, R]](pw)
+	}
+	rec.fn, rec.a, rec.parent = f, a, t
 	rec.link(t)
-	pw.forked(&rec.forkBase, t)
+	pw.forked(&rec.forkBase)
 	return Future[R]{rec: &rec.forkResult, gen: rec.gen}
 }
 
@@ -134,10 +140,13 @@ func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
 		panic(nilFunction("ForkFunc", ""))
 	}
 	pw := t.pw
-	rec := own[forkFunc[A]](pw)
-	rec.fn, rec.a = f, a
+	rec, ok := pw.slot().(*forkFunc[A])
+	if !ok {
+		rec = own[forkFunc[A]](pw)
+	}
+	rec.fn, rec.a, rec.parent = f, a, t
 	rec.link(t)
-	pw.forked(&rec.forkBase, t)
+	pw.forked(&rec.forkBase)
 	return Future[struct{}]{rec: &rec.forkResult, gen: rec.gen}
 }
 
@@ -150,22 +159,54 @@ func (b *forkBase) link(t *Task) {
 	}
 }
 
-// call runs the task's function. The record lets go of the function and
-// its argument first: it may wait for reuse, or be kept by a Future that
-// is never joined, and must not keep them reachable.
-func (ft *forkTask[A, R]) call(t *Task) {
+// init makes a new record ready for its first fork (see own).
+func (ft *forkTask[A, R]) init() { ft.task, ft.callAs = ft, callTask[A, R] }
+
+// init makes a new record ready for its first fork (see own).
+func (ft *forkFunc[A]) init() { ft.task, ft.callAs = ft, callFunc[A] }
+
+// take returns the task's function and argument. The record lets go of
+// them: it may wait for reuse, or be kept by a Future that is never
+// joined, and must not keep them reachable.
+func (ft *forkTask[A, R]) take() (func(*Task, A) R, A) {
 	fn, a := ft.fn, ft.a
 	var zero A
 	ft.fn, ft.a = nil, zero
+	return fn, a
+}
+
+// take returns the task's function and argument, as forkTask's does.
+func (ft *forkFunc[A]) take() (func(*Task, A), A) {
+	fn, a := ft.fn, ft.a
+	var zero A
+	ft.fn, ft.a = nil, zero
+	return fn, a
+}
+
+// call runs the task's function and keeps the result for the join.
+func (ft *forkTask[A, R]) call(t *Task) {
+	fn, a := ft.take()
 	ft.r = fn(t, a)
 }
 
-// call runs the task's function, as forkTask's does.
+// call runs the task's function.
 func (ft *forkFunc[A]) call(t *Task) {
-	fn, a := ft.fn, ft.a
-	var zero A
-	ft.fn, ft.a = nil, zero
+	fn, a := ft.take()
 	fn(t, a)
+}
+
+// callTask runs the task of b, a forkTask[A, R], and returns its result:
+// the call of Future.Join, after which the record is free for reuse.
+func callTask[A, R any](b *forkBase, t *Task) R {
+	fn, a := b.task.(*forkTask[A, R]).take()
+	return fn(t, a)
+}
+
+// callFunc runs the task of b, a forkFunc[A], as callTask does.
+func callFunc[A any](b *forkBase, t *Task) struct{} {
+	fn, a := b.task.(*forkFunc[A]).take()
+	fn(t, a)
+	return struct{}{}
 }
 
 // arrive is that of every fork record: see ender.
@@ -207,14 +248,26 @@ func (f Future[R]) Join(t *Task) R {
 	pw := t.pw
 	if pw.popOwn(&rec.forkBase) {
 		// Nobody took the task: it is the newest of this goroutine's
-		// private forks. Run it here as a call.
-		pw.runOwn(&rec.forkBase)
-	} else {
-		if !rec.l.done() {
-			pw.help(&rec.l)
-		}
-		pw.unshow(&rec.forkBase)
+		// private forks. Run it here as a call, as Join runs its g. The
+		// record stays in its slot, free for the next fork there: the
+		// call returns the result, and the Future is claimed.
+		gt := pw.enterCall(t)
+		js := joinState{gt: gt}
+		defer func() {
+			if !js.done {
+				pw.joinFailed(&js, recover())
+			}
+		}()
+		r := rec.callAs(&rec.forkBase, gt)
+		js.done = true
+		pw.ran()
+		pw.leaveCall(gt)
+		return r
 	}
+	if !rec.l.done() {
+		pw.help(&rec.l)
+	}
+	pw.unshow(&rec.forkBase)
 	r := rec.r
 	if rec.release(pw) {
 		rec.reuse(pw)
@@ -316,15 +369,18 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 		panic(joinNil("Join", f == nil))
 	}
 	pw := t.pw
-	rec := own[forkTask[B, RB]](pw)
-	rec.fn, rec.a = g, b
+	rec, ok := pw.slot().(*forkTask[B, RB])
+	if !ok {
+		rec = own[forkTask[B, RB]](pw)
+	}
+	rec.fn, rec.a, rec.parent = g, b, t
 	// Not linked into t's unjoined forks: Join waits for g itself, also
 	// when f panics (see joinFailed).
-	pw.forked(&rec.forkBase, t)
+	pw.forked(&rec.forkBase)
 	js := joinState{b: &rec.forkBase}
 	defer func() {
 		if !js.done {
-			joinFailed(pw, &js, recover())
+			pw.joinFailed(&js, recover())
 		}
 	}()
 	ra = f(t, a)
@@ -338,6 +394,7 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 		js.gt = gt
 		rb = g(gt, b)
 		js.done = true
+		pw.ran()
 		pw.leaveCall(gt)
 		return ra, rb
 	}
@@ -367,13 +424,16 @@ func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
 		panic(joinNil("JoinFunc", f == nil))
 	}
 	pw := t.pw
-	rec := own[forkFunc[B]](pw)
-	rec.fn, rec.a = g, b
-	pw.forked(&rec.forkBase, t)
+	rec, ok := pw.slot().(*forkFunc[B])
+	if !ok {
+		rec = own[forkFunc[B]](pw)
+	}
+	rec.fn, rec.a, rec.parent = g, b, t
+	pw.forked(&rec.forkBase)
 	js := joinState{b: &rec.forkBase}
 	defer func() {
 		if !js.done {
-			joinFailed(pw, &js, recover())
+			pw.joinFailed(&js, recover())
 		}
 	}()
 	f(t, a)
@@ -384,6 +444,7 @@ func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
 		js.gt = gt
 		g(gt, b)
 		js.done = true
+		pw.ran()
 		pw.leaveCall(gt)
 		return
 	}
@@ -404,30 +465,12 @@ func joinNil(op string, fNil bool) string {
 	return nilFunction(op, "g")
 }
 
-// joinState is what Join's deferred call needs: g's record, g's frame
-// while g runs here as a call, and whether both functions have returned.
-// The deferred closure captures one pointer: each captured variable costs
-// a store on every Join.
+// joinState is what the deferred call of a join that may run a task as
+// a call needs (joinFailed): Join's record, the task's frame while it
+// runs here, and whether the functions returned. The deferred closure
+// captures one pointer: each captured variable costs a store per join.
 type joinState struct {
 	b    *forkBase
 	gt   *Task
 	done bool
-}
-
-// joinFailed ends a Join whose f or g did not return; v is what recover
-// returned. If g was running here as a call, it ends g's frame as a
-// task's and repeats g's failure. If f failed, it waits for g, dropping
-// its outcome, and repeats f's. A Goexit goes on at once (see Join).
-func joinFailed(pw *runner, js *joinState, v any) {
-	f := recovered(v)
-	if js.gt != nil {
-		pw.endCall(js.gt, f) // waits for what g left unjoined, unless f is a Goexit
-		return
-	}
-	if f.goexit {
-		return // the Goexit goes on by itself; g is published with the goroutine's forks
-	}
-	pw.help(&js.b.l)
-	pw.unshow(js.b)
-	f.raise()
 }

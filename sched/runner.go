@@ -77,13 +77,17 @@ type runner struct {
 	hi    int         // the number of private forks
 	// shown counts the forks this goroutine published and has not joined
 	// (forkBase.shown): at least the number of them in the worker's
-	// queue, unless an ask reset it. While it is zero, the worker's queue
-	// shows thieves none of its forks, so the next fork is published.
+	// queue, unless an ask reset it. When it falls to zero, the worker's
+	// queue shows thieves none of its forks: the runner asks itself, so
+	// that the next fork is published.
 	shown int
 
-	frames   []*Task     // frames[:depth] are running, innermost last
-	depth    int         // the number of running frames
-	top      *Task       // frames[depth-1], or nil: the only Task the goroutine may use
+	// The task frames form a chain from base up, through Task.above and
+	// Task.below; nframes counts them. The running ones are base to top;
+	// those above top wait for reuse.
+	base     *Task
+	top      *Task // the innermost running frame, or nil: the only Task the goroutine may use
+	nframes  int
 	blocking bool        // in Task.Block's function, for the message of misuse
 	stealing int         // helping waits on the stack that take work from elsewhere
 	free     []*forkBase // finished fork records to reuse, out of the slots
@@ -113,28 +117,28 @@ type record[E any] interface {
 	*E
 	forkFn
 	base() *forkBase
+	init()
 }
 
-// own returns the record for the next fork: the one in its slot if it has
-// the right types, else a finished one from the free list or a new one,
-// put in the slot.
-func own[E any, F record[E]](pw *runner) F {
+// slot returns the record in the slot of the next fork, or nil. A fork
+// whose record has other types gets its own from own.
+func (pw *runner) slot() forkFn {
 	if hi := pw.hi; hi < len(pw.slots) {
 		if b := pw.slots[hi]; b != nil {
-			if r, ok := b.task.(F); ok {
-				return r
-			}
+			return b.task
 		}
 	}
-	return ownSlow[E, F](pw)
+	return nil
 }
 
-// ownSlow is own when the slot has no record of the right types.
-func ownSlow[E any, F record[E]](pw *runner) F {
+// own returns a record for the next fork when its slot has none of type
+// F: a finished one from the free list, or a new one. It puts it in the
+// slot.
+func own[E any, F record[E]](pw *runner) F {
 	r, ok := reused[F](pw)
 	if !ok {
 		r = F(new(E))
-		r.base().task = r
+		r.init()
 	}
 	b := r.base()
 	if hi := pw.hi; hi == len(pw.slots) {
@@ -162,42 +166,37 @@ func reused[F any](pw *runner) (F, bool) {
 	return none, false
 }
 
-// forked makes b, the record in slot hi, the newest private fork, of the
-// task parent. Its latch counts one unfinished task from now on, for
-// whoever runs it other than its own join. Then forked answers a thief's
-// ask, if there is one.
-func (pw *runner) forked(b *forkBase, parent *Task) {
+// forked makes b, the record in slot hi, the newest private fork. Its
+// latch counts one unfinished task from now on, for whoever runs it other
+// than its own join. Then forked answers a thief's ask, if there is one.
+func (pw *runner) forked(b *forkBase) {
 	b.l.n = 1 // plain: nobody else sees b until a publish pushes it
-	b.parent = parent
 	pw.hi++
-	if pw.w.asked.Load() != 0 || pw.shown == 0 { // atomic: thieves store asked
+	if pw.w.asked.Load() != 0 { // atomic: thieves store it
 		pw.answer()
 	}
 }
 
 // answer publishes private forks: forked's slow path.
 //
-//	when                            it publishes
-//	the worker's items are long     every private fork (asked stays set)
-//	a thief asked                   the oldest half
-//	the queue shows none of them    every private fork (usually the new one)
+//	who asked                          it publishes
+//	the worker, for its items are long every private fork; the ask stays
+//	a thief, or the runner itself      the oldest half, at least one
+//	(its queue shows none of its forks)
 //
 // An ask is also a moment to sample the grain: a thief waits for this
 // worker, whose last item may have been long. A thief that asked found
 // the queue empty: shown starts again from zero.
 func (pw *runner) answer() {
 	w := pw.w
-	switch {
-	case w.long:
+	if w.long {
 		pw.publishAll()
-	case w.asked.Load() != 0:
-		w.asked.Store(0) // before the publish: an ask after it is answered at a later fork
-		pw.shown = 0
-		pw.publish((pw.hi + 1) / 2)
-		w.sample(w.s.clock())
-	default:
-		pw.publishAll()
+		return
 	}
+	w.asked.Store(0) // before the publish: an ask after it is answered at a later fork
+	pw.shown = 0
+	pw.publish((pw.hi + 1) / 2)
+	pw.sample()
 }
 
 // publish moves the k oldest private forks into the worker's queue, the
@@ -228,7 +227,10 @@ func (pw *runner) publish(k int) {
 func (pw *runner) unshow(b *forkBase) {
 	if b.shown {
 		b.shown = false
-		pw.shown = max(pw.shown-1, 0) // an ask may have reset it
+		if pw.shown--; pw.shown <= 0 { // below zero if an ask reset it
+			pw.shown = 0
+			pw.w.asked.Store(1) // atomic: thieves store it too
+		}
 	}
 }
 
@@ -271,46 +273,67 @@ func (pw *runner) spawn(j Job) {
 
 // enter pushes a frame for a task about to run on this goroutine.
 func (pw *runner) enter() *Task {
-	d := pw.depth
-	if d == len(pw.frames) {
-		pw.grow()
+	var t *Task
+	if top := pw.top; top != nil {
+		t = top.above
+	} else {
+		t = pw.base
 	}
-	t := pw.frames[d]
-	pw.depth = d + 1
+	if t == nil {
+		t = pw.grow(pw.top)
+	}
 	pw.top = t
 	return t
 }
 
-// grow adds a frame to frames, above the last.
-func (pw *runner) grow() {
-	var below *Task
-	if d := len(pw.frames); d > 0 {
-		below = pw.frames[d-1]
+// grow adds a frame to the chain, above below (nil for the first), and
+// returns it.
+func (pw *runner) grow(below *Task) *Task {
+	t := &Task{pw: pw, below: below}
+	if below != nil {
+		below.above = t
+	} else {
+		pw.base = t
 	}
-	pw.frames = append(pw.frames, &Task{pw: pw, below: below})
+	pw.nframes++
+	return t
 }
 
-// enterCall pushes the frame of a task that runs as a call of the task t
-// below it, the join of its fork: the task has t's context. Nothing
+// enterCall pushes the frame of a task that runs as a call of the task t,
+// the innermost: the join of its fork. The task has t's context. Nothing
 // waits for it on a latch.
 func (pw *runner) enterCall(t *Task) *Task {
-	gt := pw.enter()
+	gt := t.above
+	if gt == nil {
+		gt = pw.grow(t)
+	}
 	gt.ctxOf = t.ctxOf
+	pw.top = gt
 	return gt
 }
 
 // leaveCall ends the frame gt that enterCall pushed, whose function
-// returned, and counts the task. It waits for what the function left
-// unjoined, and panics with their failure if one failed.
+// returned. It waits for what the function left unjoined, and panics with
+// their failure if one failed. The caller counts the task (ran) before.
 func (pw *runner) leaveCall(gt *Task) {
 	if gt.forks != nil || gt.groups != nil {
 		pw.endCall(gt, nil)
 		return
 	}
-	pw.depth--
 	pw.top = gt.below
-	pw.w.ran()
 }
+
+// ran is Worker.ran, written for the pool's workers so that it inlines:
+// the generic method is a call.
+func (pw *runner) ran() {
+	w := pw.w
+	if w.stats.Processed++; w.stats.Processed >= w.nextSample {
+		pw.sample()
+	}
+}
+
+// sample is ran's rare case.
+func (pw *runner) sample() { pw.w.sample(pw.w.s.clock()) }
 
 // endCall ends the frame gt that enterCall pushed, whose function returned
 // (f nil) or failed with f: as exit ends a task's, without a latch. It
@@ -323,9 +346,7 @@ func (pw *runner) endCall(gt *Task, f *failure) {
 	if g := gt.sync(); f == nil {
 		f = g
 	}
-	pw.depth--
 	pw.top = gt.below
-	pw.w.ran()
 	f.raise()
 }
 
@@ -344,11 +365,15 @@ func (pw *runner) enterFork(b *forkBase) *Task {
 // pool's life.
 func (pw *runner) drop(t *Task) {
 	t.ctx, t.l = nil, nil
-	pw.depth--
 	pw.top = t.below
 	if t.below == nil {
-		if len(pw.frames) > keptFrames {
-			pw.frames = slices.Clone(pw.frames[:keptFrames])
+		if pw.nframes > keptFrames {
+			last := pw.base
+			for range keptFrames - 1 {
+				last = last.above
+			}
+			last.above = nil
+			pw.nframes = keptFrames
 		}
 		if len(pw.slots) > keptFrames {
 			pw.slots = slices.Clone(pw.slots[:keptFrames])
@@ -402,7 +427,6 @@ func (pw *runner) exit(t *Task, x ender, f *failure) {
 		// read the frame's context, so the frame stays as it is, dropped
 		// with the goroutine.
 		pw.w.credit++
-		pw.depth--
 	case t.forks != nil || t.groups != nil:
 		f = pw.syncFrame(t, x, f)
 		fallthrough
@@ -419,8 +443,7 @@ func (pw *runner) syncFrame(t *Task, x ender, f *failure) *failure {
 	synced := false
 	defer func() {
 		if !synced {
-			pw.w.credit++
-			pw.depth-- // the goroutine ends: see exit
+			pw.w.credit++ // the goroutine ends: see exit
 			if f == nil {
 				f = &failure{goexit: true}
 			}
@@ -446,38 +469,6 @@ func (pw *runner) runFork(b *forkBase) {
 			f = recovered(recover())
 		}
 		pw.exit(t, b, f)
-	}()
-	b.task.call(t)
-	ok = true
-}
-
-// runOwn runs the task of b, the newest private fork, which popOwn just
-// popped for the join of its Future: as a call, with its own frame. It
-// takes b out of its slot meanwhile (see runner). When the task returns
-// having waited for all it started, only that join waits for it, and it
-// ends without touching its latch. Otherwise its outcome goes to the
-// latch, as runFork's does.
-func (pw *runner) runOwn(b *forkBase) {
-	pw.slots[pw.hi] = nil
-	t := pw.enterFork(b)
-	ok := false
-	defer func() {
-		if ok && t.forks == nil && t.groups == nil {
-			pw.drop(t)
-			pw.w.ran()
-			return
-		}
-		var f *failure
-		if !ok {
-			f = recovered(recover())
-		}
-		// Counted now, as next counts a fork it takes: exit credits the
-		// task itself if it ends the goroutine by Goexit.
-		pw.w.count(1)
-		pw.exit(t, b, f)
-		if f == nil || !f.goexit {
-			pw.w.handled()
-		}
 	}()
 	b.task.call(t)
 	ok = true
@@ -529,7 +520,7 @@ func (pw *runner) help(l *latch) {
 // checkWait panics if l counts a task that runs on this goroutine, below
 // the wait: it could not finish before the wait does.
 func (pw *runner) checkWait(l *latch) {
-	for _, t := range pw.frames[:pw.depth] {
+	for t := pw.top; t != nil; t = t.below {
 		if t.l == l {
 			panic("sched: a task waits for itself: the Group or Future it waits for counts a task that is running below it on the same worker")
 		}
@@ -550,4 +541,27 @@ func (pw *runner) sleep(l *latch) {
 		case <-w.recall: // see Worker.wanted
 		}
 	}
+}
+
+// joinFailed ends a join that may run a task as a call (Join, JoinFunc,
+// Future.Join) when its functions did not return; v is what recover
+// returned. Their deferred calls call it: if the task was running here
+// as a call, it ends its frame as a task's and repeats its failure. If
+// Join's f failed, it waits for g, dropping its outcome, and repeats f's.
+// A Goexit goes on at once (see Join).
+func (pw *runner) joinFailed(js *joinState, v any) {
+	f := recovered(v)
+	if js.gt != nil {
+		if !f.goexit {
+			pw.ran()
+		}
+		pw.endCall(js.gt, f) // waits for what g left unjoined, unless f is a Goexit
+		return
+	}
+	if f.goexit {
+		return // the Goexit goes on by itself; g is published with the goroutine's forks
+	}
+	pw.help(&js.b.l)
+	pw.unshow(js.b)
+	f.raise()
 }

@@ -53,9 +53,10 @@ type Task struct {
 	forks  *forkBase
 	groups *Group
 	// below is the frame under this one on its goroutine's stack, nil for
-	// the first: frames[d].below is frames[d-1], for the frame's life.
-	below *Task
-	_     pad.Line // the frames of different workers must not share a line
+	// the first, and above the one over it, nil for the last made: see
+	// runner.base. below never changes.
+	below, above *Task
+	_            pad.Line // the frames of different workers must not share a line
 }
 
 // Context returns the task's context: its Group's, or for a task started

@@ -469,19 +469,14 @@ func (w *Worker[T]) sample(now time.Duration) {
 }
 
 // setLong records whether the worker's items are long. A worker whose
-// items are long keeps asked set, so that its host keeps nothing private
-// (see asked); one whose items turned short clears it. A thief's ask lost
-// in the clear is made again at its next look.
+// items turn long sets asked, and its host keeps it set, so that it keeps
+// nothing private (see asked). When they turn short, the host's next
+// answer clears it: a thief may have asked meanwhile.
 func (w *Worker[T]) setLong(c bool) {
-	if c == w.long {
-		return
+	if c && !w.long {
+		w.asked.Store(1) // atomic: thieves store it too
 	}
 	w.long = c
-	if c {
-		w.asked.Store(1) // atomic: thieves store it too
-	} else {
-		w.asked.Store(0)
-	}
 }
 
 // initGrain makes a new worker count as long until it has measured (see
