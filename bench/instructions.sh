@@ -10,7 +10,7 @@
 # pool-bq). -bin runs a test binary built before (go test -c ./bench), to
 # compare two commits. valgrind 3.19 stops on RDTSCP in some Go runs: a
 # run whose log shows "Unrecognised instruction" is tried again, up to
-# five times.
+# ten times.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=""
@@ -27,7 +27,7 @@ fi
 forks=317810 # fibForks(27, 1)
 count() { # impl, benchtime
 	local log=$tmp/cg.$1.$2
-	for _ in 1 2 3 4 5; do
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		if GOMAXPROCS=1 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null --log-file="$log" \
 			"$bin" -test.run '^$' -test.bench "^BenchmarkForkJoin\$/impl=$1/work=fine\$" \
 			-test.benchtime "$2" -test.cpu 1 >"$log.out" 2>&1 &&
@@ -37,7 +37,7 @@ count() { # impl, benchtime
 		fi
 		grep -q "Unrecognised instruction" "$log" || { cat "$log" "$log.out" >&2; exit 1; }
 	done
-	echo "instructions.sh: valgrind could not decode an instruction five times" >&2
+	echo "instructions.sh: valgrind could not decode an instruction ten times" >&2
 	exit 1
 }
 for impl in "${impls[@]}"; do

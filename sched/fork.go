@@ -121,6 +121,7 @@ func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 	rec.fn, rec.a, rec.parent = f, a, t
 	rec.link(t)
 	pw.forked(&rec.forkBase)
+	pw.poll()
 	return Future[R]{rec: &rec.forkResult, gen: rec.gen}
 }
 
@@ -147,6 +148,7 @@ func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
 	rec.fn, rec.a, rec.parent = f, a, t
 	rec.link(t)
 	pw.forked(&rec.forkBase)
+	pw.poll()
 	return Future[struct{}]{rec: &rec.forkResult, gen: rec.gen}
 }
 
@@ -251,6 +253,7 @@ func (f Future[R]) Join(t *Task) R {
 		// private forks. Run it here as a call, as Join runs its g. The
 		// record stays in its slot, free for the next fork there: the
 		// call returns the result, and the Future is claimed.
+		pw.poll()
 		gt := pw.enterCall(t)
 		js := joinState{gt: gt}
 		defer func() {
@@ -377,6 +380,7 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 	// Not linked into t's unjoined forks: Join waits for g itself, also
 	// when f panics (see joinFailed).
 	pw.forked(&rec.forkBase)
+	pw.poll()
 	js := joinState{b: &rec.forkBase}
 	defer func() {
 		if !js.done {
@@ -390,6 +394,7 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 		// next fork there, g's own included: g's call needs nothing of it.
 		var zero B
 		rec.fn, rec.a = nil, zero
+		pw.poll()
 		gt := pw.enterCall(t)
 		js.gt = gt
 		rb = g(gt, b)
@@ -430,6 +435,7 @@ func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
 	}
 	rec.fn, rec.a, rec.parent = g, b, t
 	pw.forked(&rec.forkBase)
+	pw.poll()
 	js := joinState{b: &rec.forkBase}
 	defer func() {
 		if !js.done {
@@ -440,6 +446,7 @@ func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
 	if pw.popOwn(&rec.forkBase) {
 		var zero B
 		rec.fn, rec.a = nil, zero
+		pw.poll()
 		gt := pw.enterCall(t)
 		js.gt = gt
 		g(gt, b)

@@ -24,7 +24,7 @@ import (
 // either end. A fork becomes stealable only when someone wants work:
 //
 //	who wants work                       how the runner learns it
-//	a thief that found a queue empty     Worker.asked, loaded at every fork
+//	a thief that found a queue empty     Worker.asked, loaded at every fork and join
 //	a master that found every queue so   Worker.asked, likewise
 //	the worker's items are long          Worker.asked stays set (see Worker.grain)
 //	Task.Demand sees idle workers        at the call
@@ -168,10 +168,16 @@ func reused[F any](pw *runner) (F, bool) {
 
 // forked makes b, the record in slot hi, the newest private fork. Its
 // latch counts one unfinished task from now on, for whoever runs it other
-// than its own join. Then forked answers a thief's ask, if there is one.
+// than its own join. The caller polls next (see poll).
 func (pw *runner) forked(b *forkBase) {
 	b.l.n = 1 // plain: nobody else sees b until a publish pushes it
 	pw.hi++
+}
+
+// poll answers a thief's ask, if there is one. Every fork and every join
+// that runs a fork as a call polls: a task that forks many tasks, or
+// joins many in turn, forks or joins nothing else meanwhile.
+func (pw *runner) poll() {
 	if pw.w.asked.Load() != 0 { // atomic: thieves store it
 		pw.answer()
 	}
