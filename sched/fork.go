@@ -79,8 +79,13 @@ type forkFunc[A any] struct {
 }
 
 // forkFn is the part of a fork record that depends on its types: the call
-// of its function, which may panic.
-type forkFn interface{ call(t *Task) }
+// of its function, which may panic, and the clearing of the function and
+// its argument, which a record that waits for reuse must not keep
+// reachable.
+type forkFn interface {
+	call(t *Task)
+	clear()
+}
 
 // maxFree is the most finished fork records a goroutine keeps for reuse.
 const maxFree = 64
@@ -167,47 +172,48 @@ func (ft *forkTask[A, R]) init() { ft.task, ft.callAs = ft, callTask[A, R] }
 // init makes a new record ready for its first fork (see own).
 func (ft *forkFunc[A]) init() { ft.task, ft.callAs = ft, callFunc[A] }
 
-// take returns the task's function and argument. The record lets go of
-// them: it may wait for reuse, or be kept by a Future that is never
-// joined, and must not keep them reachable.
-func (ft *forkTask[A, R]) take() (func(*Task, A) R, A) {
-	fn, a := ft.fn, ft.a
+// clear lets go of the task's function and argument: the record may wait
+// for reuse, or be kept by a Future that is never joined, and must not
+// keep them reachable. A record that stays in its slot after a join that
+// ran it as a call keeps them until the next fork there, or until its
+// goroutine's outermost task returns (runner.drop).
+func (ft *forkTask[A, R]) clear() {
 	var zero A
 	ft.fn, ft.a = nil, zero
-	return fn, a
 }
 
-// take returns the task's function and argument, as forkTask's does.
-func (ft *forkFunc[A]) take() (func(*Task, A), A) {
-	fn, a := ft.fn, ft.a
+// clear lets go of the task's function and argument, as forkTask's does.
+func (ft *forkFunc[A]) clear() {
 	var zero A
 	ft.fn, ft.a = nil, zero
-	return fn, a
 }
 
-// call runs the task's function and keeps the result for the join.
+// call runs the task's function, which a thief or a wait took out of the
+// slots, and keeps the result for the join.
 func (ft *forkTask[A, R]) call(t *Task) {
-	fn, a := ft.take()
+	fn, a := ft.fn, ft.a
+	ft.clear()
 	ft.r = fn(t, a)
 }
 
-// call runs the task's function.
+// call runs the task's function, as forkTask's does.
 func (ft *forkFunc[A]) call(t *Task) {
-	fn, a := ft.take()
+	fn, a := ft.fn, ft.a
+	ft.clear()
 	fn(t, a)
 }
 
 // callTask runs the task of b, a forkTask[A, R], and returns its result:
 // the call of Future.Join, after which the record is free for reuse.
 func callTask[A, R any](b *forkBase, t *Task) R {
-	fn, a := b.task.(*forkTask[A, R]).take()
-	return fn(t, a)
+	ft := b.task.(*forkTask[A, R])
+	return ft.fn(t, ft.a)
 }
 
 // callFunc runs the task of b, a forkFunc[A], as callTask does.
 func callFunc[A any](b *forkBase, t *Task) struct{} {
-	fn, a := b.task.(*forkFunc[A]).take()
-	fn(t, a)
+	ft := b.task.(*forkFunc[A])
+	ft.fn(t, ft.a)
 	return struct{}{}
 }
 
@@ -392,8 +398,6 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 		// Nobody took g, and f left nothing above it. Run it as a call, in
 		// a frame of its own. The record stays in its slot, free for the
 		// next fork there, g's own included: g's call needs nothing of it.
-		var zero B
-		rec.fn, rec.a = nil, zero
 		pw.poll()
 		gt := pw.enterCall(t)
 		js.gt = gt
@@ -444,8 +448,6 @@ func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
 	}()
 	f(t, a)
 	if pw.popOwn(&rec.forkBase) {
-		var zero B
-		rec.fn, rec.a = nil, zero
 		pw.poll()
 		gt := pw.enterCall(t)
 		js.gt = gt

@@ -145,6 +145,7 @@ func own[E any, F record[E]](pw *runner) F {
 		pw.slots = append(pw.slots, b)
 	} else {
 		if old := pw.slots[hi]; old != nil && len(pw.free) < maxFree {
+			old.task.clear()
 			pw.free = append(pw.free, old) // finished: see runner
 		}
 		pw.slots[hi] = b
@@ -366,13 +367,19 @@ func (pw *runner) enterFork(b *forkBase) *Task {
 
 // drop takes the frame t of a finished task off the stack. The frame keeps
 // nothing of the task: its context and latch would keep the task's record
-// reachable. At depth zero the goroutine gives back the frames and slots
-// beyond keptFrames, so that a deep recursion does not keep them for the
-// pool's life.
+// reachable. At depth zero the records in the slots let go of their
+// functions and arguments (see forkTask.clear), and the goroutine gives
+// back the frames and slots beyond keptFrames, so that a deep recursion
+// does not keep them for the pool's life.
 func (pw *runner) drop(t *Task) {
 	t.ctx, t.l = nil, nil
 	pw.top = t.below
 	if t.below == nil {
+		for _, b := range pw.slots { // hi is zero: every fork was joined
+			if b != nil {
+				b.task.clear()
+			}
+		}
 		if pw.nframes > keptFrames {
 			last := pw.base
 			for range keptFrames - 1 {
