@@ -123,7 +123,7 @@ type record[E any] interface {
 // slot returns the record in the slot of the next fork, or nil. A fork
 // whose record has other types gets its own from own.
 func (pw *runner) slot() forkFn {
-	if hi := pw.hi; hi < len(pw.slots) {
+	if hi := pw.hi; uint(hi) < uint(len(pw.slots)) { // one comparison: no bounds check after
 		if b := pw.slots[hi]; b != nil {
 			return b.task
 		}
@@ -248,11 +248,12 @@ func (pw *runner) publishAll() { pw.publish(pw.hi) }
 // popOwn pops b if it is the newest private fork: the join of a fork that
 // nobody took, which then runs it as a call. b stays in its slot.
 func (pw *runner) popOwn(b *forkBase) bool {
-	if hi := pw.hi; hi > 0 && pw.slots[hi-1] == b {
-		pw.hi = hi - 1
-		return true
+	hi := pw.hi - 1
+	if uint(hi) >= uint(len(pw.slots)) || pw.slots[hi] != b { // no fork, or no bounds check after
+		return false
 	}
-	return false
+	pw.hi = hi
+	return true
 }
 
 // next returns the task the worker runs next: the newest private fork,
