@@ -39,8 +39,13 @@ type forkBase struct {
 	// touches it.
 	shown  bool
 	parent *Task     // the forking task, which outlives this one (it joins it)
-	prev   *forkBase // the parent's unjoined fork before this one (see Task.forks)
-	next   *forkBase // the one after it; only the forking goroutine touches prev and next
+	// counted says that the parent counts the record in Task.unjoined,
+	// from its Fork to its join or sync. prev and next link it into the
+	// parent's published forks (Task.forks), from its publish on. Only
+	// the forking goroutine touches them.
+	counted bool
+	prev    *forkBase
+	next    *forkBase
 	ranOn  *runner   // the goroutine that ran the task, written before l is done
 	task   forkFn    // the whole record: to call its function, and to reuse it as its type
 }
@@ -124,7 +129,8 @@ func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 		rec = own[forkTask[A, R]](pw)
 	}
 	rec.fn, rec.a, rec.parent = f, a, t
-	rec.link(t)
+	rec.counted = true
+	t.unjoined++
 	pw.forked(&rec.forkBase)
 	pw.poll()
 	return Future[R]{rec: &rec.forkResult, gen: rec.gen}
@@ -151,13 +157,14 @@ func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
 		rec = own[forkFunc[A]](pw)
 	}
 	rec.fn, rec.a, rec.parent = f, a, t
-	rec.link(t)
+	rec.counted = true
+	t.unjoined++
 	pw.forked(&rec.forkBase)
 	pw.poll()
 	return Future[struct{}]{rec: &rec.forkResult, gen: rec.gen}
 }
 
-// link makes b the newest of t's unjoined forks.
+// link makes b the newest of t's published forks (Task.forks).
 func (b *forkBase) link(t *Task) {
 	if p := t.forks; p != nil {
 		b.prev, p.next, t.forks = p, b, b
@@ -252,9 +259,10 @@ func (f Future[R]) Join(t *Task) R {
 		panic("sched: a Future joined twice")
 	}
 	rec.gen++
-	t.joined(&rec.forkBase)
 	pw := t.pw
 	if pw.popOwn(&rec.forkBase) {
+		rec.counted = false // it was never published: not on forks
+		t.unjoined--
 		// Nobody took the task: it is the newest of this goroutine's
 		// private forks. Run it here as a call, as Join runs its g. The
 		// record stays in its slot, free for the next fork there: the
@@ -273,6 +281,7 @@ func (f Future[R]) Join(t *Task) R {
 		pw.leaveCall(gt)
 		return r
 	}
+	t.joined(&rec.forkBase)
 	if !rec.l.done() {
 		pw.help(&rec.l)
 	}

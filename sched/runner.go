@@ -215,6 +215,9 @@ func (pw *runner) publish(k int) {
 	jobs := pw.jobs[:0]
 	for _, b := range pw.slots[:k] {
 		b.shown = true
+		if b.counted { // a Fork's: its task finds it on forks from now on (Task.unjoined)
+			b.link(b.parent)
+		}
 		jobs = append(jobs, Job{fork: b})
 	}
 	pw.shown += k
@@ -258,12 +261,15 @@ func (pw *runner) popOwn(b *forkBase) bool {
 
 // next returns the task the worker runs next: the newest private fork,
 // taken out of its slot and counted in pending, or else the worker's next
-// item.
+// item. A Fork's record goes on its task's forks, as a publish puts it.
 func (pw *runner) next() (Job, bool) {
 	if hi := pw.hi - 1; hi >= 0 {
 		b := pw.slots[hi]
 		pw.slots[hi] = nil
 		pw.hi = hi
+		if b.counted {
+			b.link(b.parent)
+		}
 		pw.w.count(1) // runTask counts it as handled
 		return Job{fork: b}, true
 	}
@@ -324,7 +330,7 @@ func (pw *runner) enterCall(t *Task) *Task {
 // returned. It waits for what the function left unjoined, and panics with
 // their failure if one failed. The caller counts the task (ran) before.
 func (pw *runner) leaveCall(gt *Task) {
-	if gt.forks != nil || gt.groups != nil {
+	if gt.unjoined != 0 || gt.groups != nil {
 		pw.endCall(gt, nil)
 		return
 	}
@@ -441,7 +447,7 @@ func (pw *runner) exit(t *Task, x ender, f *failure) {
 		// read the frame's context, so the frame stays as it is, dropped
 		// with the goroutine.
 		pw.w.credit++
-	case t.forks != nil || t.groups != nil:
+	case t.unjoined != 0 || t.groups != nil:
 		f = pw.syncFrame(t, x, f)
 		fallthrough
 	default:

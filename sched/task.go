@@ -46,12 +46,16 @@ type Task struct {
 	ctx   context.Context
 	ctxOf *Task
 	l     *latch // the latch that counts this task, if any
-	// forks is the newest fork this task made and has not joined, and
-	// groups the newest group it made and has not waited for. Each links
-	// to the one before it (forkBase.prev, Group.older) and back, so that
-	// a join or wait takes its own off in any order.
-	forks  *forkBase
-	groups *Group
+	// unjoined counts the forks this task made and has not joined
+	// (forkBase.counted). Those its goroutine keeps private lie on top of
+	// its private forks (see runner); the others, published or taken out
+	// by next, are in forks, newest first. groups is the newest group the task made and has not
+	// waited for. Each list links to the one before it (forkBase.prev,
+	// Group.older) and back, so that a join or wait takes its own off in
+	// any order.
+	unjoined int
+	forks    *forkBase
+	groups   *Group
 	// below is the frame under this one on its goroutine's stack, nil for
 	// the first, and above the one over it, nil for the last made: see
 	// runner.base. below never changes.
@@ -191,10 +195,15 @@ func nilFunction(op, arg string) string {
 	return "sched: " + op + " with a nil function" + arg
 }
 
-// joined takes the fork b, which the task has joined, off its unjoined
-// forks. It may be off already: sync took it when the forking task
-// returned, and the frame now runs another task.
+// joined counts the fork b, which the task has joined, off its unjoined
+// forks, and takes it off forks if it was published. It may be off
+// already: sync took it when the forking task returned, and the frame now
+// runs another task.
 func (t *Task) joined(b *forkBase) {
+	if b.counted {
+		b.counted = false
+		t.unjoined--
+	}
 	p := b.prev
 	if t.forks == b { // the newest, as fork-join code joins
 		if p != nil {
@@ -235,11 +244,20 @@ func (t *Task) sync() *failure {
 		t.pw.help(&g.l)
 		keep(g.seal())
 	}
-	for t.forks != nil {
+	pw := t.pw
+	for t.unjoined > 0 {
 		b := t.forks
+		if b == nil {
+			// Private, on top: the frames above t have ended, and so have
+			// the Joins t called. next puts it on forks.
+			j, _ := pw.next()
+			b = j.fork
+			pw.runTask(j)
+		} else {
+			pw.help(&b.l)
+			pw.unshow(b)
+		}
 		t.joined(b)
-		t.pw.help(&b.l)
-		t.pw.unshow(b)
 		keep(b.l.failure())
 	}
 	return first

@@ -9,20 +9,33 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// checkUnjoined checks a task's lists of unjoined forks and groups against
-// the ones the test expects: each holds exactly those, newest first, and
-// links back.
+// checkUnjoined checks a task's record of unjoined forks and groups
+// against the ones the test expects: it counts exactly the forks; those
+// published are on its list, newest first, linked back, and the others lie
+// among its goroutine's private forks; the group list holds exactly the
+// groups, newest first, and links back.
 func checkUnjoined(t *Task, forks map[*forkBase]bool, groups map[*Group]bool) error {
+	if t.unjoined != len(forks) {
+		return fmt.Errorf("%d unjoined forks counted, want %d", t.unjoined, len(forks))
+	}
 	n := 0
 	var newer *forkBase
 	for b := t.forks; b != nil; newer, b = b, b.prev {
-		if !forks[b] || b.next != newer {
-			return fmt.Errorf("fork %d from the newest: expected %v, next linked back %v", n, forks[b], b.next == newer)
+		if !forks[b] || !b.counted || b.next != newer {
+			return fmt.Errorf("fork %d from the newest: expected %v, counted %v, next linked back %v", n, forks[b], b.counted, b.next == newer)
 		}
 		n++
 	}
+	for _, b := range t.pw.slots[:t.pw.hi] {
+		if forks[b] {
+			if !b.counted || b.parent != t {
+				return fmt.Errorf("a private fork is not counted as t's")
+			}
+			n++
+		}
+	}
 	if n != len(forks) {
-		return fmt.Errorf("%d unjoined forks linked, want %d", n, len(forks))
+		return fmt.Errorf("%d unjoined forks found, published or private, want %d", n, len(forks))
 	}
 	n = 0
 	var newerG *Group
@@ -42,6 +55,14 @@ func checkUnjoined(t *Task, forks map[*forkBase]bool, groups map[*Group]bool) er
 // random order, and checks the task's lists after each: what was joined
 // is off the list, with its links cleared, and the rest is linked.
 func TestUnjoinedLists(t *testing.T) {
+	for _, private := range []bool{false, true} {
+		t.Run(fmt.Sprintf("private=%v", private), func(t *testing.T) { testUnjoinedLists(t, private) })
+	}
+}
+
+// testUnjoinedLists is TestUnjoinedLists with forks published at once (the
+// worker's items count as long) or kept private.
+func testUnjoinedLists(t *testing.T, private bool) {
 	const n = 64
 	p, err := NewPool(Config[Job]{Workers: 1})
 	require.NoError(t, err)
@@ -49,6 +70,11 @@ func TestUnjoinedLists(t *testing.T) {
 	id := func(_ *Task, x int) int { return x }
 	rng := rand.New(rand.NewPCG(3, 4))
 	err = p.Do(context.Background(), func(t *Task) error {
+		if private {
+			t.pw.w.setLong(false)
+			t.pw.w.asked.Store(0)
+			t.pw.shown = 1 // as if the queue showed a fork: none is published
+		}
 		fs := make([]Future[int], n)
 		forks := map[*forkBase]bool{}
 		for i := range fs {
@@ -70,8 +96,8 @@ func TestUnjoinedLists(t *testing.T) {
 				return fmt.Errorf("future %d joined %d", i, got)
 			}
 			delete(forks, b)
-			if b.prev != nil || b.next != nil {
-				return fmt.Errorf("future %d: its record still links", i)
+			if b.prev != nil || b.next != nil || b.counted {
+				return fmt.Errorf("future %d: its record still links or counts", i)
 			}
 			if err := gs[i].Wait(t); err != nil {
 				return err
