@@ -38,7 +38,7 @@ type forkBase struct {
 	// until its join: see runner.shown. Only the forking goroutine
 	// touches it.
 	shown  bool
-	parent *Task     // the forking task, which outlives this one (it joins it)
+	parent *Task // the forking task, which outlives this one (it joins it)
 	// counted says that the parent counts the record in Task.unjoined,
 	// from its Fork to its join or sync. prev and next link it into the
 	// parent's published forks (Task.forks), from its publish on. Only
@@ -46,8 +46,8 @@ type forkBase struct {
 	counted bool
 	prev    *forkBase
 	next    *forkBase
-	ranOn  *runner   // the goroutine that ran the task, written before l is done
-	task   forkFn    // the whole record: to call its function, and to reuse it as its type
+	ranOn   *runner // the goroutine that ran the task, written before l is done
+	task    forkFn  // the whole record: to call its function, and to reuse it as its type
 }
 
 // base returns b, for own's type parameter.
