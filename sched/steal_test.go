@@ -96,15 +96,19 @@ func TestSampleGrain(t *testing.T) {
 	assert.Equal(t, uint32(1), w.asked.Load(), "and keeps its ask set")
 	t0 := time.Second
 	w.sample(t0) // no span yet: nothing to measure
-	assert.Equal(t, longGrain, w.grain)
+	assert.Equal(t, unknownGrain, w.grain)
 	assert.Equal(t, t0, w.busySince)
 	span := func(d time.Duration, items int64) {
 		w.busySince, w.handledThen = t0, w.stats.Processed
 		w.stats.Processed += items
 		w.sample(t0 + d)
 	}
-	span(0, 1000) // quick items: a quarter of the way to zero
-	assert.Equal(t, longGrain*3/4, w.grain)
+	for range 16 { // quick items: a quarter of the way to zero each time
+		span(0, 1000)
+	}
+	assert.True(t, w.long, "sixteen samples of quick items: still long")
+	span(0, 1000)
+	assert.Less(t, w.grain, longGrain, "the seventeenth")
 	assert.True(t, w.coarse)
 	assert.False(t, w.long)
 	assert.Equal(t, uint32(1), w.asked.Load(), "its host's next answer clears the ask")

@@ -88,8 +88,10 @@ type Worker[T any] struct {
 	//	coarse   grain >= coarseGrain   Master mode's steal (see scheduler.proportion)
 	//	long     grain >= longGrain     keeping nothing from thieves (see popped)
 	//
-	// A new worker counts as long until it has measured: it keeps nothing
-	// from thieves until it knows its items are short. Only the worker
+	// A new worker's grain starts at unknownGrain: it counts as long, and
+	// keeps nothing from thieves, until some tens of short items have
+	// pulled the average down. One quick item, such as the one that
+	// spawned a batch, is not enough to hold the batch. Only the worker
 	// writes these fields; Master mode passes coarse to the masters in the
 	// mailbox.
 	grain       time.Duration
@@ -482,7 +484,7 @@ func (w *Worker[T]) setLong(c bool) {
 // initGrain makes a new worker count as long until it has measured (see
 // grain). Called before the worker runs.
 func (w *Worker[T]) initGrain() {
-	w.grain, w.busySince, w.gap, w.nextSample = longGrain, -1, 1, 1
+	w.grain, w.busySince, w.gap, w.nextSample = unknownGrain, -1, 1, 1
 	w.coarse, w.long = true, true
 	w.asked.Store(1) // atomic, though nobody runs yet: thieves store it later
 }
@@ -516,6 +518,10 @@ const coarseGrain = time.Microsecond
 // operation or two, is then lost in the item's time. A thief that asks a
 // worker whose items are shorter waits for its answer about an item's time.
 const longGrain = 10 * time.Microsecond
+
+// unknownGrain is a new worker's grain: see grain. From it, the moving
+// average needs 17 samples of quick items to fall below longGrain.
+const unknownGrain = time.Millisecond
 
 // maxSampleGap is the most items between two samples of a busy worker's
 // grain while its items are fine.

@@ -1,0 +1,266 @@
+package sched
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The tests of the private forks (see runner): what a fork keeps private,
+// what it publishes and when, and that every way a task leaves its
+// goroutine publishes what it kept.
+
+// keepPrivate makes t's worker keep its forks private, as a worker whose
+// items are short does while nobody asks, with its queue showing a fork
+// (so that the next fork is not published to show one).
+func keepPrivate(t *Task) {
+	w := t.pw.w
+	w.setLong(false)
+	w.asked.Store(0)
+	t.pw.shown = 1
+}
+
+// within waits until ok holds, for at most a minute, and reports whether
+// it did. A failure of the test, not a measure of time: what it waits for
+// takes microseconds when the code is right.
+func within(ok func() bool) bool {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Microsecond) {
+		if ok() {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPublishOldest checks what a fork keeps and publishes: nothing goes
+// into the queue until a thief asks; then the next fork publishes the
+// oldest half of the private forks, oldest first, and keeps the newest;
+// and every fork, published or not, runs once.
+func TestPublishOldest(t *testing.T) {
+	p, err := NewPool(Config[Job]{Workers: 1})
+	require.NoError(t, err)
+	defer p.Close()
+	id := func(_ *Task, x int) int { return x }
+	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
+		keepPrivate(t)
+		pw, w := t.pw, t.pw.w
+		fs := make([]Future[int], 7)
+		for i := range 6 {
+			fs[i] = Fork(t, id, i)
+		}
+		if pw.hi != 6 || w.queue.Len() != 0 {
+			return fmt.Errorf("six forks: %d private, %d in the queue; want 6 and 0", pw.hi, w.queue.Len())
+		}
+		w.ask() // a thief found the queue empty
+		fs[6] = Fork(t, id, 6)
+		if pw.hi != 3 || w.queue.Len() != 4 {
+			return fmt.Errorf("the fork after an ask: %d private, %d in the queue; want 3 and 4", pw.hi, w.queue.Len())
+		}
+		for i, b := range pw.slots[:pw.hi] {
+			if b != &fs[4+i].rec.forkBase {
+				return fmt.Errorf("private fork %d is not fork %d: the newest stay private", i, 4+i)
+			}
+		}
+		if !w.long && w.asked.Load() != 0 { // a sample at the answer may find long items: see Worker.grain
+			return errors.New("the answer left the ask set")
+		}
+		// The queue's newest item is the oldest fork's successor chain:
+		// pop them back in the order a join finds them.
+		for i := 3; i >= 0; i-- {
+			j, ok := w.next()
+			if !ok || j.fork != &fs[i].rec.forkBase {
+				return fmt.Errorf("the queue's item %d from the newest is not fork %d", 3-i, i)
+			}
+			pw.runTask(j)
+		}
+		for i := 6; i >= 0; i-- {
+			if got := fs[i].Join(t); got != i {
+				return fmt.Errorf("fork %d joined %d", i, got)
+			}
+		}
+		if t.unjoined != 0 || t.forks != nil {
+			return fmt.Errorf("after the joins: %d unjoined, list %v", t.unjoined, t.forks != nil)
+		}
+		return nil
+	}))
+	st := p.Close()
+	assert.Equal(t, int64(1+7), st.Processed)
+}
+
+// TestTakenForksCounted: a wait that runs the private forks as tasks of
+// the worker's (next) counts each in pending before it credits it, so
+// that pending, less the worker's credit, still counts what is left: here
+// the pool's hold and the running task.
+func TestTakenForksCounted(t *testing.T) {
+	p, err := NewPool(Config[Job]{Workers: 1})
+	require.NoError(t, err)
+	defer p.Close()
+	id := func(_ *Task, x int) int { return x }
+	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
+		keepPrivate(t)
+		fs := make([]Future[int], 10)
+		for i := range fs {
+			fs[i] = Fork(t, id, i)
+		}
+		for i, f := range fs { // oldest first: each wait runs the newer ones
+			if got := f.Join(t); got != i {
+				return fmt.Errorf("fork %d joined %d", i, got)
+			}
+		}
+		if left := p.s.pending.Load() - t.pw.w.credit; left != 2 {
+			return fmt.Errorf("pending less credit is %d, want 2: the hold and this task", left)
+		}
+		return nil
+	}))
+}
+
+// TestJoinAnswersAsk: a task that joins many private forks in turn, and
+// forks nothing meanwhile, answers an idle worker's ask at its joins. The
+// other worker runs a task until the forks are made, so that nobody asks
+// before the joins.
+func TestJoinAnswersAsk(t *testing.T) {
+	for _, mode := range Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			p, err := NewPool(Config[Job]{Workers: 2, Mode: mode})
+			require.NoError(t, err)
+			defer p.Close()
+			var elsewhere atomic.Int32
+			require.NoError(t, p.Do(context.Background(), func(t *Task) error {
+				var busy, forked atomic.Bool
+				g := t.NewGroup()
+				g.Go(t, func(*Task) error { // the other worker's, while this one waits
+					busy.Store(true)
+					for !forked.Load() {
+						runtime.Gosched()
+					}
+					return nil
+				})
+				if !within(busy.Load) {
+					return errors.New("the other worker did not take the blocker")
+				}
+				keepPrivate(t)
+				me := t.WorkerID()
+				task := func(t *Task, _ int) {
+					if t.WorkerID() != me {
+						elsewhere.Add(1)
+					}
+					time.Sleep(time.Millisecond)
+				}
+				fs := make([]Future[struct{}], 200)
+				for i := range fs {
+					fs[i] = ForkFunc(t, task, i)
+				}
+				if t.pw.hi != len(fs) {
+					return fmt.Errorf("%d of %d forks private", t.pw.hi, len(fs))
+				}
+				forked.Store(true) // the other worker looks for work, and asks
+				for i := len(fs) - 1; i >= 0; i-- {
+					fs[i].Join(t)
+				}
+				return g.Wait(t)
+			}))
+			assert.Positive(t, elsewhere.Load(), "the idle worker ran none of the forks joined in turn")
+		})
+	}
+}
+
+// TestJoinPublishesFirstFork: with nothing of its worker's in the queue,
+// Join publishes g at once, so that another worker can take it however
+// long f runs without forking. Here f waits until g has started.
+func TestJoinPublishesFirstFork(t *testing.T) {
+	for _, mode := range Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			p, err := NewPool(Config[Job]{Workers: 2, Mode: mode})
+			require.NoError(t, err)
+			defer p.Close()
+			require.NoError(t, p.Do(context.Background(), func(t *Task) error {
+				// Short items, and a published fork joined: the queue
+				// shows none of the worker's forks.
+				keepPrivate(t)
+				Fork(t, func(*Task, int) int { return 0 }, 0).Join(t)
+				t.pw.shown = 0
+				t.pw.w.asked.Store(1) // as the join of the last published fork leaves it (unshow)
+				var started atomic.Bool
+				ok, _ := Join(t, func(*Task, int) bool {
+					return within(started.Load)
+				}, 0, func(*Task, int) bool { started.Store(true); return true }, 0)
+				if !ok {
+					return errors.New("g did not start while f ran")
+				}
+				return nil
+			}))
+		})
+	}
+}
+
+// TestUnshowAsks: the join of a worker's last published fork leaves its
+// queue showing none of its forks, and asks, so that the next fork is
+// published.
+func TestUnshowAsks(t *testing.T) {
+	p, err := NewPool(Config[Job]{Workers: 1})
+	require.NoError(t, err)
+	defer p.Close()
+	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
+		keepPrivate(t)
+		t.pw.shown = 0
+		t.pw.w.ask()
+		f := Fork(t, func(*Task, int) int { return 1 }, 0) // published: the ask
+		if t.pw.shown != 1 || !t.pw.w.long && t.pw.w.asked.Load() != 0 { // the answer's sample may find long items
+			return fmt.Errorf("after the answer: shown %d, asked %d", t.pw.shown, t.pw.w.asked.Load())
+		}
+		t.pw.w.asked.Store(0)
+		f.Join(t)
+		if t.pw.shown != 0 || t.pw.w.asked.Load() != 1 {
+			return fmt.Errorf("after the join: shown %d, asked %d; want 0 and 1", t.pw.shown, t.pw.w.asked.Load())
+		}
+		return nil
+	}))
+}
+
+// TestBlockPublishes: a task that blocks publishes its private forks
+// first, so that the worker's next goroutine can run them meanwhile.
+func TestBlockPublishes(t *testing.T) {
+	p, err := NewPool(Config[Job]{Workers: 1})
+	require.NoError(t, err)
+	defer p.Close()
+	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
+		keepPrivate(t)
+		var ran atomic.Bool
+		f := ForkFunc(t, func(*Task, int) { ran.Store(true) }, 0)
+		var ok bool
+		t.Block(func() { ok = within(ran.Load) })
+		f.Join(t)
+		if !ok {
+			return errors.New("the fork did not run while its task blocked")
+		}
+		return nil
+	}))
+}
+
+// TestGoexitPublishes: a task that ends its goroutine by Goexit leaves its
+// private forks published: they run, and Close waits for them.
+func TestGoexitPublishes(t *testing.T) {
+	p, err := NewPool(Config[Job]{Workers: 1})
+	require.NoError(t, err)
+	var ran atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = p.Do(context.Background(), func(t *Task) error {
+			keepPrivate(t)
+			ForkFunc(t, func(*Task, int) { ran.Store(true) }, 0)
+			runtime.Goexit()
+			return nil
+		})
+	}()
+	<-done
+	p.Close()
+	assert.True(t, ran.Load(), "a fork of a task that called Goexit never ran")
+}
