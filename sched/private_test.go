@@ -211,7 +211,7 @@ func TestUnshowAsks(t *testing.T) {
 		keepPrivate(t)
 		t.pw.shown = 0
 		t.pw.w.ask()
-		f := Fork(t, func(*Task, int) int { return 1 }, 0) // published: the ask
+		f := Fork(t, func(*Task, int) int { return 1 }, 0)               // published: the ask
 		if t.pw.shown != 1 || !t.pw.w.long && t.pw.w.asked.Load() != 0 { // the answer's sample may find long items
 			return fmt.Errorf("after the answer: shown %d, asked %d", t.pw.shown, t.pw.w.asked.Load())
 		}
