@@ -27,11 +27,11 @@ func keepPrivate(t *Task) {
 	t.pw.shown = 1
 }
 
-// within waits until ok holds, for at most a minute, and reports whether
-// it did. A failure of the test, not a measure of time: what it waits for
-// takes microseconds when the code is right.
+// within waits until ok holds, for at most ten seconds, and reports
+// whether it did. A failure of the test, not a measure of time: what it
+// waits for takes microseconds when the code is right.
 func within(ok func() bool) bool {
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Microsecond) {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Microsecond) {
 		if ok() {
 			return true
 		}

@@ -1,0 +1,131 @@
+//go:build wsqcheck
+
+package sched
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/worksteal/wsq/internal/mutant"
+)
+
+// The deliberate bugs of the rules that keep work from hiding: the private
+// forks (runner.go, crew.go) and the items a queue may hold (worker.go).
+// Each is a patch that a test compiles into a test binary of its own
+// (internal/mutant) to show that a check finds it. The code under test
+// carries no switch for them.
+
+func patchOf(file, old, new string) mutant.Patch {
+	return mutant.Patch{File: file, Old: old, New: new}
+}
+
+// explorerCases are found by the interleaving checks of the private forks.
+var explorerCases = []struct {
+	m        mutant.Mutant
+	scenario string
+}{
+	// A publish takes the newest private forks instead of the oldest: the
+	// private forks left are older than the queue's items.
+	{mutant.Mutant{Name: "publish takes the newest forks", Patches: []mutant.Patch{
+		patchOf("runner.go", "\tfor _, b := range pw.slots[:k] {\n", "\tfor _, b := range pw.slots[pw.hi-k : pw.hi] {\n"),
+		patchOf("runner.go", "\tcopy(pw.slots, pw.slots[k:hi])\n", ""),
+	}}, "ask-answered"},
+	// A publish leaves the forks it published among the private ones:
+	// the thief runs them, and the owner's drain runs them again.
+	{mutant.Mutant{Name: "publish keeps what it published", Patches: []mutant.Patch{
+		patchOf("runner.go", "\tcopy(pw.slots, pw.slots[k:hi])\n\tclear(pw.slots[hi-k : hi]) // the published records: out of the slots\n\tpw.hi = hi - k\n", "\t_ = hi\n"),
+	}}, "long-items"},
+}
+
+// testCases are found by a test of the package.
+var testCases = []struct {
+	m    mutant.Mutant
+	test string // a -test.run pattern
+}{
+	// A fork does not poll: the private forks stay private however often
+	// thieves ask, until a join polls.
+	{mutant.Mutant{Name: "a fork does not poll", Patches: []mutant.Patch{
+		patchOf("fork.go", "\tpw.forked(&rec.forkBase)\n\tpw.poll()\n\treturn Future[R]{", "\tpw.forked(&rec.forkBase)\n\treturn Future[R]{"),
+	}}, "^TestPublishOldest$"},
+	// An answer publishes nothing: the thief that asked waits for ever.
+	{mutant.Mutant{Name: "an answer publishes nothing", Patches: []mutant.Patch{
+		patchOf("runner.go", "\tpw.publish((pw.hi + 1) / 2)\n", "\tpw.publish(0)\n"),
+	}}, "^TestPublishOldest$"},
+	// The join of a private fork does not poll: a task that joins its
+	// forks in turn keeps them all from an idle worker.
+	{mutant.Mutant{Name: "a join does not poll", Patches: []mutant.Patch{
+		patchOf("fork.go", "\t\tpw.poll()\n\t\tgt := pw.enterCall(t)\n\t\tjs := joinState{gt: gt}\n", "\t\tgt := pw.enterCall(t)\n\t\tjs := joinState{gt: gt}\n"),
+	}}, "^TestJoinAnswersAsk$"},
+	// A wait that takes a private fork to run it does not count it in
+	// pending first: the run's count falls below what is left.
+	{mutant.Mutant{Name: "a taken fork is not counted", Patches: []mutant.Patch{
+		patchOf("runner.go", "\t\tpw.w.count(1) // runTask counts it as handled\n", ""),
+	}}, "^TestTakenForksCounted$"},
+	// The join of a worker's last published fork does not ask: the next
+	// fork stays private though the queue shows none of the worker's.
+	{mutant.Mutant{Name: "the last published fork's join does not ask", Patches: []mutant.Patch{
+		patchOf("runner.go", "\t\t\tpw.w.asked.Store(1) // atomic: thieves store it too\n", ""),
+	}}, "^TestUnshowAsks$"},
+	// Task.Block lends the worker with forks kept private on the goroutine
+	// that blocks: nobody can run them meanwhile.
+	{mutant.Mutant{Name: "Block keeps the private forks", Patches: []mutant.Patch{
+		patchOf("crew.go", "\tpw.publishAll() // the worker's next goroutine, and thieves, may run them meanwhile\n", ""),
+	}}, "^TestBlockPublishes$"},
+	// A goroutine that a Goexit ends takes its private forks with it.
+	{mutant.Mutant{Name: "Goexit drops the private forks", Patches: []mutant.Patch{
+		patchOf("crew.go", "\t\tpw.publishAll() // the forks of the tasks that ended go on without them\n", ""),
+	}}, "^TestGoexitPublishes$"},
+	// A pop while someone sleeps does not wake it, though the pop may
+	// have published what a sleeper asked for.
+	{mutant.Mutant{Name: "a pop wakes nobody", Patches: []mutant.Patch{
+		patchOf("worker.go", "\tif w.long || atomic.LoadInt32(w.sleepers) != 0 {\n\t\tw.poppedAside()\n", "\tif w.long {\n\t\tw.poppedAside()\n"),
+	}}, "^TestPopWakesSleeper$"},
+	// A worker whose items are long holds items at a pop: they wait for
+	// the item it runs.
+	{mutant.Mutant{Name: "long items hold at a pop", Patches: []mutant.Patch{
+		patchOf("worker.go", "\tif w.long || atomic.LoadInt32(w.sleepers) != 0 {\n\t\tw.poppedAside()\n", "\tif atomic.LoadInt32(w.sleepers) != 0 {\n\t\tw.poppedAside()\n"),
+	}}, "^TestLongItemsHoldNothing$"},
+	// A worker whose items are long holds what it pushes.
+	{mutant.Mutant{Name: "long items hold at a push", Patches: []mutant.Patch{
+		patchOf("worker.go", "\tif w.room -= n; w.room < 0 || w.long || atomic.LoadInt32(w.sleepers) != 0 {\n", "\tif w.room -= n; w.room < 0 || atomic.LoadInt32(w.sleepers) != 0 {\n"),
+	}}, "^TestLongItemsHoldNothing$"},
+	// A new worker counts as short: the quick item that spawns a batch
+	// lets it hold the batch behind the next long item.
+	{mutant.Mutant{Name: "a new worker counts as short", Patches: []mutant.Patch{
+		patchOf("worker.go", "\tw.grain, w.busySince, w.gap, w.nextSample = unknownGrain, -1, 1, 1\n\tw.coarse, w.long = true, true\n", "\tw.grain, w.busySince, w.gap, w.nextSample = 0, -1, 1, 1\n"),
+	}}, "^TestSampleGrain$"},
+}
+
+// TestMutantsFoundByExplorer: each bug of explorerCases is found by the
+// exploration of its scenario, which the code passes.
+func TestMutantsFoundByExplorer(t *testing.T) {
+	for _, c := range explorerCases {
+		t.Run(c.m.Name, func(t *testing.T) {
+			t.Parallel()
+			bin := mutant.Build(t, c.m, "wsqcheck")
+			r := mutant.Run(t, bin, nil, "-test.run", mutant.RunPattern("TestInterleavePrivateForks", c.scenario))
+			if r.Passed || !strings.Contains(r.Output, "violation") {
+				t.Fatalf("the explorer did not find the bug in %s:\n%s", c.scenario, r.Output)
+			}
+			if v := mutant.Violation(r.Output); v != "" {
+				t.Logf("%s: %s", c.scenario, v)
+			}
+		})
+	}
+}
+
+// TestMutantsFoundByTests: each bug of testCases fails the test named with
+// it, which the code passes.
+func TestMutantsFoundByTests(t *testing.T) {
+	for _, c := range testCases {
+		t.Run(c.m.Name, func(t *testing.T) {
+			t.Parallel()
+			bin := mutant.Build(t, c.m, "wsqcheck")
+			r := mutant.Run(t, bin, nil, "-test.run", c.test)
+			if r.Passed {
+				t.Fatalf("%s passed with the bug:\n%s", c.test, r.Output)
+			}
+			t.Logf("%s", mutant.FailureLine(r.Output))
+		})
+	}
+}
