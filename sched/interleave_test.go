@@ -36,7 +36,7 @@ import (
 type nopHost struct{}
 
 func (nopHost) handle(context.Context, Job, *Worker[Job]) error { return nil }
-func (nopHost) serve(*Worker[Job])                             {}
+func (nopHost) serve(*Worker[Job])                              {}
 
 // privateScenario is one exploration: the owner's forks, how it starts,
 // and the thief's attempts.
