@@ -153,7 +153,12 @@
 //
 // A thief asks through a word of its own cache line. The owner loads it
 // only while it holds items. An owner that holds items and stops calling
-// Push and Pop for a while (to block, say) calls Publish first.
+// Push and Pop for a while (to block, say) calls Publish first. So does one
+// whose items take long, before it runs the next: holding saves an atomic
+// operation per item, and a long item would keep the held ones waiting.
+// Package sched does so for a worker whose recent items were long. That
+// changes no line the owner writes: Publish is the store of the tail
+// above.
 //
 // A thief reads the span of the front link after the tail. A link's span
 // never shrinks below a position the tail published. (The owner may seal a

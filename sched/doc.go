@@ -83,22 +83,50 @@
 // workers count the items left, and the one that counts the last closes
 // the run.
 //
+// # Work a worker keeps to itself
+//
+// A fork nobody takes costs no atomic operation. Fork puts it on a stack
+// private to the goroutine, and its join pops it and calls its function.
+// A fork becomes stealable when some worker wants work:
+//
+//	when                                       the worker publishes
+//	a thief or a master found its queue empty  the oldest half of its private forks, at its next fork or join
+//	its queue shows none of its forks          its next fork: a busy worker offers its oldest
+//	its recent items are long                  every fork, at once
+//	Task.Demand sees idle workers              every private fork
+//	Task.Block, Group.Go, a Goexit             every private fork, first
+//
+// A blockq queue may likewise hold its newest items from thieves (see its
+// Holding items). Holding saves an atomic operation per item, which only
+// short items notice; a long item would keep the held ones waiting. So a
+// worker whose recent items are long, 10 µs or more each, holds nothing
+// while it runs one. A worker measures its busy time per item now and
+// then as it runs them, and counts as long until it has measured. A pop
+// that publishes held items while a worker sleeps wakes it.
+//
+// What can still wait: a worker whose items were short, and that forks and
+// then computes for long without forking, joining or waiting, keeps its
+// newer forks until it does. Its oldest fork stays stealable. Such a task
+// calls Task.Demand now and then, or forks its long part as a task of its
+// own.
+//
 // # Granularity
 //
-// A task or an item costs the scheduler a push, a pop and a call: tens of
-// nanoseconds (BENCHMARKS.md has the figures). A Pool reuses its fork
-// records, so that forking allocates nothing in steady state. Work split
-// finer than that is mostly overhead, however many workers share it. So
-// below some size a computation should stop splitting and run serially:
-// the cutoff of the examples. Choose it so that a task does at least some
-// microseconds of work, and there are still tens of tasks per worker for
-// idle workers to steal.
+// A fork and its join cost a few stores and a call when nobody takes the
+// fork; an item of Run, a push, a pop and a call (BENCHMARKS.md has the
+// figures). A Pool reuses its fork records, so that forking allocates
+// nothing in steady state. Work split finer than that is mostly overhead,
+// however many workers share it. So below some size a computation should
+// stop splitting and run serially: the cutoff of the examples. Choose it
+// so that a task does at least some microseconds of work, and there are
+// still tens of tasks per worker for idle workers to steal.
 //
 // # Blocking
 //
 // A task that blocks (on I/O, a system call, a lock, a channel or a sleep)
-// stalls its worker, unless it says so with Task.Block. A stalled blockq
-// queue may hold its newest tasks from thieves until the task returns:
+// stalls its worker, unless it says so with Task.Block. A stalled worker
+// may keep its newest tasks from thieves until the task returns (see Work
+// a worker keeps to itself):
 //
 //	t.Block(func() { entries, err = os.ReadDir(dir) })
 //

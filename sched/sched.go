@@ -58,7 +58,9 @@ const defaultMaxBlocked = 256
 // A handler that blocks (on a channel, a lock, I/O or a sleep) stalls its
 // worker for that long. The items in its queue wait until a thief takes
 // them, and nothing else runs on that worker. A blockq queue may hold its
-// newest items from thieves until then (see blockq's Holding items). A
+// newest items from thieves until then (see blockq's Holding items),
+// unless the worker's recent items were long (see Work a worker keeps to
+// itself in the package docs). A
 // handler that must wait should hand the waiting to a goroutine of its
 // own, or use a Pool. There, Join and Wait run other tasks while they
 // wait, and Task.Block lets a task block while its worker goes on.

@@ -37,7 +37,8 @@ type WorkerStats struct {
 	Steals, Moved int64
 	// MaxLen is the largest number of items the worker held in its queue,
 	// sampled after each push. Items a bounded queue refused count too
-	// (see Worker.Spawn).
+	// (see Worker.Spawn). The forks a Pool's goroutines keep private do
+	// not (see Work a worker keeps to itself in the package docs).
 	MaxLen int
 	// IdleWait is the time the worker spent without work, its wait for
 	// the end of the run included.
