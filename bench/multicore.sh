@@ -80,8 +80,9 @@ On 16 cores -bin should take about 5 minutes, and never more than the
 budget (7.5 minutes) and a few seconds. The estimate comes from the
 16-core run of 2026-12-04 and from 2-core runs: 30 s for each race pass,
 thieves 55 s, dag 100 s, forkjoin 45 s, rayon 5 s, steal 25 s. At P = 2 on
-the 2-core VM it takes about 3.5 minutes. Run it on a quiet machine: it
-warns when the load average exceeds one per core.
+the 2-core VM it took 180 and 194 s, under a load average of 7 to 10 from
+other work. Run it on a quiet machine: it warns when the load average
+exceeds one per core.
 
 For a machine without Go (bench/README.md has the recipe):
   here:   bench/multicore.sh -build tmp/mc
