@@ -19,18 +19,21 @@ import (
 // that a task must not call Close.
 //
 // A Pool keeps what its next tasks need, not what its past tasks made.
-// Once a task is joined, or waited for, nothing of it stays reachable from
-// the pool: its closure, argument, result and context are dropped from
-// its frame and fork record. What stays, for reuse:
+// Once a task is joined, or waited for, its result and context are
+// dropped from its frame and fork record. Its function and argument are
+// dropped too, or, for a fork whose join ran it as a call, once the next
+// fork at the same depth reuses its record or the goroutine's outermost
+// task returns. Then nothing of it stays reachable from the pool. What
+// stays, for reuse:
 //
 //	who               keeps
-//	each goroutine    up to 64 task frames and 64 fork records, cleared
+//	each goroutine    up to 64 task frames, and 64 fork records by depth and 64 more, cleared
 //	each worker       its buffers, up to 1024 items each once it parks; its queue
 //	the pool          at most one parked spare goroutine per worker, after Block;
 //	                  a ring of 1024 slots for tasks from outside
 //
-// A deeper recursion grows the frames with its depth, and gives back those
-// beyond 64 when the goroutine is back at depth zero. A busy worker keeps
+// A deeper recursion grows the frames and records with its depth, and
+// gives back those beyond 64 when the goroutine is back at depth zero. A busy worker keeps
 // what its largest steal or fan-out made its buffers, so that a steady
 // stream of large steals does not allocate. Close lets go of the buffers
 // and the queues.
