@@ -58,13 +58,13 @@ import (
 // hi, each slot keeps the record of the last fork made at that depth,
 // finished, for the next fork there of the same types: a recursion forks
 // at the same depths again and again, so a fork usually finds its record
-// in its slot. The join of a Join's fork leaves the record there. A
-// Future's join, a publish, and a pop by next take it out (nil): a Future
-// reads the record after the task ran, and nested forks at that depth
-// must not reuse it meanwhile.
+// in its slot. A join that runs its fork as a call leaves the record
+// there: the call needs nothing of it, and nested forks at that depth may
+// reuse it at once. A publish and a pop by next take it out (nil): the
+// record lives on in the queue, or in a wait, until its join.
 //
-// Invariant: a record in slots[hi:] is finished. Its latch, its links and
-// its function and argument are free for the next fork.
+// Invariant: a record in slots[hi:] is free. Nothing reads its latch, its
+// links, its function or its argument until the next fork there.
 type runner struct {
 	p *Pool
 	// w is the worker the goroutine runs; while its task is in
