@@ -40,25 +40,27 @@ type Loop struct {
 // workers look for work, and returns when every call has returned. It is
 // Loop{}.For: see Loop for how it splits the range.
 //
-//	sched.For(t, len(xs), func(i int) { ys[i] = math.Sqrt(xs[i]) })
+//	sched.For(t, len(xs), func(t *sched.Task, i int) { ys[i] = math.Sqrt(xs[i]) })
 //
 // Each call of body is a function call. For cheap iterations, ForRange
 // costs less: its body loops over a chunk itself.
-func For(t *Task, n int, body func(i int)) { Loop{}.For(t, n, body) }
+func For(t *Task, n int, body func(t *Task, i int)) { Loop{}.For(t, n, body) }
 
 // ForRange calls body(lo, hi) for consecutive chunks [lo, hi) of the range
 // from 0 to n, in parallel when other workers look for work. The chunks
 // cover every index once. It is Loop{}.ForRange.
-func ForRange(t *Task, n int, body func(lo, hi int)) { Loop{}.ForRange(t, n, body) }
+func ForRange(t *Task, n int, body func(t *Task, lo, hi int)) { Loop{}.ForRange(t, n, body) }
 
 // ForErr is For for a body that may fail, as errgroup's Go is. It stops
 // the loop at the first error, or when t's context is cancelled, and
 // returns that error. It is Loop{}.ForErr.
-func ForErr(t *Task, n int, body func(i int) error) error { return Loop{}.ForErr(t, n, body) }
+func ForErr(t *Task, n int, body func(t *Task, i int) error) error {
+	return Loop{}.ForErr(t, n, body)
+}
 
 // ForRangeErr is ForRange for a body that may fail: see ForErr. It is
 // Loop{}.ForRangeErr.
-func ForRangeErr(t *Task, n int, body func(lo, hi int) error) error {
+func ForRangeErr(t *Task, n int, body func(t *Task, lo, hi int) error) error {
 	return Loop{}.ForRangeErr(t, n, body)
 }
 
@@ -66,7 +68,10 @@ func ForRangeErr(t *Task, n int, body func(lo, hi int) error) error {
 // with the loop's Grain.
 //
 // The calls run on t's worker and on workers that take parts of the
-// range. Calls on one worker run in the order of their indices. A loop is
+// range. Calls on one worker run in the order of their indices. Each call
+// gets the Task of the part that runs it. A nested loop, a Fork or a
+// Task.Block in the body takes that Task, not the caller's: name the
+// parameter t, so that it shadows the outer one. A loop is
 // a task of its own, forked by t and joined before For returns: t's
 // worker runs the loop's iterations itself, or other tasks while it waits.
 // So For never blocks a worker.
@@ -88,14 +93,14 @@ func ForRangeErr(t *Task, n int, body func(lo, hi int) error) error {
 // t is the calling task: For panics if it is not the Task of the function
 // that calls it (see Task). Every call of body synchronizes before the
 // return of For.
-func (lp Loop) For(t *Task, n int, body func(i int)) {
+func (lp Loop) For(t *Task, n int, body func(t *Task, i int)) {
 	checkLoop(t, "For", body == nil)
 	if n <= 0 {
 		return
 	}
-	lp.run(t, n, func(lo, hi int) {
+	lp.run(t, n, func(t *Task, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			body(i)
+			body(t, i)
 		}
 	}, nil, nil)
 }
@@ -105,12 +110,12 @@ func (lp Loop) For(t *Task, n int, body func(i int)) {
 // loop's Grain. A chunk holds at least Grain indices, except a part's
 // last. All that For says holds for ForRange.
 //
-//	sched.ForRange(t, len(xs), func(lo, hi int) {
+//	sched.ForRange(t, len(xs), func(t *sched.Task, lo, hi int) {
 //		for i := lo; i < hi; i++ {
 //			ys[i] = math.Sqrt(xs[i])
 //		}
 //	})
-func (lp Loop) ForRange(t *Task, n int, body func(lo, hi int)) {
+func (lp Loop) ForRange(t *Task, n int, body func(t *Task, lo, hi int)) {
 	checkLoop(t, "ForRange", body == nil)
 	if n <= 0 {
 		return
@@ -131,18 +136,18 @@ func (lp Loop) ForRange(t *Task, n int, body func(lo, hi int)) {
 // that cancels it, use Pool.Do:
 //
 //	err := pool.Do(ctx, func(t *sched.Task) error {
-//		return sched.ForErr(t, len(urls), func(i int) error { return check(urls[i]) })
+//		return sched.ForErr(t, len(urls), func(t *sched.Task, i int) error { return check(t, urls[i]) })
 //	})
 //
 // Panics, Goexit and the edge cases are those of For.
-func (lp Loop) ForErr(t *Task, n int, body func(i int) error) error {
+func (lp Loop) ForErr(t *Task, n int, body func(t *Task, i int) error) error {
 	checkLoop(t, "ForErr", body == nil)
 	if n <= 0 {
 		return nil
 	}
-	return lp.runErr(t, n, func(lo, hi int) error {
+	return lp.runErr(t, n, func(t *Task, lo, hi int) error {
 		for i := lo; i < hi; i++ {
-			if err := body(i); err != nil {
+			if err := body(t, i); err != nil {
 				return err
 			}
 		}
@@ -153,7 +158,7 @@ func (lp Loop) ForErr(t *Task, n int, body func(i int) error) error {
 // ForRangeErr calls body(lo, hi) for chunks of the range from 0 to n, as
 // ForRange does, and stops at the first error or at a cancellation of t's
 // context, as ForErr does.
-func (lp Loop) ForRangeErr(t *Task, n int, body func(lo, hi int) error) error {
+func (lp Loop) ForRangeErr(t *Task, n int, body func(t *Task, lo, hi int) error) error {
 	checkLoop(t, "ForRangeErr", body == nil)
 	if n <= 0 {
 		return nil
@@ -163,7 +168,7 @@ func (lp Loop) ForRangeErr(t *Task, n int, body func(lo, hi int) error) error {
 
 // runErr runs a loop that stops at an error or a cancellation of t's
 // context, and returns the first error.
-func (lp Loop) runErr(t *Task, n int, body func(lo, hi int) error) error {
+func (lp Loop) runErr(t *Task, n int, body func(t *Task, lo, hi int) error) error {
 	ctx := t.Context()
 	return lp.run(t, n, nil, body, ctx)
 }
@@ -172,7 +177,7 @@ func (lp Loop) runErr(t *Task, n int, body func(lo, hi int) error) error {
 // and returns its first error. Exactly one of plain and errs is set; ctx
 // is set for a loop that stops at its cancellation. The task is what turns
 // a panic of a body into a *PanicError, wherever it ran.
-func (lp Loop) run(t *Task, n int, plain func(lo, hi int), errs func(lo, hi int) error, ctx context.Context) error {
+func (lp Loop) run(t *Task, n int, plain func(t *Task, lo, hi int), errs func(t *Task, lo, hi int) error, ctx context.Context) error {
 	l := &loop{plain: plain, errs: errs, grain: max(lp.Grain, 1)}
 	if ctx != nil {
 		l.ctx, l.done = ctx, ctx.Done()
@@ -200,9 +205,9 @@ const chunkTime = 16 * time.Microsecond
 
 // loop is what the parts of one loop share.
 type loop struct {
-	plain func(lo, hi int)       // the body of For and ForRange, or nil
-	errs  func(lo, hi int) error // the body of ForErr and ForRangeErr, or nil
-	grain int                    // at least 1
+	plain func(t *Task, lo, hi int)       // the body of For and ForRange, or nil
+	errs  func(t *Task, lo, hi int) error // the body of ForErr and ForRangeErr, or nil
+	grain int                             // at least 1
 	// ctx is the context of a loop that stops at its cancellation, and
 	// done its Done channel; both nil otherwise, or done nil when ctx
 	// never cancels.
@@ -292,8 +297,8 @@ func runPart(t *Task, p part) {
 		}
 		end := lo + min(step, hi-lo)
 		if l.plain != nil {
-			l.plain(lo, end)
-		} else if err := l.errs(lo, end); err != nil {
+			l.plain(t, lo, end)
+		} else if err := l.errs(t, lo, end); err != nil {
 			l.fail(err)
 			break
 		}

@@ -24,18 +24,18 @@ const maxBlocks = 4096
 // serial fold over the indices.
 //
 //	sum := sched.Reduce(t, len(xs), 0.0,
-//		func(i int) float64 { return xs[i] * xs[i] },
+//		func(t *sched.Task, i int) float64 { return xs[i] * xs[i] },
 //		func(a, b float64) float64 { return a + b })
 //
 // Reduce holds one result per block until the end. It panics if t, f or
 // combine is nil, and with a *PanicError if f or combine panics. It splits
 // the blocks as For splits a range: see Loop.
-func Reduce[R any](t *Task, n int, identity R, f func(i int) R, combine func(x, y R) R) R {
+func Reduce[R any](t *Task, n int, identity R, f func(t *Task, i int) R, combine func(x, y R) R) R {
 	checkLoop(t, "Reduce", f == nil || combine == nil)
-	return reduce(t, n, identity, func(lo, hi int) R {
+	return reduce(t, n, identity, func(t *Task, lo, hi int) R {
 		acc := identity
 		for i := lo; i < hi; i++ {
-			acc = combine(acc, f(i))
+			acc = combine(acc, f(t, i))
 		}
 		return acc
 	}, combine)
@@ -47,20 +47,20 @@ func Reduce[R any](t *Task, n int, identity R, f func(i int) R, combine func(x, 
 // that block's fold, and the results are folded in block order as Reduce
 // folds them.
 //
-//	sum := sched.ReduceRange(t, len(xs), 0.0, func(lo, hi int) float64 {
+//	sum := sched.ReduceRange(t, len(xs), 0.0, func(t *sched.Task, lo, hi int) float64 {
 //		s := 0.0
 //		for _, x := range xs[lo:hi] {
 //			s += x * x
 //		}
 //		return s
 //	}, func(a, b float64) float64 { return a + b })
-func ReduceRange[R any](t *Task, n int, identity R, body func(lo, hi int) R, combine func(x, y R) R) R {
+func ReduceRange[R any](t *Task, n int, identity R, body func(t *Task, lo, hi int) R, combine func(x, y R) R) R {
 	checkLoop(t, "ReduceRange", body == nil || combine == nil)
 	return reduce(t, n, identity, body, combine)
 }
 
 // reduce is ReduceRange without the checks.
-func reduce[R any](t *Task, n int, identity R, body func(lo, hi int) R, combine func(x, y R) R) R {
+func reduce[R any](t *Task, n int, identity R, body func(t *Task, lo, hi int) R, combine func(x, y R) R) R {
 	if n <= 0 {
 		return identity
 	}
@@ -73,10 +73,10 @@ func reduce[R any](t *Task, n int, identity R, body func(lo, hi int) R, combine 
 		blocks++
 	}
 	results := make([]R, blocks)
-	ForRange(t, blocks, func(blo, bhi int) {
+	ForRange(t, blocks, func(t *Task, blo, bhi int) {
 		for b := blo; b < bhi; b++ {
 			lo := b * size // below n: b < blocks
-			results[b] = body(lo, lo+min(size, n-lo))
+			results[b] = body(t, lo, lo+min(size, n-lo))
 		}
 	})
 	acc := identity

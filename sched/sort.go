@@ -38,10 +38,14 @@ const mergeLeaf = 8192
 // panics if it is nil or not the Task of the function that calls it.
 func Sort[S ~[]E, E cmp.Ordered](t *Task, x S) {
 	checkLoop(t, "Sort", false)
-	if len(x) < 2 || slices.IsSorted(x) {
+	if len(x) < 2 {
 		return
 	}
-	q := &quick[E]{partition: partitionOrdered[E], leaf: func(x []E) { slices.Sort(x) }}
+	q := &quick[E]{
+		sorted:    func(x []E) bool { return slices.IsSorted(x) },
+		partition: partitionOrdered[E],
+		leaf:      func(x []E) { slices.Sort(x) },
+	}
 	q.sort(t, x)
 }
 
@@ -57,10 +61,11 @@ func Sort[S ~[]E, E cmp.Ordered](t *Task, x S) {
 // panics.
 func SortFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
 	checkLoop(t, "SortFunc", cmp == nil)
-	if len(x) < 2 || slices.IsSortedFunc(x, cmp) {
+	if len(x) < 2 {
 		return
 	}
 	q := &quick[E]{
+		sorted:    func(x []E) bool { return slices.IsSortedFunc(x, cmp) },
 		partition: func(x []E) int { return partitionFunc(x, cmp) },
 		leaf:      func(x []E) { slices.SortFunc(x, cmp) },
 	}
@@ -79,11 +84,25 @@ func SortFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
 // cmp panics.
 func SortStableFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
 	checkLoop(t, "SortStableFunc", cmp == nil)
-	if len(x) < 2 || slices.IsSortedFunc(x, cmp) {
+	if len(x) < 2 {
 		return
 	}
-	m := &merger[E]{cmp: cmp}
-	JoinFunc(t, nop, struct{}{}, mergeSort[E], mergeArgs[E]{m: m, x: x, buf: make([]E, len(x))})
+	JoinFunc(t, nop, struct{}{}, stableSort[E], stableArgs[E]{x: x, cmp: cmp})
+}
+
+// stableArgs is a whole stable sort.
+type stableArgs[E any] struct {
+	x   []E
+	cmp func(a, b E) int
+}
+
+// stableSort is the first task of a stable sort: it returns at once if
+// x is sorted, and else sorts it by mergeSort.
+func stableSort[E any](t *Task, a stableArgs[E]) {
+	if slices.IsSortedFunc(a.x, a.cmp) {
+		return
+	}
+	mergeSort(t, mergeArgs[E]{m: &merger[E]{cmp: a.cmp}, x: a.x, buf: make([]E, len(a.x))})
 }
 
 // nop is a function that does nothing: the f of a JoinFunc that only
@@ -93,17 +112,26 @@ func nop(*Task, struct{}) {}
 // quick is one quicksort: how it cuts a part, and how it sorts a small
 // one.
 type quick[E any] struct {
+	sorted func(x []E) bool // checked once, by the first task
 	// partition moves a pivot of x to some p and the elements to either
 	// side of it: x[:p] holds none above x[p], and x[p+1:] none below.
 	partition func(x []E) int
 	leaf      func(x []E)
 }
 
-// sort sorts x as the quicksort's first task, which turns a panic into a
-// *PanicError. A part may be cut badly bits.Len(len(x)) times before it
-// is left to leaf.
+// sort sorts x in tasks, the first of which checks whether x is sorted
+// already. A task turns a panic of a comparison into a *PanicError. A
+// part may be cut badly bits.Len(len(x)) times before it is left to leaf.
 func (q *quick[E]) sort(t *Task, x []E) {
-	JoinFunc(t, nop, struct{}{}, quickSort[E], quickArgs[E]{q: q, x: x, bad: bits.Len(uint(len(x)))})
+	JoinFunc(t, nop, struct{}{}, quickFirst[E], quickArgs[E]{q: q, x: x, bad: bits.Len(uint(len(x)))})
+}
+
+// quickFirst is the first task of a quicksort: it returns at once if x is
+// sorted, and else sorts it by quickSort.
+func quickFirst[E any](t *Task, a quickArgs[E]) {
+	if !a.q.sorted(a.x) {
+		quickSort(t, a)
+	}
 }
 
 // quickArgs is a part of a quicksort: the elements, and how many more bad
