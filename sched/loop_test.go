@@ -364,7 +364,9 @@ func TestLoopPanics(t *testing.T) {
 			"ForErr": func(t *sched.Task) {
 				_ = sched.ForErr(t, n, func(_ *sched.Task, i int) error { body(i); return nil })
 			},
-			"Map": func(t *sched.Task) { sched.Map(t, make([]int, n), func(_ *sched.Task, x int) int { body(x); return x }) },
+			"Map": func(t *sched.Task) {
+				sched.Map(t, make([]int, n), func(_ *sched.Task, x int) int { body(x); return x })
+			},
 			"Reduce": func(t *sched.Task) {
 				sched.Reduce(t, n, 0, func(_ *sched.Task, i int) int { body(i); return i }, func(x, y int) int { return x + y })
 			},
