@@ -559,3 +559,65 @@ func FuzzForRange(f *testing.F) {
 		}
 	})
 }
+
+// TestLoopStopReachesOtherParts checks that an error or a panic in one
+// part stops the parts that other workers run: each finishes the call it
+// is in, and starts few more. Index 0 returns once other workers look for
+// work, so that the loop splits after it. Index 1, on the loop's own
+// worker, fails once another worker has started a part. The other
+// workers' calls wait for the failure, then return; one that starts after
+// it yields first, so that the failing worker gets on to stop the loop.
+func TestLoopStopReachesOtherParts(t *testing.T) {
+	const n = 400
+	errStop := errors.New("stop")
+	for _, mode := range sched.Modes() {
+		for _, failure := range []string{"error", "panic"} {
+			p := newPool(t, sched.PoolConfig{Workers: 4, Mode: mode})
+			var started, late atomic.Int64
+			var failed atomic.Bool
+			body := func(t *sched.Task, i int) error {
+				switch i {
+				case 0:
+					for deadline := time.Now().Add(time.Minute); t.Demand() == 0; runtime.Gosched() {
+						if time.Now().After(deadline) {
+							return errors.New("no other worker looked for work in a minute")
+						}
+					}
+					spinFor(50 * time.Microsecond) // a rate at which the rest is worth a split
+					return nil
+				case 1:
+					for deadline := time.Now().Add(time.Minute); started.Load() == 0; runtime.Gosched() {
+						if time.Now().After(deadline) {
+							return errors.New("no other worker took a part in a minute")
+						}
+					}
+					failed.Store(true)
+					if failure == "panic" {
+						panic(errStop)
+					}
+					return errStop
+				}
+				if failed.Load() {
+					late.Add(1)
+					runtime.Gosched()
+				}
+				started.Add(1)
+				for !failed.Load() {
+					runtime.Gosched()
+				}
+				return nil
+			}
+			var err error
+			func() {
+				defer func() {
+					if pe, ok := recover().(*sched.PanicError); ok {
+						err = pe
+					}
+				}()
+				err = p.Do(ctx, func(t *sched.Task) error { return sched.ForErr(t, n, body) })
+			}()
+			require.ErrorIs(t, err, errStop, "%v %s", mode, failure)
+			assert.Less(t, late.Load(), int64(n/2), "%v %s: the other parts went on after the %s", mode, failure, failure)
+		}
+	}
+}
