@@ -184,7 +184,7 @@ func ExampleSort() {
 
 	xs := make([]int, 1_000_000)
 	for i := range xs {
-		xs[i] = (i * 7919) % len(xs) // a permutation
+		xs[i] = (i * 37) % len(xs) // a permutation: 37 and 10⁶ are coprime
 	}
 	err = pool.Do(context.Background(), func(t *sched.Task) error {
 		sched.Sort(t, xs)
