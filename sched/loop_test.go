@@ -527,7 +527,7 @@ func FuzzForRange(f *testing.F) {
 	defer p.Close()
 	f.Fuzz(func(t *testing.T, n32 uint32, grain int64, failAt32 uint32, base uint64) {
 		n, failAt := int(n32%(1<<18)), int(failAt32%(1<<20)) // failAt >= n: no failure
-		off := int(base % uint64(math.MaxInt-n+1)) // off+n <= math.MaxInt
+		off := int(base % uint64(math.MaxInt-n+1))           // off+n <= math.MaxInt
 		c := make(counter, n)
 		var bad atomic.Int64
 		errFail := errors.New("fail")
