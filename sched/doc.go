@@ -1,10 +1,12 @@
 // Package sched is a work-stealing scheduler over wsq.Queue: the loop that
 // the module's benchmarks, its example programs and its users share. It
-// puts workers to use in two ways, on the same workers and queues:
+// puts workers to use in two ways, on the same workers and queues, and
+// builds parallel loops on the second:
 //
-//	API   for                                        a handler or task
-//	Run   items that produce items, none waits       pushes children with Worker.Spawn
-//	Pool  fork-join tasks that wait for each other   forks (Fork, Group.Go) and joins (Join, Wait)
+//	API    for                                        a handler or task
+//	Run    items that produce items, none waits       pushes children with Worker.Spawn
+//	Pool   fork-join tasks that wait for each other   forks (Fork, Group.Go) and joins (Join, Wait)
+//	loops  a range, a slice, a reduction, a sort      calls For, Map, Reduce, Sort in a task
 //
 // # Pool
 //
@@ -49,6 +51,35 @@
 // group it made, waits for them then, as a Cilk function syncs before it
 // returns. So a task never outlives the task that started it, and Do
 // returns only when every task it started has finished.
+//
+// # Loops
+//
+// The loop functions run inside a task, on its pool, and return when the
+// loop is done. They are a layer above fork-join: a loop forks parts of
+// its range as tasks, and its worker helps run them.
+//
+//	function                   does                                      as
+//	For, ForRange              body(i), or body(lo, hi) per chunk        a for loop
+//	ForErr, ForRangeErr        the same, stopping at the first error     errgroup
+//	Map, MapErr                f(s[i]) into a new slice                  conc's iter.Map
+//	Reduce, ReduceRange        a fold in an order fixed by the indices   a serial fold
+//	Sort, SortFunc             an unstable sort in place                 slices.Sort, slices.SortFunc
+//	SortStableFunc             a stable sort                             slices.SortStableFunc
+//
+// A range splits by demand: between chunks, a worker that sees k workers
+// look for work keeps 1/(k+1) of its remaining iterations and forks the
+// rest as k parts. So there is no grain to choose (Loop sets one, for
+// users who know theirs). With nobody looking, a loop runs serially on
+// its worker. A nested loop finds the outer loop's parts in its worker's
+// queue, and so does not split: nesting never oversubscribes.
+//
+// A body gets the Task of the part that runs it, for a nested loop, a
+// Fork or Task.Block. A goroutine outside the pool runs a loop in
+// Pool.Do; the ...Err functions stop when the context of Do is cancelled.
+//
+//	err := pool.Do(ctx, func(t *sched.Task) error {
+//		return sched.ForErr(t, len(urls), func(t *sched.Task, i int) error { return fetch(t, urls[i]) })
+//	})
 //
 // # Load balancing
 //

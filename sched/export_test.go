@@ -72,3 +72,8 @@ func WithSpin[T any](c Config[T], n int) Config[T] {
 
 // Spin returns the spin count of c.
 func Spin[T any](c Config[T]) int { return c.spin }
+
+// PartitionOrdered and PartitionFunc are the quicksorts' cuts, for a test
+// that they cut alike.
+func PartitionOrdered(x []int) int                      { return partitionOrdered(x) }
+func PartitionFunc(x []int, cmp func(a, b int) int) int { return partitionFunc(x, cmp) }

@@ -12,15 +12,19 @@ import (
 	"testing"
 )
 
-// The package's two layers, by file. The fork-join layer runs tasks on the
-// engine's workers; the engine knows nothing of it.
+// The package's three layers, by file. The loops split ranges into tasks
+// of the fork-join layer, through its exported names only; the fork-join
+// layer runs tasks on the engine's workers. No layer names one above it.
 //
+//	loops       loop.go  map.go  reduce.go  sort.go
+//	              |  exported names only: Task, ForkFunc, JoinFunc, Future
 //	fork-join   pool.go  task.go  runner.go  fork.go  group.go  crew.go
 //	              |  host (Pool implements it)
 //	engine      sched.go  scheduler.go  worker.go  master.go  random.go
 //	            park.go  inject.go  latch.go  panic.go  queue.go
 //	            perworker.go  stats.go  race.go  norace.go  doc.go
 var (
+	loopFiles     = []string{"loop.go", "map.go", "reduce.go", "sort.go"}
 	forkJoinFiles = []string{"pool.go", "task.go", "runner.go", "fork.go", "group.go", "crew.go"}
 	engineFiles   = []string{
 		"sched.go", "scheduler.go", "worker.go", "master.go", "random.go",
@@ -67,14 +71,15 @@ func (emptyImports) Import(path string) (*types.Package, error) {
 	return pkg, nil
 }
 
-// TestLayers checks that no code of the engine refers to a name the
-// fork-join layer declares (a type, function, method, field, constant
-// or variable), and that every file belongs to one layer.
+// TestLayers checks that no code of a layer refers to a name that a layer
+// above it declares (a type, function, method, field, constant or
+// variable), that the loops refer only to exported names of the layers
+// below, and that every file belongs to one layer.
 func TestLayers(t *testing.T) {
 	fset, files, pkg, info := checkedPackage(t)
 	for name := range files {
-		if !slices.Contains(forkJoinFiles, name) && !slices.Contains(engineFiles, name) {
-			t.Errorf("%s is in no layer: add it to engineFiles or forkJoinFiles", name)
+		if layer(name) < 0 {
+			t.Errorf("%s is in no layer: add it to engineFiles, forkJoinFiles or loopFiles", name)
 		}
 	}
 	for id, obj := range info.Uses {
@@ -83,11 +88,36 @@ func TestLayers(t *testing.T) {
 		}
 		use := fset.Position(id.Pos())
 		decl := fset.Position(obj.Pos())
-		if slices.Contains(engineFiles, filepath.Base(use.Filename)) &&
-			slices.Contains(forkJoinFiles, filepath.Base(decl.Filename)) {
-			t.Errorf("%s: the engine refers to %s, which the fork-join layer declares at %s", use, obj.Name(), decl)
+		from, to := layer(filepath.Base(use.Filename)), layer(filepath.Base(decl.Filename))
+		switch {
+		case from < to:
+			t.Errorf("%s: the %s layer refers to %s, which the %s layer above it declares at %s", use, layers[from], obj.Name(), layers[to], decl)
+		case from == loops && to != loops && !obj.Exported():
+			t.Errorf("%s: the loops refer to %s, which the %s layer declares at %s and does not export", use, obj.Name(), layers[to], decl)
 		}
 	}
+}
+
+// The layers, from the bottom up, as layer numbers them.
+const (
+	engine = iota
+	forkJoin
+	loops
+)
+
+var layers = []string{"engine", "fork-join", "loop"}
+
+// layer returns the layer of the file name, or -1 for none.
+func layer(name string) int {
+	switch {
+	case slices.Contains(engineFiles, name):
+		return engine
+	case slices.Contains(forkJoinFiles, name):
+		return forkJoin
+	case slices.Contains(loopFiles, name):
+		return loops
+	}
+	return -1
 }
 
 // TestMethodsInTheirTypesFile checks that every method of a type is

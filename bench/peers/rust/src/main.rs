@@ -76,6 +76,8 @@
 //! benchmarks use that many threads (the thieves' benchmarks start the
 //! thieves their name says, whatever `-cpu` is).
 
+mod loops;
+
 use crossbeam_deque::{Steal, Stealer, Worker};
 use std::cell::Cell;
 use std::process;
@@ -435,6 +437,8 @@ fn benchmarks() -> Vec<Bench> {
             });
         }
     }
+    // The parallel loops and sorts: see loops.rs.
+    v.extend(loops::benchmarks());
     v
 }
 
@@ -916,8 +920,8 @@ mod tests {
         // One op of each (the steals of 10^5 items included): each loop
         // panics if it did not do what its name says.
         for b in benchmarks() {
-            if b.name.contains("coarse") {
-                continue; // fib(34): seconds in a debug build
+            if b.name.contains("coarse") || b.name.starts_with("BenchmarkLoop") || b.name.starts_with("BenchmarkSort") {
+                continue; // fib(34), the loops and the sorts: seconds in a debug build
             }
             let _ = (b.run)(2, 2);
         }

@@ -1,0 +1,380 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/sourcegraph/conc/iter"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/worksteal/wsq/sched"
+)
+
+// Parallel loops against the obvious alternatives. BenchmarkLoop runs one
+// loop per op, filling out[i] for each index i of a workload:
+//
+//   - uniform-fine: 2^23 indices of a few nanoseconds each;
+//   - uniform-coarse: 2048 indices of some microseconds each;
+//   - triangular: 2048 indices, index i costing in proportion to i;
+//   - mandelbrot: the rows of a 512×384 Mandelbrot image, 200 iterations
+//     at most per pixel; out[row] sums the row's iterations. The rows
+//     through the set cost most;
+//   - nested: 8 tiles of uniform-fine indices, tile j holding (j+1)·2^17,
+//     an outer loop over the tiles and an inner loop over each tile's
+//     indices.
+//
+// Each implementation at the grain its users would pick:
+//
+//   - serial: one plain loop;
+//   - wsq: sched.ForRange on a Pool of GOMAXPROCS workers made once,
+//     called in Pool.Do; nested: sched.For over the tiles, ForRange in
+//     each. No grain: the loop splits by demand;
+//   - chunks: GOMAXPROCS goroutines, each over one static chunk of equal
+//     size; nested: the outer loop serial, each tile in static chunks
+//     (nested goroutines would oversubscribe);
+//   - errgroup: an errgroup.Group with SetLimit(GOMAXPROCS), one Go per
+//     chunk, with as many equal chunks as wsq's loop ends with parts
+//     (counted in an untimed run of wsq: its pool's tasks, less Do's and
+//     the loop's own); nested: per tile, as chunks does;
+//   - conc: sourcegraph/conc v0.3.0's iter.ForEachIdx over out, one call
+//     per index, workers pulling indices from a shared counter; nested:
+//     ForEachIdx over the tiles, and inside it over the tile's indices.
+//
+// One op is one whole loop. Each op writes values that depend on the op's
+// salt, so a loop that skipped an index fails the check after the timed
+// loops (every index, against a serial run). Run it with -cpu 1,2: every
+// implementation uses GOMAXPROCS workers or goroutines.
+//
+//	go test -run '^$' -bench 'Loop' -cpu 1,2 -count 5 ./bench
+
+// loopWork is one workload of BenchmarkLoop.
+type loopWork struct {
+	name string
+	n    int
+	// fill sets out[i] for each i in [lo, hi), for the op's salt.
+	fill func(out []uint32, lo, hi int, salt uint64)
+	// tiles, for nested work: the bounds of the outer loop's tiles
+	// (tiles[j] to tiles[j+1]); nil for a flat loop.
+	tiles []int
+}
+
+// spin returns the value of index i after rounds rounds of a mixing step:
+// a chain of dependent multiplications, so that no compiler runs the
+// rounds of one index in parallel, or those of adjacent indices as one
+// vector operation.
+func spin(i, salt uint64, rounds int) uint32 {
+	x := i ^ salt
+	for range rounds {
+		x ^= x >> 29
+		x *= 0xBF58476D1CE4E5B9
+	}
+	return uint32(x >> 32)
+}
+
+// mandelRow sums the iterations of the pixels of row y of a w×h image of
+// the region [-2.2, 0.8] × [-1.2, 1.2], at most maxIter each.
+func mandelRow(y, w, h, maxIter int) uint32 {
+	ci := -1.2 + 2.4*float64(y)/float64(h)
+	sum := 0
+	for px := range w {
+		cr := -2.2 + 3.0*float64(px)/float64(w)
+		zr, zi := 0.0, 0.0
+		k := 0
+		for ; k < maxIter && zr*zr+zi*zi <= 4; k++ {
+			zr, zi = zr*zr-zi*zi+cr, 2*zr*zi+ci
+		}
+		sum += k
+	}
+	return uint32(sum)
+}
+
+var loopWorks = func() []loopWork {
+	fine := func(out []uint32, lo, hi int, salt uint64) {
+		for i := lo; i < hi; i++ {
+			out[i] = spin(uint64(i), salt, 2)
+		}
+	}
+	var tiles []int
+	for j, at := 0, 0; j <= 8; j++ {
+		tiles = append(tiles, at)
+		at += (j + 1) << 17
+	}
+	return []loopWork{
+		{name: "uniform-fine", n: 1 << 23, fill: fine},
+		{name: "uniform-coarse", n: 2048, fill: func(out []uint32, lo, hi int, salt uint64) {
+			for i := lo; i < hi; i++ {
+				out[i] = spin(uint64(i), salt, 4096)
+			}
+		}},
+		{name: "triangular", n: 2048, fill: func(out []uint32, lo, hi int, salt uint64) {
+			for i := lo; i < hi; i++ {
+				out[i] = spin(uint64(i), salt, 4*i)
+			}
+		}},
+		{name: "mandelbrot", n: 384, fill: func(out []uint32, lo, hi int, salt uint64) {
+			for y := lo; y < hi; y++ {
+				out[y] = mandelRow(y, 512, 384, 200) + uint32(salt)
+			}
+		}},
+		{name: "nested", n: tiles[8], fill: fine, tiles: tiles},
+	}
+}()
+
+// loopImpl prepares a way to run a workload, and returns it and a function
+// that releases what it holds.
+type loopImpl struct {
+	name    string
+	prepare func(w loopWork) (run func(out []uint32, salt uint64), stop func())
+}
+
+var loopImpls = []loopImpl{
+	{"wsq", prepareLoopWsq},
+	{"serial", func(w loopWork) (func([]uint32, uint64), func()) {
+		return func(out []uint32, salt uint64) { w.fill(out, 0, w.n, salt) }, func() {}
+	}},
+	{"chunks", func(w loopWork) (func([]uint32, uint64), func()) {
+		return func(out []uint32, salt uint64) {
+			forTiles(w, func(lo, hi int) { staticChunks(lo, hi, runtime.GOMAXPROCS(0), out, salt, w.fill) })
+		}, func() {}
+	}},
+	{"errgroup", func(w loopWork) (func([]uint32, uint64), func()) {
+		chunks := wsqParts(w)
+		return func(out []uint32, salt uint64) {
+			forTiles(w, func(lo, hi int) { errgroupChunks(lo, hi, chunks, out, salt, w.fill) })
+		}, func() {}
+	}},
+	{"conc", func(w loopWork) (func([]uint32, uint64), func()) {
+		one := func(out []uint32, i int, salt uint64) { w.fill(out, i, i+1, salt) }
+		if w.tiles == nil {
+			return func(out []uint32, salt uint64) {
+				iter.ForEachIdx(out[:w.n], func(i int, _ *uint32) { one(out, i, salt) })
+			}, func() {}
+		}
+		return func(out []uint32, salt uint64) {
+			iter.ForEachIdx(w.tiles[:len(w.tiles)-1], func(j int, lo *int) {
+				tile := out[*lo:w.tiles[j+1]]
+				iter.ForEachIdx(tile, func(i int, _ *uint32) { one(out, *lo+i, salt) })
+			})
+		}, func() {}
+	}},
+}
+
+func BenchmarkLoop(b *testing.B) {
+	for _, w := range loopWorks {
+		want := make([]uint32, w.n)
+		for _, impl := range loopImpls {
+			b.Run(fmt.Sprintf("work=%s/impl=%s", w.name, impl.name), func(b *testing.B) {
+				out := make([]uint32, w.n)
+				for i := range out {
+					out[i] = 1 // touched: no op pays the first write of a page
+				}
+				run, stop := impl.prepare(w)
+				defer stop()
+				b.ReportAllocs()
+				var salt uint64
+				for b.Loop() {
+					salt++
+					run(out, salt)
+				}
+				w.fill(want, 0, w.n, salt)
+				for i := range out {
+					if out[i] != want[i] {
+						b.Fatalf("out[%d] = %d, want %d", i, out[i], want[i])
+					}
+				}
+			})
+		}
+	}
+}
+
+// prepareLoopWsq makes a pool of GOMAXPROCS workers for the workload.
+func prepareLoopWsq(w loopWork) (func([]uint32, uint64), func()) {
+	pool, err := sched.NewPool()
+	if err != nil {
+		panic(err)
+	}
+	return func(out []uint32, salt uint64) { runLoopWsq(pool, w, out, salt) }, func() { pool.Close() }
+}
+
+// runLoopWsq runs the workload on the pool: ForRange, or for nested work,
+// For over the tiles and ForRange in each.
+func runLoopWsq(pool *sched.Pool, w loopWork, out []uint32, salt uint64) {
+	_ = pool.Do(context.Background(), func(t *sched.Task) error {
+		if w.tiles == nil {
+			sched.ForRange(t, w.n, func(_ *sched.Task, lo, hi int) { w.fill(out, lo, hi, salt) })
+			return nil
+		}
+		sched.For(t, len(w.tiles)-1, func(t *sched.Task, j int) {
+			base := w.tiles[j]
+			sched.ForRange(t, w.tiles[j+1]-base, func(_ *sched.Task, lo, hi int) { w.fill(out, base+lo, base+hi, salt) })
+		})
+		return nil
+	})
+}
+
+// wsqParts returns how many parts wsq's loop ends with on the workload
+// (per tile, for nested work): the tasks of one run on a new pool, less
+// Do's and the loops' own.
+func wsqParts(w loopWork) int {
+	pool, err := sched.NewPool()
+	if err != nil {
+		panic(err)
+	}
+	runLoopWsq(pool, w, make([]uint32, w.n), 0)
+	tasks := int(pool.Close().Processed) - 2 // Do's task, the loop's
+	if w.tiles != nil {
+		tiles := len(w.tiles) - 1
+		tasks = (tasks - tiles) / tiles // each tile's loop, per tile
+	}
+	return max(tasks, 1)
+}
+
+// forTiles calls f for each tile of w, in order, or once for the whole
+// range of a flat loop.
+func forTiles(w loopWork, f func(lo, hi int)) {
+	if w.tiles == nil {
+		f(0, w.n)
+		return
+	}
+	for j := range len(w.tiles) - 1 {
+		f(w.tiles[j], w.tiles[j+1])
+	}
+}
+
+// chunkBounds returns the start of chunk c of k equal chunks of [lo, hi).
+func chunkBounds(lo, hi, k, c int) int { return lo + (hi-lo)*c/k }
+
+// staticChunks fills [lo, hi) with k goroutines, one per chunk.
+func staticChunks(lo, hi, k int, out []uint32, salt uint64, fill func([]uint32, int, int, uint64)) {
+	var wg sync.WaitGroup
+	for c := range k {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fill(out, chunkBounds(lo, hi, k, c), chunkBounds(lo, hi, k, c+1), salt)
+		}()
+	}
+	wg.Wait()
+}
+
+// errgroupChunks fills [lo, hi) in k chunks, GOMAXPROCS at a time.
+func errgroupChunks(lo, hi, k int, out []uint32, salt uint64, fill func([]uint32, int, int, uint64)) {
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for c := range k {
+		g.Go(func() error {
+			fill(out, chunkBounds(lo, hi, k, c), chunkBounds(lo, hi, k, c+1), salt)
+			return nil
+		})
+	}
+	_ = g.Wait() // the chunks return nil
+}
+
+// BenchmarkSort sorts 10^7 random ints and 10^6 random strings per op,
+// restored from a copy outside the timer, with:
+//
+//   - wsq: sched.Sort on a Pool of GOMAXPROCS workers made once, in
+//     Pool.Do;
+//   - slices: slices.Sort;
+//   - goroutines: a merge sort that sorts the halves in two goroutines
+//     down to a depth of log2(GOMAXPROCS)+2 (four leaves per processor),
+//     sorts the leaves with slices.Sort, and merges each level serially
+//     through a buffer.
+//
+// Each op's result is checked against slices.Sort's, outside the timer.
+//
+//	go test -run '^$' -bench 'Sort' -cpu 1,2 -count 5 ./bench
+func BenchmarkSort(b *testing.B) {
+	ints := make([]int, 10_000_000)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range ints {
+		ints[i] = int(r.Uint64())
+	}
+	strs := make([]string, 1_000_000)
+	for i := range strs {
+		strs[i] = strconv.FormatUint(r.Uint64(), 36)
+	}
+	benchSort(b, "ints", ints)
+	benchSort(b, "strings", strs)
+}
+
+// benchSort runs the sorts of BenchmarkSort on copies of in.
+func benchSort[E interface{ ~int | ~string }](b *testing.B, name string, in []E) {
+	want := slices.Clone(in)
+	slices.Sort(want)
+	sorts := []struct {
+		name string
+		sort func(pool *sched.Pool, x []E)
+	}{
+		{"wsq", func(pool *sched.Pool, x []E) {
+			_ = pool.Do(context.Background(), func(t *sched.Task) error {
+				sched.Sort(t, x)
+				return nil
+			})
+		}},
+		{"slices", func(_ *sched.Pool, x []E) { slices.Sort(x) }},
+		{"goroutines", func(_ *sched.Pool, x []E) {
+			mergeSortGoroutines(x, make([]E, len(x)), bits.Len(uint(runtime.GOMAXPROCS(0)))+1)
+		}},
+	}
+	for _, s := range sorts {
+		b.Run(fmt.Sprintf("data=%s/impl=%s", name, s.name), func(b *testing.B) {
+			pool, err := sched.NewPool()
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer pool.Close()
+			x := make([]E, len(in))
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				copy(x, in)
+				b.StartTimer()
+				s.sort(pool, x)
+				b.StopTimer()
+				if !slices.Equal(x, want) {
+					b.Fatal("the result is not slices.Sort's")
+				}
+				b.StartTimer()
+			}
+		})
+	}
+}
+
+// mergeSortGoroutines sorts x, using buf (of x's length), by sorting its
+// halves in two goroutines down to the given depth and merging them.
+func mergeSortGoroutines[E interface{ ~int | ~string }](x, buf []E, depth int) {
+	if depth == 0 || len(x) < 2 {
+		slices.Sort(x)
+		return
+	}
+	h := len(x) / 2
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		mergeSortGoroutines(x[:h], buf[:h], depth-1)
+	}()
+	mergeSortGoroutines(x[h:], buf[h:], depth-1)
+	wg.Wait()
+	copy(buf, x)
+	a, c := buf[:h], buf[h:]
+	k := 0
+	for len(a) > 0 && len(c) > 0 {
+		if c[0] < a[0] {
+			x[k], c = c[0], c[1:]
+		} else {
+			x[k], a = a[0], a[1:]
+		}
+		k++
+	}
+	k += copy(x[k:], a)
+	copy(x[k:], c)
+}

@@ -1,0 +1,282 @@
+package sched_test
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/worksteal/wsq/sched"
+)
+
+// ExampleFor computes square roots in parallel. The loop splits its range
+// when other workers look for work: there is no grain to choose.
+func ExampleFor() {
+	pool, err := sched.NewPool()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	xs := make([]float64, 1_000_000)
+	for i := range xs {
+		xs[i] = float64(i)
+	}
+	ys := make([]float64, len(xs))
+	err = pool.Do(context.Background(), func(t *sched.Task) error {
+		sched.For(t, len(xs), func(t *sched.Task, i int) { ys[i] = math.Sqrt(xs[i]) })
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(ys[4], ys[999_999])
+	// Output: 2 999.999499999875
+}
+
+// ExampleForRange scales a vector: the body loops over a chunk itself, so
+// a cheap iteration costs no call.
+func ExampleForRange() {
+	pool, err := sched.NewPool()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	v := make([]int, 10_000_000)
+	for i := range v {
+		v[i] = i
+	}
+	err = pool.Do(context.Background(), func(t *sched.Task) error {
+		sched.ForRange(t, len(v), func(t *sched.Task, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				v[i] *= 3
+			}
+		})
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(v[1], v[9_999_999])
+	// Output: 3 29999997
+}
+
+// ExampleForErr looks for a bad record, and stops at the first one found,
+// as errgroup does. The loop runs through Pool.Do, whose context would
+// stop it too.
+func ExampleForErr() {
+	pool, err := sched.NewPool()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	records := make([]string, 100_000)
+	for i := range records {
+		records[i] = fmt.Sprintf("id=%d", i)
+	}
+	records[71_234] = "garbage"
+	err = pool.Do(context.Background(), func(t *sched.Task) error {
+		return sched.ForErr(t, len(records), func(t *sched.Task, i int) error {
+			if !strings.HasPrefix(records[i], "id=") {
+				return fmt.Errorf("record %d: %q", i, records[i])
+			}
+			return nil
+		})
+	})
+	fmt.Println(err)
+	// Output: record 71234: "garbage"
+}
+
+// ExampleMap measures words in parallel.
+func ExampleMap() {
+	pool, err := sched.NewPool()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	words := strings.Fields("the quick brown fox jumps over the lazy dog")
+	var lengths []int
+	err = pool.Do(context.Background(), func(t *sched.Task) error {
+		lengths = sched.Map(t, words, func(t *sched.Task, w string) int { return len(w) })
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(lengths)
+	// Output: [3 5 5 3 5 4 3 4 3]
+}
+
+// ExampleReduce sums the series of 1/i², whose floating-point sum depends
+// on the order of the additions. Reduce fixes the order by the indices:
+// the result has the same bits on every run, on any number of workers.
+func ExampleReduce() {
+	pool, err := sched.NewPool()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	var sum float64
+	err = pool.Do(context.Background(), func(t *sched.Task) error {
+		sum = sched.Reduce(t, 10_000_000, 0.0,
+			func(t *sched.Task, i int) float64 { k := float64(i + 1); return 1 / (k * k) },
+			func(a, b float64) float64 { return a + b })
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%.12f (π²/6 = %.12f)\n", sum, math.Pi*math.Pi/6)
+	// Output: 1.644933966848 (π²/6 = 1.644934066848)
+}
+
+// ExampleReduceRange concatenates strings: a combination that is not
+// commutative, which the order of the indices fixes.
+func ExampleReduceRange() {
+	pool, err := sched.NewPool()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	var s string
+	err = pool.Do(context.Background(), func(t *sched.Task) error {
+		s = sched.ReduceRange(t, 26, "", func(t *sched.Task, lo, hi int) string {
+			var b strings.Builder
+			for i := lo; i < hi; i++ {
+				b.WriteByte(byte('a' + i))
+			}
+			return b.String()
+		}, func(x, y string) string { return x + y })
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(s)
+	// Output: abcdefghijklmnopqrstuvwxyz
+}
+
+// ExampleSort sorts a million integers in parallel.
+func ExampleSort() {
+	pool, err := sched.NewPool()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	xs := make([]int, 1_000_000)
+	for i := range xs {
+		xs[i] = (i * 37) % len(xs) // a permutation: 37 and 10⁶ are coprime
+	}
+	err = pool.Do(context.Background(), func(t *sched.Task) error {
+		sched.Sort(t, xs)
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(xs[:5], xs[len(xs)-1])
+	// Output: [0 1 2 3 4] 999999
+}
+
+// ExampleSortFunc sorts people by age, oldest first, with a comparison
+// function as slices.SortFunc takes.
+func ExampleSortFunc() {
+	pool, err := sched.NewPool()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	type person struct {
+		name string
+		age  int
+	}
+	people := []person{{"Gopher", 13}, {"Alice", 55}, {"Bob", 24}, {"Ada", 36}}
+	err = pool.Do(context.Background(), func(t *sched.Task) error {
+		sched.SortFunc(t, people, func(a, b person) int { return cmp.Compare(b.age, a.age) })
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(people)
+	// Output: [{Alice 55} {Ada 36} {Bob 24} {Gopher 13}]
+}
+
+// ExampleSortStableFunc sorts people by age, keeping the order of names
+// among people of the same age.
+func ExampleSortStableFunc() {
+	pool, err := sched.NewPool()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	type person struct {
+		name string
+		age  int
+	}
+	people := []person{{"Alex", 24}, {"Bob", 24}, {"Gopher", 13}, {"Ada", 36}, {"Eve", 13}}
+	err = pool.Do(context.Background(), func(t *sched.Task) error {
+		sched.SortStableFunc(t, people, func(a, b person) int { return cmp.Compare(a.age, b.age) })
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(people)
+	// Output: [{Gopher 13} {Eve 13} {Alex 24} {Bob 24} {Ada 36}]
+}
+
+// ExampleLoop gives a loop a grain: each call of the body gets at least
+// 64 rows of the image, but the last of a part, and no split leaves
+// fewer. A nested loop takes the Task that its body gets.
+func ExampleLoop() {
+	pool, err := sched.NewPool()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	const rows, cols = 1024, 512
+	img := make([]uint8, rows*cols)
+	err = pool.Do(context.Background(), func(t *sched.Task) error {
+		sched.Loop{Grain: 64}.ForRange(t, rows, func(t *sched.Task, lo, hi int) {
+			for r := lo; r < hi; r++ {
+				sched.For(t, cols, func(t *sched.Task, c int) { img[r*cols+c] = uint8(r ^ c) })
+			}
+		})
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(img[3*cols+5], img[1023*cols+511])
+	// Output: 6 0
+}

@@ -1,0 +1,48 @@
+package sched
+
+// Map returns a new slice that holds f(s[i]) at each index i, computed in
+// parallel when other workers look for work, as For would. The result has
+// len(s) elements; Map of a nil s returns nil, as slices.Clone does. It
+// panics if t or f is nil, and with a *PanicError if f panics.
+//
+//	lengths := sched.Map(t, words, func(t *sched.Task, w string) int { return len(w) })
+//
+// Map splits the slice as For splits a range: see Loop.
+func Map[T, R any](t *Task, s []T, f func(t *Task, x T) R) []R {
+	checkLoop(t, "Map", f == nil)
+	if s == nil {
+		return nil
+	}
+	out := make([]R, len(s))
+	ForRange(t, len(s), func(t *Task, lo, hi int) {
+		for i, x := range s[lo:hi] {
+			out[lo+i] = f(t, x)
+		}
+	})
+	return out
+}
+
+// MapErr is Map for a function that may fail: it stops at the first error
+// or at a cancellation of t's context, as ForErr does, and then returns
+// nil and that error. With no error it returns what Map would and nil.
+func MapErr[T, R any](t *Task, s []T, f func(t *Task, x T) (R, error)) ([]R, error) {
+	checkLoop(t, "MapErr", f == nil)
+	if s == nil {
+		return nil, nil
+	}
+	out := make([]R, len(s))
+	err := ForRangeErr(t, len(s), func(t *Task, lo, hi int) error {
+		for i, x := range s[lo:hi] {
+			r, err := f(t, x)
+			if err != nil {
+				return err
+			}
+			out[lo+i] = r
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
