@@ -212,24 +212,34 @@ func (pw *runner) publish(k int) {
 	if k == 0 {
 		return
 	}
-	jobs := pw.jobs[:0]
-	for _, b := range pw.slots[:k] {
-		b.shown = true
-		if b.counted { // a Fork's: its task finds it on forks from now on (Task.unjoined)
-			b.link(b.parent)
+	w := pw.w
+	w.count(int64(k))
+	if k == 1 { // the usual case while the worker's items are long: no batch
+		w.pushOne(Job{fork: pw.show(pw.slots[0])})
+	} else {
+		jobs := pw.jobs[:0]
+		for _, b := range pw.slots[:k] {
+			jobs = append(jobs, Job{fork: pw.show(b)})
 		}
-		jobs = append(jobs, Job{fork: b})
+		w.push(jobs)
+		clear(jobs)
+		pw.jobs = jobs[:0]
 	}
-	pw.shown += k
 	hi := pw.hi
 	copy(pw.slots, pw.slots[k:hi])
 	clear(pw.slots[hi-k : hi]) // the published records: out of the slots
 	pw.hi = hi - k
-	w := pw.w
-	w.count(int64(k))
-	w.push(jobs)
-	clear(jobs)
-	pw.jobs = jobs[:0]
+}
+
+// show marks b published, and returns it. A Fork's record goes on its
+// task's list of forks: its task finds it there from now on (Task.unjoined).
+func (pw *runner) show(b *forkBase) *forkBase {
+	b.shown = true
+	pw.shown++
+	if b.counted {
+		b.link(b.parent)
+	}
+	return b
 }
 
 // unshow counts the join of b: if it was published, it has left the
