@@ -1,13 +1,15 @@
 package sched
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/worksteal/wsq/internal/schedstats"
 )
 
-// Stats describes a finished run, or the whole life of a Pool. Durations
-// are wall-clock times.
+// Stats describes a finished run, the whole life of a Pool, or a running
+// Pool as of its workers' last looks for work (Pool.Stats). Durations are
+// wall-clock times.
 type Stats struct {
 	// WorkerStats holds the sums over the workers, except MaxLen, the
 	// largest. Steals and Moved count the masters' hand-offs in Master
@@ -42,6 +44,59 @@ type WorkerStats struct {
 	// IdleWait is the time the worker spent without work, its wait for
 	// the end of the run included.
 	IdleWait time.Duration
+}
+
+// liveStats is a worker's WorkerStats as of its last look for work, for
+// Pool.Stats on any goroutine. Only the worker's goroutine stores into it
+// (publishStats); readers only load. Each field is one atomic word, so a
+// reader never sees a torn value. Two fields may come from two looks.
+type liveStats struct {
+	processed, steals, moved, maxLen, idleWait atomic.Int64
+}
+
+// publishStats copies the worker's statistics into live. findWork calls
+// it as the worker starts to look for work, a point that already reads
+// the clock. A field stores only when it changed: the worker is the only
+// writer, so its load returns its own last store. Most looks store two
+// words, Processed and IdleWait.
+func (w *Worker[T]) publishStats() {
+	l, st := &w.live, &w.stats
+	storeChanged(&l.processed, st.Processed)
+	storeChanged(&l.steals, st.Steals)
+	storeChanged(&l.moved, st.Moved)
+	storeChanged(&l.maxLen, int64(st.MaxLen))
+	storeChanged(&l.idleWait, int64(st.IdleWait))
+}
+
+// storeChanged stores v into a unless a holds it already.
+func storeChanged(a *atomic.Int64, v int64) {
+	if a.Load() != v {
+		a.Store(v)
+	}
+}
+
+// snapshot returns the workers' statistics as of their last looks for
+// work. Any goroutine may call it while the workers run. It leaves out
+// what the mode counts apart (Stats.detail).
+func (s *scheduler[T]) snapshot() Stats {
+	st := Stats{PerWorker: make([]WorkerStats, len(s.workers))}
+	for i, w := range s.workers {
+		l := &w.live
+		ws := WorkerStats{
+			Processed: l.processed.Load(),
+			Steals:    l.steals.Load(),
+			Moved:     l.moved.Load(),
+			MaxLen:    int(l.maxLen.Load()),
+			IdleWait:  time.Duration(l.idleWait.Load()),
+		}
+		st.PerWorker[i] = ws
+		st.Processed += ws.Processed
+		st.Steals += ws.Steals
+		st.Moved += ws.Moved
+		st.MaxLen = max(st.MaxLen, ws.MaxLen)
+		st.IdleWait += ws.IdleWait
+	}
+	return st
 }
 
 func init() {

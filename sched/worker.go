@@ -81,6 +81,10 @@ type Worker[T any] struct {
 	// zero, the one case where MaxLen could grow.
 	room int
 	_    pad.Line
+
+	// live is stats as of the worker's last look for work: the worker
+	// stores, Pool.Stats loads on any goroutine (see publishStats).
+	live liveStats
 }
 
 // publisher is a queue whose owner may hold items from Len, and can
@@ -373,6 +377,7 @@ func (w *Worker[T]) findWork(ctx context.Context, l *latch) (bool, error) {
 	w.idles++
 	start := time.Now()
 	w.measureGrain(start)
+	w.publishStats()
 	ok := w.s.mode.find(ctx, w, l)
 	end := time.Now()
 	w.stats.IdleWait += end.Sub(start)
