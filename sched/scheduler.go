@@ -310,17 +310,6 @@ type balancer[T any] interface {
 	looking() int
 }
 
-// demand returns how many workers look for work that w could give them:
-// those looking, when w's queue shows no item for them; zero otherwise.
-// A worker whose queue shows items has work for them already.
-func (w *Worker[T]) demand() int {
-	k := w.s.mode.looking()
-	if k == 0 || w.queue.Len() > 0 {
-		return 0
-	}
-	return k
-}
-
 // proportion returns the part of the victim's queue that a steal takes:
 // Config.Proportion if it is set, and else the steal's own choice. idle
 // is the number of workers that look for work, the thief's among them;

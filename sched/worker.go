@@ -453,3 +453,14 @@ func (w *Worker[T]) shed() {
 	}
 	w.s.mode.shed(w)
 }
+
+// demand returns how many workers look for work that w could give them:
+// those looking, when w's queue shows no item for them; zero otherwise.
+// A worker whose queue shows items has work for them already.
+func (w *Worker[T]) demand() int {
+	k := w.s.mode.looking()
+	if k == 0 || w.queue.Len() > 0 {
+		return 0
+	}
+	return k
+}
