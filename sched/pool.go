@@ -186,7 +186,7 @@ func (p *Pool) Stats() Stats {
 		c.PerWorker = slices.Clone(c.PerWorker)
 		return c
 	}
-	st := p.s.snapshot()
+	st := snapshot(p.s.workers)
 	p.blockStats(&st)
 	return st
 }

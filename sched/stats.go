@@ -48,19 +48,17 @@ type WorkerStats struct {
 
 // liveStats is a worker's WorkerStats as of its last look for work, for
 // Pool.Stats on any goroutine. Only the worker's goroutine stores into it
-// (publishStats); readers only load. Each field is one atomic word, so a
+// (publish); readers only load. Each field is one atomic word, so a
 // reader never sees a torn value. Two fields may come from two looks.
 type liveStats struct {
 	processed, steals, moved, maxLen, idleWait atomic.Int64
 }
 
-// publishStats copies the worker's statistics into live. findWork calls
-// it as the worker starts to look for work, a point that already reads
-// the clock. A field stores only when it changed: the worker is the only
-// writer, so its load returns its own last store. Most looks store two
-// words, Processed and IdleWait.
-func (w *Worker[T]) publishStats() {
-	l, st := &w.live, &w.stats
+// publish stores st into l. Worker.findWork calls it as the worker starts
+// to look for work, a point that already reads the clock. A field stores
+// only when it changed: the worker is the only writer, so its load returns
+// its own last store. Most looks store two words, Processed and IdleWait.
+func (l *liveStats) publish(st *WorkerStats) {
 	storeChanged(&l.processed, st.Processed)
 	storeChanged(&l.steals, st.Steals)
 	storeChanged(&l.moved, st.Moved)
@@ -75,20 +73,24 @@ func storeChanged(a *atomic.Int64, v int64) {
 	}
 }
 
-// snapshot returns the workers' statistics as of their last looks for
-// work. Any goroutine may call it while the workers run. It leaves out
-// what the mode counts apart (Stats.detail).
-func (s *scheduler[T]) snapshot() Stats {
-	st := Stats{PerWorker: make([]WorkerStats, len(s.workers))}
-	for i, w := range s.workers {
-		l := &w.live
-		ws := WorkerStats{
-			Processed: l.processed.Load(),
-			Steals:    l.steals.Load(),
-			Moved:     l.moved.Load(),
-			MaxLen:    int(l.maxLen.Load()),
-			IdleWait:  time.Duration(l.idleWait.Load()),
-		}
+// load returns what the worker last published. Any goroutine may call it.
+func (l *liveStats) load() WorkerStats {
+	return WorkerStats{
+		Processed: l.processed.Load(),
+		Steals:    l.steals.Load(),
+		Moved:     l.moved.Load(),
+		MaxLen:    int(l.maxLen.Load()),
+		IdleWait:  time.Duration(l.idleWait.Load()),
+	}
+}
+
+// snapshot returns the statistics of workers as of their last looks for
+// work. Any goroutine may call it while they run. It leaves out what the
+// mode counts apart (Stats.detail).
+func snapshot[T any](workers []*Worker[T]) Stats {
+	st := Stats{PerWorker: make([]WorkerStats, len(workers))}
+	for i, w := range workers {
+		ws := w.live.load()
 		st.PerWorker[i] = ws
 		st.Processed += ws.Processed
 		st.Steals += ws.Steals

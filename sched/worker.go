@@ -83,7 +83,7 @@ type Worker[T any] struct {
 	_    pad.Line
 
 	// live is stats as of the worker's last look for work: the worker
-	// stores, Pool.Stats loads on any goroutine (see publishStats).
+	// stores, Pool.Stats loads on any goroutine (see liveStats).
 	live liveStats
 }
 
@@ -377,7 +377,7 @@ func (w *Worker[T]) findWork(ctx context.Context, l *latch) (bool, error) {
 	w.idles++
 	start := time.Now()
 	w.measureGrain(start)
-	w.publishStats()
+	w.live.publish(&w.stats)
 	ok := w.s.mode.find(ctx, w, l)
 	end := time.Now()
 	w.stats.IdleWait += end.Sub(start)
