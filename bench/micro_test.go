@@ -415,9 +415,15 @@ func BenchmarkPushBatch(b *testing.B) {
 
 // stealQueues is how many queues of n items one timed loop steals from: one
 // steal from each, so that a timed loop lasts far longer than a reading of
-// the clock, while all the queues together hold at most about a million
-// items.
-func stealQueues(n int) int { return max(1, min(64, (1<<20)/n)) }
+// the clock, while all the queues together hold at most stealItems items.
+func stealQueues(n int) int { return max(1, min(maxStealQueues, stealItems/n)) }
+
+// The bounds of stealQueues: at most maxStealQueues queues, holding at
+// most stealItems items in all.
+const (
+	maxStealQueues = 64
+	stealItems     = 1 << 20
+)
 
 // BenchmarkSteal measures one proportional steal from a queue of n items,
 // with the owner idle: ns/op is the time per steal. A timed loop makes one
