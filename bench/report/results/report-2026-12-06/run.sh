@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../../../.."
 out=${OUT:-bench/report/results/report-$(date -u +%F)}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 go test -c -o "$bin/bench.test" ./bench
@@ -31,4 +32,4 @@ b() { # regex benchtime [more flags]: one family, 6 samples
   b '^BenchmarkInject$' 100x
 } > "$out/bench.txt"
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/loads.txt"
-(cd bench/report && go run . -in "../../$out/bench.txt" -out "../../$out" -progress=false)
+(cd bench/report && go run . -in "$out/bench.txt" -out "$out" -progress=false)
