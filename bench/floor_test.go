@@ -18,7 +18,7 @@ var floorSink uint64
 // BenchmarkFloor measures the machine's floor: what the instructions an
 // owner's operation is made of cost on this machine, alone, in a loop. Every
 // owner-path figure of the module reads as a multiple of these, on any
-// machine (BENCHMARKS.md shows them so):
+// machine (bench/report/results/owner-path-2026-12-03 shows them so):
 //
 //	op=plain    a plain store into a slot of a ring (a push's slot write)
 //	op=store    a sync/atomic store (an XCHG on amd64)

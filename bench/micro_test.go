@@ -258,7 +258,8 @@ func popContenderOf[Q popQueue](name string, bounded bool, newQ func() Q, pops f
 // them. Filling every queue the same way keeps the comparison fair: the
 // memory layout a queue gets from its pushes (a ring's slots, lfqueue's node
 // blocks) decides much of what a pop costs. Item by item, lfqueue allocates
-// a node and a header per item, and its pops are slower (see BENCHMARKS.md);
+// a node and a header per item, and its pops are slower (see
+// bench/report/results/micro-2026-12-04);
 // in one large batch, a ring is filled by a copy with non-temporal stores that
 // leaves it out of the cache. BenchmarkPopItemFilled sets it to 1, which
 // fills the queues by one Push per item.
@@ -336,8 +337,8 @@ var (
 // push of one item into a ring) lasts milliseconds. On a machine shared with
 // other jobs the mean over the windows (ns/op) still varies by tens of
 // percent between runs; the best window (best-ns/op, see timeWindows) stays
-// within a few percent for the rings, blockq and the pops (BENCHMARKS.md
-// shows both spreads).
+// within a few percent for the rings, blockq and the pops (both spreads are
+// in bench/report/results/owner-path-2026-12-03).
 // listWindowOps bounds the windows of pre-built lists, which hold one List
 // per batch (a List of one item takes a block of slots of its own).
 const (
@@ -365,8 +366,8 @@ func pushWindow(c pushContender, batch int) int {
 // Besides ns/op, the mean over all windows, it reports best-ns/op, the time
 // per operation of the fastest whole window: on a machine shared with other
 // jobs, which stretch some windows and not others, the best window is the
-// figure that repeated runs reproduce (BENCHMARKS.md compares the spreads
-// of both).
+// figure that repeated runs reproduce (bench/report/results/owner-path-2026-12-03
+// compares the spreads of both).
 func timeWindows(b *testing.B, window int, prepare func(ops int) (run func())) {
 	b.ReportAllocs()
 	b.StopTimer()
@@ -415,9 +416,15 @@ func BenchmarkPushBatch(b *testing.B) {
 
 // stealQueues is how many queues of n items one timed loop steals from: one
 // steal from each, so that a timed loop lasts far longer than a reading of
-// the clock, while all the queues together hold at most about a million
-// items.
-func stealQueues(n int) int { return max(1, min(64, (1<<20)/n)) }
+// the clock, while all the queues together hold at most stealItems items.
+func stealQueues(n int) int { return max(1, min(maxStealQueues, stealItems/n)) }
+
+// The bounds of stealQueues: at most maxStealQueues queues, holding at
+// most stealItems items in all.
+const (
+	maxStealQueues = 64
+	stealItems     = 1 << 20
+)
 
 // BenchmarkSteal measures one proportional steal from a queue of n items,
 // with the owner idle: ns/op is the time per steal. A timed loop makes one

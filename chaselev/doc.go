@@ -130,7 +130,8 @@
 // read costs here, about as much as the CAS again, and a Pop pays a little
 // for clearing its slot. BenchmarkSlots measures both against a literal
 // transcription of Taskflow's plain-slot steal and pop (go test -run '^$'
-// -bench Slots -count 5 ./chaselev; the figures are in BENCHMARKS.md). Push
+// -bench Slots -count 5 ./chaselev; the figures are in
+// bench/report/results/reliability-2026-12-04). Push
 // and PushBatch write their slots exactly as the plain version does; a
 // batch steal pays one release store per batch, not per item.
 package chaselev

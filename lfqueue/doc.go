@@ -68,5 +68,4 @@
 // owner's next Pop or push) and, with the skip-count steal, the node the
 // last steal cut at (until the next steal). A block of a large batch stays
 // whole while any of its items is queued.
-
 package lfqueue

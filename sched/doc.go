@@ -207,7 +207,9 @@
 // A Worker's methods may be called only by the handler it runs, during the
 // call. A Task may be used only by its task's function, in its goroutine:
 // see Task for what a misuse does. Pool, Group, Future.Join and PerWorker
-// may be used from any goroutine. Stats are read after the run or Close.
+// may be used from any goroutine. Run's Stats are read after the run. A
+// Pool's are read while it runs (Pool.Stats, from any goroutine) or from
+// Close.
 //
 // Worker.Spawn(x) synchronizes before the handler call that handles x.
 // Fork, Join and Group.Go synchronize before the call of the task's

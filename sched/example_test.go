@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing/fstest"
+	"time"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/mutexq"
@@ -353,6 +354,53 @@ func ExamplePool_producers() {
 	}
 	fmt.Println("sum of squares:", sum.Load())
 	// Output: sum of squares: 333833500
+}
+
+// ExamplePool_Stats watches a running pool, as a service would, from a
+// goroutine that reads its Stats now and then. A worker publishes its
+// figures when it looks for work, so a snapshot may be behind, never
+// ahead: it never counts more tasks than have run.
+func ExamplePool_Stats() {
+	pool, err := sched.NewPool()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	var ran atomic.Int64
+	stop, watched := make(chan struct{}), make(chan bool)
+	go func() { // the watcher: a service would log or export the figures
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		behind := true
+		for {
+			select {
+			case <-tick.C:
+				st := pool.Stats()
+				behind = behind && st.Processed <= ran.Load() // a task adds to ran before it returns
+			case <-stop:
+				watched <- behind
+				return
+			}
+		}
+	}()
+	g := pool.NewGroup(context.Background())
+	for range 1000 {
+		g.Go(nil, func(*sched.Task) error {
+			ran.Add(1)
+			return nil
+		})
+	}
+	if err := g.Wait(nil); err != nil {
+		fmt.Println(err)
+		return
+	}
+	close(stop)
+	fmt.Println("never ahead of the tasks:", <-watched)
+	fmt.Println("tasks run:", pool.Close().Processed)
+	// Output:
+	// never ahead of the tasks: true
+	// tasks run: 1000
 }
 
 // ExamplePanicError recovers a panic of a task: it reaches the goroutine

@@ -61,7 +61,8 @@ type mailbox[T any] struct {
 type delivery[T any] struct {
 	parcel wsq.Parcel[T]
 	items  []T
-	n      int // number of items
+	n      int  // number of items
+	stolen bool // from a queue, not from the injector: a steal
 }
 
 // master is one master goroutine's own state.
@@ -249,6 +250,7 @@ func (m *master[T]) stealFor(mb *mailbox[T]) (delivery[T], bool) {
 		case wsq.Taken:
 			m.st.steals++
 			m.st.moved += int64(d.n)
+			d.stolen = true
 			return d, true
 		case wsq.Empty:
 			m.st.empty++ // the owner emptied its queue meanwhile; look again
@@ -298,7 +300,7 @@ func (m *master[T]) ask(mb *mailbox[T]) (delivery[T], bool) {
 			m.st.steals++
 			m.st.moved++
 			items := append(mb.recv[:0], x)
-			return delivery[T]{items: items, n: 1}, true
+			return delivery[T]{items: items, n: 1, stolen: true}, true
 		}
 	}
 	return delivery[T]{}, false
@@ -427,8 +429,10 @@ const pollsPerSpin = 16
 // owner. pending already counts the items.
 func (mb *mailbox[T]) accept(d delivery[T]) {
 	w := mb.w
-	w.stats.Steals++
-	w.stats.Moved += int64(d.n)
+	if d.stolen { // the masters count the same steals (addStats)
+		w.stats.Steals++
+		w.stats.Moved += int64(d.n)
+	}
 	if d.parcel != nil {
 		if w.handoff != nil {
 			w.handoff.PushParcel(d.parcel) // O(1) for a parcel of the same implementation

@@ -1,13 +1,15 @@
 package sched
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/worksteal/wsq/internal/schedstats"
 )
 
-// Stats describes a finished run, or the whole life of a Pool. Durations
-// are wall-clock times.
+// Stats describes a finished run, the whole life of a Pool, or a running
+// Pool as of its workers' last looks for work (Pool.Stats). Durations are
+// wall-clock times.
 type Stats struct {
 	// WorkerStats holds the sums over the workers, except MaxLen, the
 	// largest. Steals and Moved count the masters' hand-offs in Master
@@ -43,6 +45,61 @@ type WorkerStats struct {
 	// IdleWait is the time the worker spent without work, its wait for
 	// the end of the run included.
 	IdleWait time.Duration
+}
+
+// liveStats is a worker's WorkerStats as of its last look for work, for
+// Pool.Stats on any goroutine. Only the worker's goroutine stores into it
+// (publish); readers only load. Each field is one atomic word, so a
+// reader never sees a torn value. Two fields may come from two looks.
+type liveStats struct {
+	processed, steals, moved, maxLen, idleWait atomic.Int64
+}
+
+// publish stores st into l. Worker.findWork calls it as the worker starts
+// to look for work, a point that already reads the clock. A field stores
+// only when it changed: the worker is the only writer, so its load returns
+// its own last store. Most looks store two words, Processed and IdleWait.
+func (l *liveStats) publish(st *WorkerStats) {
+	storeChanged(&l.processed, st.Processed)
+	storeChanged(&l.steals, st.Steals)
+	storeChanged(&l.moved, st.Moved)
+	storeChanged(&l.maxLen, int64(st.MaxLen))
+	storeChanged(&l.idleWait, int64(st.IdleWait))
+}
+
+// storeChanged stores v into a unless a holds it already.
+func storeChanged(a *atomic.Int64, v int64) {
+	if a.Load() != v {
+		a.Store(v)
+	}
+}
+
+// load returns what the worker last published. Any goroutine may call it.
+func (l *liveStats) load() WorkerStats {
+	return WorkerStats{
+		Processed: l.processed.Load(),
+		Steals:    l.steals.Load(),
+		Moved:     l.moved.Load(),
+		MaxLen:    int(l.maxLen.Load()),
+		IdleWait:  time.Duration(l.idleWait.Load()),
+	}
+}
+
+// snapshot returns the statistics of workers as of their last looks for
+// work. Any goroutine may call it while they run. It leaves out what the
+// mode counts apart (Stats.detail).
+func snapshot[T any](workers []*Worker[T]) Stats {
+	st := Stats{PerWorker: make([]WorkerStats, len(workers))}
+	for i, w := range workers {
+		ws := w.live.load()
+		st.PerWorker[i] = ws
+		st.Processed += ws.Processed
+		st.Steals += ws.Steals
+		st.Moved += ws.Moved
+		st.MaxLen = max(st.MaxLen, ws.MaxLen)
+		st.IdleWait += ws.IdleWait
+	}
+	return st
 }
 
 func init() {

@@ -109,6 +109,10 @@ type Worker[T any] struct {
 	// zero, the one case where MaxLen could grow.
 	room int
 	_    pad.Line
+
+	// live is stats as of the worker's last look for work: the worker
+	// stores, Pool.Stats loads on any goroutine (see liveStats).
+	live liveStats
 }
 
 // publisher is a queue whose owner may hold items from Len, and can
@@ -442,6 +446,7 @@ func (w *Worker[T]) findWork(ctx context.Context, l *latch) (bool, error) {
 	w.idles++
 	start := w.s.clock()
 	w.sample(start)
+	w.live.publish(&w.stats)
 	ok := w.s.mode.find(ctx, w, l)
 	end := w.s.clock()
 	w.stats.IdleWait += end - start

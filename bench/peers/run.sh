@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Runs wsq's benchmarks of ./bench next to their Rust peers (crossbeam-deque
-# and rayon, bench/peers/rust) in interleaved rounds and prints a table of
-# ratios, Go / Rust, per operation. See bench/peers/README.md.
+# Runs wsq's benchmarks of ./bench next to their peers in interleaved
+# rounds: Rust's crossbeam-deque and rayon (bench/peers/rust), C++
+# Taskflow's queue (bench/peers/cpp), and Go's goroutines, errgroup and
+# channels (in ./bench itself). It prints a table of each side's figures,
+# then a summary of the ratios wsq ÷ peer, which BENCHMARKS.md quotes.
+# See bench/peers/README.md.
 #
 #   bench/peers/run.sh [-rounds N] [-out DIR] [-cpus "1 2"] [-steals "N:P ..."] [-thieves "1"] [-only "ROW ..."] [-quick]
 #
 #   -rounds N     interleaved rounds (default 6): in each, every row runs
-#                 its Go benchmarks once and its Rust benchmarks once, in
-#                 alternating order; the table quotes medians over rounds
-#   -out DIR      where the raw output, the records and the table go
+#                 each of its sides once, in an order that rotates from
+#                 round to round; the tables quote medians over rounds
+#   -out DIR      where the raw output, the records and the tables go
 #                 (default: a new directory under ${TMPDIR:-/tmp})
 #   -cpus LIST    worker counts of the fork-join rows (default "1 2")
 #   -steals LIST  steal rows as n:percent (default "10000:60 100000:10 100000:60 100000:90")
@@ -16,18 +19,21 @@
 #                 each at most the number of cores less one (at least 1;
 #                 default "1"); their figure is the slowdown, not a time
 #   -only LIST    run only these rows (push1 push1024 pop steal-N-P
-#                 fj-fine-C fj-coarse-C fib-serial thieves-K thieves-K-part;
-#                 default all)
+#                 fj-fine-C fj-coarse-C fib-serial thieves-K thieves-K-part
+#                 dag nqueens walk inject-1 inject-4; default all)
 #   -quick        one round with few operations: checks that everything
 #                 builds and runs, measures nothing worth quoting
 #
-# Needs Go, cargo and Debian's crate sources of crossbeam-deque and rayon
-# (/usr/share/cargo/registry); installs cargo and the crates with apt-get
-# when they are missing and apt-get can, and otherwise stops with a message
-# saying what to install. It checks its flags before it installs or builds
-# anything, builds both sides in a temporary directory that it removes, and
-# warns when the load average exceeds the number of cores. Exit status 2
-# for a wrong command line. Not part of go test or CI.
+# Needs Go, g++ (C++20) and, for the rows with a Rust side, cargo and
+# Debian's crate sources of crossbeam-deque and rayon
+# (/usr/share/cargo/registry). It installs cargo and the crates with
+# apt-get when they are missing and apt-get can, and otherwise stops with
+# a message saying what to install. Taskflow's queue is vendored under
+# bench/peers/cpp/taskflow: nothing is downloaded. It checks its flags
+# before it installs or builds anything, and builds every side in a
+# temporary directory that it removes. It warns when the load average
+# exceeds the number of cores: before the rounds, between them, and after
+# them. Exit status 2 for a wrong command line. Not part of go test or CI.
 set -euo pipefail
 
 die() { echo "bench/peers: $*" >&2; exit 1; }
@@ -35,6 +41,7 @@ usage() { echo "bench/peers: $* (see -h)" >&2; exit 2; }
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
+command_line="bench/peers/run.sh $*"
 
 rounds=6 out= cpus="1 2" steals="10000:60 100000:10 100000:60 100000:90" thieves=1 only= quick=
 while [ $# -gt 0 ]; do
@@ -55,8 +62,8 @@ for c in $cpus; do [[ $c =~ ^[1-9][0-9]*$ ]] || usage "-cpus: $c is not a positi
 for s in $steals; do
   [[ $s =~ ^([1-9][0-9]*):([1-9][0-9]?|100)$ ]] || usage "-steals: $s is not n:percent"
 done
-# Both sides run thieves=0 to K-1 for K the cores (at least 2): Go to
-# GOMAXPROCS, the harness to the CPUs it may use.
+# Every side runs thieves=0 to K-1 for K the cores (at least 2): Go to
+# GOMAXPROCS, the harnesses to the CPUs they may use.
 most_thieves=$(( $(nproc) > 2 ? $(nproc) - 1 : 1 ))
 for k in $thieves; do
   [[ $k =~ ^[1-9][0-9]*$ ]] || usage "-thieves: $k is not a positive integer"
@@ -68,71 +75,100 @@ if [ -n "$out" ] && [ -e "$out" ] && [ ! -d "$out" ]; then usage "-out $out: not
 bin=$(mktemp -d "${TMPDIR:-/tmp}/wsq-peers-build.XXXXXX")
 trap 'rm -rf "$bin"' EXIT
 rust=$bin/rust/target/release/wsq-peers
+cpp=$bin/wsq-peers-cpp
 
 # ---- the rows ----
-# A row: id, operation, metric (the unit whose figure the table compares:
-# a time such as ns/op, or slowdown, a ratio), Go command, Rust arguments,
-# pairs (Go contender:Rust contender, the contender being the value of
-# queue= or impl= in a benchmark's name, or "serial"), and optionally a
-# pick (an awk regular expression: only the benchmark lines whose name
-# matches it count, the others being run for the figures of these). Each
-# runs in its own process, so that one row's garbage and caches do not
-# reach the next.
+# A row: id, operation, metric (the unit whose figure the tables compare:
+# a time such as ns/op, or slowdown, a ratio), Go command, Rust arguments
+# and C++ arguments (empty: the row has no such side), pairs, and
+# optionally a pick (an awk regular expression: only the benchmark lines
+# whose name matches it count, the others being run for the figures of
+# these). A pair is GO:SIDE:PEER, GO and PEER being contenders (the value
+# of queue= or impl= in a benchmark's name, or "serial") and SIDE the
+# peer's side: go, rust or cpp. Each side of a row runs in its own
+# process, so that one row's garbage and caches do not reach the next.
 
-declare -a ids ops metrics gobins goargs rustargs pairs picks
-# gorow ID OP METRIC "$(gobench ...)" RUSTARGS PAIRS [PICK]
-gorow() { local bin args; { read -r bin; read -r args; } <<< "$4"; row "$1" "$2" "$3" "$bin" "$args" "$5" "$6" "${7:-}"; }
-row() { ids+=("$1"); ops+=("$2"); metrics+=("$3"); gobins+=("$4"); goargs+=("$5"); rustargs+=("$6"); pairs+=("$7"); picks+=("${8:-}"); }
-# ops of each side: the counts below, or few with -quick.
+declare -a ids ops metrics gobins goargs rustargs cppargs pairs picks
+# gorow ID OP METRIC "$(gobench ...)" RUSTARGS CPPARGS PAIRS [PICK]
+gorow() { local b a; { read -r b; read -r a; } <<< "$4"; row "$1" "$2" "$3" "$b" "$a" "$5" "$6" "$7" "${8:-}"; }
+row() { ids+=("$1"); ops+=("$2"); metrics+=("$3"); gobins+=("$4"); goargs+=("$5"); rustargs+=("$6"); cppargs+=("$7"); pairs+=("$8"); picks+=("${9:-}"); }
+# n COUNT [QUICK]: an op count, or few with -quick.
 n() { if [ -n "$quick" ]; then echo "${2:-$1}"; else echo "$1"; fi; }
 gobench() { # regex benchtime [cpu]: the binary and the arguments of a row
   printf '%s\n' "$bin/bench.test" "-test.run ^\$ -test.bench $1 -test.benchtime $2${3:+ -test.cpu $3}"
 }
 
-gorow push1 "push 1 item (Push)" ns/op \
-  "$(gobench '^BenchmarkPush$/^queue=(bq|cl-ub)$' "$(n 1000000x 2048x)")" \
-  "-bench BenchmarkPush/queue=cb -benchtime $(n 1000000x 2048x)" "bq:cb cl-ub:cb"
+gorow push1 "push 1 item" ns/op \
+  "$(gobench '^BenchmarkPush$/^queue=(bq|tf-ub)$' "$(n 2000000x 2048x)")" \
+  "-bench BenchmarkPush/queue=cb -benchtime $(n 2000000x 2048x)" \
+  "-bench BenchmarkPush/queue=tf-cpp -benchtime $(n 2000000x 2048x)" \
+  "bq:rust:cb bq:cpp:tf-cpp tf-ub:cpp:tf-cpp"
 gorow push1024 "push a batch of 1024 items" ns/op \
-  "$(gobench '^BenchmarkPushBatch$/^queue=(bq|cl-ub)$/^batch=1024$' "$(n 20000x 1024x)")" \
-  "-bench BenchmarkPushBatch/queue=cb/batch=1024 -benchtime $(n 20000x 1024x)" "bq:cb cl-ub:cb"
+  "$(gobench '^BenchmarkPushBatch$/^queue=(bq|tf-ub|tf-ub-bulk)$/^batch=1024$' "$(n 4000x 2x)")" \
+  "-bench BenchmarkPushBatch/queue=cb/batch=1024 -benchtime $(n 4000x 2x)" \
+  "-bench BenchmarkPushBatch/queue=tf-cpp*/batch=1024 -benchtime $(n 4000x 2x)" \
+  "bq:rust:cb bq:cpp:tf-cpp-bulk tf-ub-bulk:cpp:tf-cpp-bulk tf-ub:cpp:tf-cpp"
 gorow pop "pop" ns/op \
-  "$(gobench '^BenchmarkPop$/^queue=(bq|cl-ub)$' "$(n 4000000x 65536x)")" \
-  "-bench BenchmarkPop/* -benchtime $(n 4000000x 65536x)" "bq:cb bq:cb-steady cl-ub:cb cl-ub:cb-steady"
+  "$(gobench '^BenchmarkPop$/^queue=(bq|tf-ub)$' "$(n 4000000x 65536x)")" \
+  "-bench BenchmarkPop/* -benchtime $(n 4000000x 65536x)" \
+  "-bench BenchmarkPop/queue=tf-cpp -benchtime $(n 4000000x 65536x)" \
+  "bq:rust:cb bq:rust:cb-steady bq:cpp:tf-cpp tf-ub:cpp:tf-cpp"
 for s in $steals; do
   sn=${s%:*} sp=${s#*:}
   if [ "$sn" -ge 50000 ]; then gon=$(n 500x 4x) rn=$(n 200x 4x); else gon=$(n 4000x 64x) rn=$(n 1000x 64x); fi
   gorow "steal-$sn-$sp" "steal $sp % of $sn items" ns/op \
     "$(gobench "^BenchmarkSteal\$/^queue=(bq|bq-batch|cl-ub|tf-ub)\$/^n=$sn\$/^p=$sp\$" "$gon")" \
     "-bench BenchmarkSteal/queue=*/n=$sn/p=$sp -benchtime $rn" \
-    "bq:cb-batch bq-batch:cb-batch cl-ub:cb-fifo-batch tf-ub:cb-single"
+    "-bench BenchmarkSteal/queue=tf-cpp/n=$sn/p=$sp -benchtime $rn" \
+    "bq:rust:cb-batch bq-batch:rust:cb-batch cl-ub:rust:cb-fifo-batch tf-ub:rust:cb-single bq:cpp:tf-cpp bq-batch:cpp:tf-cpp tf-ub:cpp:tf-cpp"
 done
 workers() { if [ "$1" = 1 ]; then echo "1 worker"; else echo "$1 workers"; fi; }
 for c in $cpus; do
   gorow "fj-fine-$c" "fork-join fib(27), a task per call, $(workers "$c")" ns/task \
-    "$(gobench '^BenchmarkForkJoin$/^impl=(pool|join)-bq$/^work=fine$' "$(n 10x 1x)" "$c")" \
-    "-bench BenchmarkForkJoin/impl=rayon/work=fine -cpu $c -benchtime $(n 10x 1x)" "pool-bq:rayon join-bq:rayon"
+    "$(gobench '^BenchmarkForkJoin$/^impl=(pool-bq|join-bq|goroutines|errgroup)$/^work=fine$' "$(n 10x 1x)" "$c")" \
+    "-bench BenchmarkForkJoin/impl=rayon/work=fine -cpu $c -benchtime $(n 10x 1x)" "" \
+    "join-bq:rust:rayon pool-bq:rust:rayon join-bq:go:goroutines join-bq:go:errgroup pool-bq:go:goroutines"
   gorow "fj-coarse-$c" "fork-join fib(34), cutoff 17, $(workers "$c")" ns/op \
-    "$(gobench '^BenchmarkForkJoin$/^impl=(pool|join)-bq$/^work=coarse$' "$(n 10x 1x)" "$c")" \
-    "-bench BenchmarkForkJoin/impl=rayon/work=coarse -cpu $c -benchtime $(n 10x 1x)" "pool-bq:rayon join-bq:rayon"
+    "$(gobench '^BenchmarkForkJoin$/^impl=(pool-bq|join-bq|goroutines|errgroup)$/^work=coarse$' "$(n 10x 1x)" "$c")" \
+    "-bench BenchmarkForkJoin/impl=rayon/work=coarse -cpu $c -benchtime $(n 10x 1x)" "" \
+    "join-bq:rust:rayon pool-bq:rust:rayon join-bq:go:goroutines join-bq:go:errgroup pool-bq:go:goroutines"
 done
 row fib-serial "serial fib(27), no tasks" ns/op \
   "$bin/fibserial" "-test.benchtime $(n 20x 1x)" \
-  "-bench BenchmarkFibSerial/n=27 -benchtime $(n 20x 1x)" "serial:serial"
+  "-bench BenchmarkFibSerial/n=27 -benchtime $(n 20x 1x)" "" "serial:rust:serial"
 # The owner's push+pop among K thieves (BenchmarkThieves): the figure is
 # the slowdown, ns/op with K thieves over ns/op with none in the same
-# process, so each side runs thieves=0 too and the table counts only the
+# process, so each side runs thieves=0 too and the tables count only the
 # thieves=K lines. Go runs with GOMAXPROCS K+1, a P for the owner and one
-# for each thief, as the harness gives each its thread.
+# for each thief, as the harnesses give each its thread.
 thieves_of() { if [ "$1" = 1 ]; then echo "1 thief"; else echo "$1 thieves"; fi; }
 for k in $thieves; do
   for steal in one part; do
     id=thieves-$k what="one item a steal"
-    if [ "$steal" = part ]; then id=$id-part what="a tenth of the queue a steal (Rust: at most 32 items)"; fi
+    if [ "$steal" = part ]; then id=$id-part what="a tenth of the queue a steal (crossbeam: at most 32 items)"; fi
     gorow "$id" "owner's push+pop, $(thieves_of "$k") taking $what: slowdown" slowdown \
-      "$(gobench "^BenchmarkThieves\$/^queue=(bq|cl-ub)\$/^thieves=(0|$k)\$/^steal=$steal\$" "$(n 10000000x 20000x)" "$((k + 1))")" \
+      "$(gobench "^BenchmarkThieves\$/^queue=(bq|tf-ub)\$/^thieves=(0|$k)\$/^steal=$steal\$" "$(n 10000000x 20000x)" "$((k + 1))")" \
       "-bench BenchmarkThieves/queue=cb/thieves=0/steal=$steal|BenchmarkThieves/queue=cb/thieves=$k/steal=$steal -benchtime $(n 10000000x 20000x)" \
-      "bq:cb cl-ub:cb" "/thieves=$k/"
+      "-bench BenchmarkThieves/queue=tf-cpp/thieves=0/steal=$steal|BenchmarkThieves/queue=tf-cpp/thieves=$k/steal=$steal -benchtime $(n 10000000x 20000x)" \
+      "bq:rust:cb bq:cpp:tf-cpp tf-ub:cpp:tf-cpp" "/thieves=$k/"
   done
+done
+# Go against Go: the scheduler against Taskflow's deque and lfqueue under
+# the same scheduler, and the pool against goroutines, errgroup and a
+# channel, at GOMAXPROCS (all the cores).
+gorow dag "DAG exploration, 10⁵ nodes, irregular costs, Master mode, 2 workers" ns/op \
+  "$(gobench '^BenchmarkDAG$/^queue=(bq|tf-ub|lf)$/^mode=master$/^work=irregular$/^workers=2$' "$(n 5x 1x)")" "" "" \
+  "bq:go:tf-ub bq:go:lf"
+gorow nqueens "12 queens, a task or goroutine per queen down to the last 9 rows" ns/op \
+  "$(gobench '^BenchmarkNQueens$/^impl=(pool-bq|goroutines)$' "$(n 20x 1x)")" "" "" \
+  "pool-bq:go:goroutines"
+gorow walk "directory walk, 200 µs a listing, at most 16 at once" ns/op \
+  "$(gobench '^BenchmarkBlockingWalk$/^impl=(pool-max16|goroutines|errgroup)$' "$(n 5x 1x)")" "" "" \
+  "pool-max16:go:goroutines pool-max16:go:errgroup"
+for p in 1 4; do
+  gorow "inject-$p" "tiny tasks fed from outside, $p producer$([ "$p" = 1 ] || echo s), per item" ns/op \
+    "$(gobench "^BenchmarkInject\$/^impl=(pool|channel)\$/^producers=$p\$" "$(n 100x 1x)")" "" "" \
+    "pool:go:channel"
 done
 
 if [ -n "$only" ]; then
@@ -143,6 +179,12 @@ if [ -n "$only" ]; then
   done
 fi
 selected() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
+need_rust= need_cpp=
+for i in "${!ids[@]}"; do
+  selected "${ids[$i]}" || continue
+  [ -z "${rustargs[$i]}" ] || need_rust=1
+  [ -z "${cppargs[$i]}" ] || need_cpp=1
+done
 
 # ---- what it needs ----
 
@@ -166,53 +208,68 @@ apt_install() {
 }
 
 command -v go >/dev/null || die "go not found: install Go (see go.mod for the version)"
-if ! command -v cargo >/dev/null; then
-  apt_install cargo || true
-  command -v cargo >/dev/null ||
-    die "cargo not found, and apt-get could not install it: install Rust (Debian: apt-get install cargo; elsewhere rustup) and rerun"
+if [ -n "$need_cpp" ]; then
+  command -v g++ >/dev/null || die "g++ not found: install a C++20 compiler (Debian: apt-get install g++) and rerun"
 fi
 registry=/usr/share/cargo/registry
 have_crates() { compgen -G "$registry/crossbeam-deque-0.8.*" >/dev/null && compgen -G "$registry/rayon-1.*" >/dev/null; }
-if ! have_crates; then
-  apt_install librust-crossbeam-deque-dev librust-rayon-dev || true
-  have_crates || die "Debian's crate sources of crossbeam-deque 0.8 and rayon 1 are not in $registry, and apt-get could not install them (apt-get install librust-crossbeam-deque-dev librust-rayon-dev). Without Debian's packages, delete bench/peers/rust/.cargo/config.toml so that cargo fetches the crates from crates.io, and rerun"
-fi
-
-# loadcheck WHEN: warns when the load average of the last minute exceeds
-# one per core: other work then slows the two sides unevenly.
-cores=$(nproc)
-loadcheck() {
-  local load unit=cores
-  load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null) || return 0
-  [ "$cores" != 1 ] || unit=core
-  if awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l > c) }'; then
-    echo "bench/peers: warning: load average $load $1 on $cores $unit: other work slows the two sides unevenly, so the ratios may not reproduce" >&2
+if [ -n "$need_rust" ]; then
+  if ! command -v cargo >/dev/null; then
+    apt_install cargo || true
+    command -v cargo >/dev/null ||
+      die "cargo not found, and apt-get could not install it: install Rust (Debian: apt-get install cargo; elsewhere rustup) and rerun"
   fi
-}
-loadcheck "before the run"
+  if ! have_crates; then
+    apt_install librust-crossbeam-deque-dev librust-rayon-dev || true
+    have_crates || die "Debian's crate sources of crossbeam-deque 0.8 and rayon 1 are not in $registry, and apt-get could not install them (apt-get install librust-crossbeam-deque-dev librust-rayon-dev). Without Debian's packages, delete bench/peers/rust/.cargo/config.toml so that cargo fetches the crates from crates.io, and rerun"
+  fi
+fi
 
 if [ -z "$out" ]; then out=$(mktemp -d "${TMPDIR:-/tmp}/wsq-peers.XXXXXX"); fi
 mkdir -p "$out/raw"
 out=$(cd "$out" && pwd)
 echo "bench/peers: output in $out" >&2
 
-# Cargo writes target/ and Cargo.lock beside Cargo.toml: build a copy of
-# the project, so that the source tree stays as it is.
-echo "bench/peers: building the Rust harness (cargo build --release, in $bin)" >&2
-mkdir "$bin/rust"
-cp -R bench/peers/rust/Cargo.toml bench/peers/rust/src bench/peers/rust/.cargo "$bin/rust/"
-(cd "$bin/rust" && cargo build --release --quiet) || die "cargo build failed (see above)"
-cp "$bin/rust/Cargo.lock" "$out/Cargo.lock"
+if [ -n "$need_rust" ]; then
+  # Cargo writes target/ and Cargo.lock beside Cargo.toml: build a copy of
+  # the project, so that the source tree stays as it is.
+  echo "bench/peers: building the Rust harness (cargo build --release, in $bin)" >&2
+  mkdir "$bin/rust"
+  cp -R bench/peers/rust/Cargo.toml bench/peers/rust/src bench/peers/rust/.cargo "$bin/rust/"
+  (cd "$bin/rust" && cargo build --release --quiet) || die "cargo build failed (see above)"
+  cp "$bin/rust/Cargo.lock" "$out/Cargo.lock"
+fi
+if [ -n "$need_cpp" ]; then
+  echo "bench/peers: building the C++ harness (g++ -std=c++20 -O3 -march=native)" >&2
+  g++ -std=c++20 -O3 -march=native -pthread -I bench/peers/cpp/taskflow \
+    bench/peers/cpp/harness.cpp -o "$cpp" || die "g++ failed to build bench/peers/cpp/harness.cpp (see above)"
+fi
 echo "bench/peers: building the Go benchmarks (go test -c ./bench) and fibserial" >&2
 go test -c -o "$bin/bench.test" ./bench || die "go test -c ./bench failed"
 go build -o "$bin/fibserial" bench/peers/fibserial.go || die "go build bench/peers/fibserial.go failed"
 
 # ---- the rounds ----
 
+# loadcheck WHEN: records the load average and warns when that of the last
+# minute exceeds one per core: other work then slows the sides unevenly.
+cores=$(nproc)
+loads=()
+loadcheck() {
+  local load unit=cores
+  load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null) || return 0
+  loads+=("$load")
+  echo "load average $1: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
+  [ "$cores" != 1 ] || unit=core
+  if awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l > c) }'; then
+    echo "bench/peers: warning: load average $load $1 on $cores $unit: other work slows the sides unevenly, so the ratios may not reproduce" >&2
+  fi
+}
+
 records=$out/records.txt
 : > "$records"
 : > "$out/go.txt"
-: > "$out/rust.txt"
+[ -z "$need_rust" ] || : > "$out/rust.txt"
+[ -z "$need_cpp" ] || : > "$out/cpp.txt"
 # record ROW ROUND SIDE METRIC PICK FILE: every benchmark line of FILE
 # whose name matches PICK (all when it is empty), as
 # "row round side contender value" for the row's metric.
@@ -230,15 +287,16 @@ record() {
 run_side() { # side index round
   local f=$out/raw/${ids[$2]}.$3.$1.txt rc=0
   # The arguments are split at spaces (none of them holds one) and not
-  # globbed (the Rust patterns hold *).
+  # globbed (the peers' patterns hold *).
   set -f
-  if [ "$1" = go ]; then
+  case $1 in
     # shellcheck disable=SC2086
-    "${gobins[$2]}" ${goargs[$2]} > "$f" 2>&1 || rc=$?
-  else
+    go) "${gobins[$2]}" ${goargs[$2]} > "$f" 2>&1 || rc=$? ;;
     # shellcheck disable=SC2086
-    "$rust" ${rustargs[$2]} > "$f" 2>&1 || rc=$?
-  fi
+    rust) "$rust" ${rustargs[$2]} > "$f" 2>&1 || rc=$? ;;
+    # shellcheck disable=SC2086
+    cpp) "$cpp" ${cppargs[$2]} > "$f" 2>&1 || rc=$? ;;
+  esac
   set +f
   [ "$rc" = 0 ] || { cat "$f" >&2; die "the $1 benchmarks of row ${ids[$2]} failed"; }
   grep '^Benchmark' "$f" >> "$out/$1.txt" || true
@@ -250,39 +308,51 @@ run_side() { # side index round
   echo "cpu: $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null)"
   echo "cores: $(nproc)"
   echo "commit: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
+  echo "command: $command_line"
   echo "go: $(go version)"
-  echo "rust: $(rustc --version 2>/dev/null)"
-  echo "crates: $(awk '/^name = "(crossbeam-deque|rayon|rayon-core)"/ {n=$3} /^version/ && n {print n, $3; n=""}' "$out/Cargo.lock" | tr -d '"' | paste -sd, -)"
+  [ -z "$need_rust" ] || echo "rust: $(rustc --version 2>/dev/null)"
+  [ -z "$need_rust" ] || echo "crates: $(awk '/^name = "(crossbeam-deque|rayon|rayon-core)"/ {n=$3} /^version/ && n {print n, $3; n=""}' "$out/Cargo.lock" | tr -d '"' | paste -sd, -)"
+  [ -z "$need_cpp" ] || echo "c++: $(g++ --version | head -n 1), -O3 -march=native; Taskflow wsq.hpp at $(sed -n 's/^commit: //p' bench/peers/cpp/taskflow/README.md)"
   echo "rounds: $rounds"
-  echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 } > "$out/machine.txt"
 
 start=$(date +%s)
 for ((r = 1; r <= rounds; r++)); do
+  if [ "$r" = 1 ]; then loadcheck "before the rounds"; else loadcheck "before round $r"; fi
   for i in "${!ids[@]}"; do
     selected "${ids[$i]}" || continue
     printf 'bench/peers: round %d/%d, %s\n' "$r" "$rounds" "${ids[$i]}" >&2
-    if (( (r + i) % 2 == 0 )); then run_side go "$i" "$r"; run_side rust "$i" "$r"
-    else run_side rust "$i" "$r"; run_side go "$i" "$r"; fi
+    sides=(go)
+    [ -z "${rustargs[$i]}" ] || sides+=(rust)
+    [ -z "${cppargs[$i]}" ] || sides+=(cpp)
+    # The order rotates, so that a drift of the machine's speed falls on
+    # every side alike.
+    for ((j = 0; j < ${#sides[@]}; j++)); do
+      run_side "${sides[$(( (r + i + j) % ${#sides[@]} ))]}" "$i" "$r"
+    done
   done
 done
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)" >> "$out/machine.txt"
+loadcheck "after the rounds"
 echo "seconds: $(( $(date +%s) - start ))" >> "$out/machine.txt"
-loadcheck "at the end of the run"
 
-# ---- the table ----
+# ---- the tables ----
 # Per row and pair: the median over rounds of each side's figure (with the
-# smallest and largest), and the median of the ratios Go / Rust of the same
-# round (with the smallest and largest).
+# smallest and largest), and the median of the ratios wsq ÷ peer of the
+# same round (with the smallest and largest). table.md has every figure;
+# summary.md the ratios alone, under a line that says when and where.
 
 for i in "${!ids[@]}"; do
   selected "${ids[$i]}" || continue
   printf '%s\t%s\t%s\t%s\n' "${ids[$i]}" "${ops[$i]}" "${metrics[$i]}" "${pairs[$i]}"
 done > "$out/rows.txt"
 
-awk -F'\t' -v rounds="$rounds" '
-  function median(s,   a, k, m) {
-    k = split(s, a, " "); m = 0
+lo=$(printf '%s\n' "${loads[@]}" | sort -g | head -n 1)
+hi=$(printf '%s\n' "${loads[@]}" | sort -g | tail -n 1)
+caption="$(sed -n 's/^date: //p' "$out/machine.txt"), $(sed -n 's/^cpu: //p' "$out/machine.txt"), $cores cores, $rounds round$([ "$rounds" = 1 ] || echo s), load average $lo–$hi; \`$command_line\`"
+
+awk -F'\t' -v rounds="$rounds" -v table="$out/table.md" -v summary="$out/summary.md" -v caption="$caption" '
+  function median(s,   a, k) {
+    k = split(s, a, " ")
     asort_num(a, k)
     return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
   }
@@ -311,35 +381,43 @@ awk -F'\t' -v rounds="$rounds" '
     else if (m >= 1e3) { d = 1e3; u = "µs" }
     return sprintf("%s %s (%s–%s)", plain(m / d), u, plain(l / d), plain(h / d))
   }
+  function peer(c, side) { return c " (" (side == "cpp" ? "C++" : side == "rust" ? "Rust" : "Go") ")" }
+  BEGIN {
+    print "| operation | wsq | wsq: median (min–max) | peer | peer: median (min–max) | wsq ÷ peer | ratio min–max |" > table
+    print "|---|---|---:|---|---:|---:|---:|" > table
+    print "Measured " caption "." > summary
+    print "" > summary
+    print "| operation | wsq | peer | wsq ÷ peer: median (min–max) |" > summary
+    print "|---|---|---|---:|" > summary
+  }
   FILENAME == ARGV[1] { split($0, f, " "); val[f[1], f[2], f[3], f[4]] = f[5]; next }
   {
     id = $1; op = $2; unit = $3; np = split($4, ps, " ")
     for (j = 1; j <= np; j++) {
-      split(ps[j], gr, ":"); g = gr[1]; rs = gr[2]
-      gs = ""; rss = ""; qs = ""; missing = 0
+      split(ps[j], gr, ":"); g = gr[1]; side = gr[2]; pc = gr[3]
+      gs = ""; pss = ""; qs = ""; missing = 0
       for (r = 1; r <= rounds; r++) {
-        gk = id SUBSEP r SUBSEP "go" SUBSEP g; rk = id SUBSEP r SUBSEP "rust" SUBSEP rs
-        if (!(gk in val) || !(rk in val)) { missing++; continue }
-        gs = gs " " val[gk]; rss = rss " " val[rk]; qs = qs " " val[gk] / val[rk]
+        gk = id SUBSEP r SUBSEP "go" SUBSEP g; pk = id SUBSEP r SUBSEP side SUBSEP pc
+        if (!(gk in val) || !(pk in val)) { missing++; continue }
+        gs = gs " " val[gk]; pss = pss " " val[pk]; qs = qs " " val[gk] / val[pk]
       }
-      if (qs == "") { printf "| %s | %s | – | %s | – | no result (has ./bench renamed it?) | |\n", op, g, rs; bad = 1; continue }
+      if (qs == "") { printf "| %s | %s | – | %s | – | no result (has a benchmark been renamed?) | |\n", op, g, peer(pc, side) > table; bad = 1; continue }
       printf "| %s | %s | %s | %s | %s | **%s** | %s–%s |\n", op, g,
-        fig(median(gs), lo(gs), hi(gs), unit), rs, fig(median(rss), lo(rss), hi(rss), unit),
-        plain(median(qs)), plain(lo(qs)), plain(hi(qs))
-      if (missing) printf "bench/peers: %s %s:%s: %d round(s) without a result\n", id, g, rs, missing > "/dev/stderr"
+        fig(median(gs), lo(gs), hi(gs), unit), peer(pc, side), fig(median(pss), lo(pss), hi(pss), unit),
+        plain(median(qs)), plain(lo(qs)), plain(hi(qs)) > table
+      printf "| %s | %s | %s | **%s** (%s–%s) |\n", op, g, peer(pc, side), plain(median(qs)), plain(lo(qs)), plain(hi(qs)) > summary
+      if (missing) printf "bench/peers: %s %s:%s: %d round(s) without a result\n", id, g, pc, missing > "/dev/stderr"
     }
   }
-  BEGIN {
-    print "| operation | Go | Go: median (min–max) | Rust | Rust: median (min–max) | Go / Rust | ratio min–max |"
-    print "|---|---|---:|---|---:|---:|---:|"
-  }
   END { exit bad }
-' "$records" "$out/rows.txt" > "$out/table.md" ||
-  { cat "$out/table.md"; die "some pairs had no result: compare the Go names with go test -list . ./bench"; }
+' "$records" "$out/rows.txt" ||
+  { cat "$out/table.md"; die "some pairs had no result: compare the names with go test -list . ./bench and the harnesses' -list"; }
 
 echo
 cat "$out/machine.txt"
 echo
 cat "$out/table.md"
 echo
-echo "Raw output (benchstat reads it): $out/go.txt $out/rust.txt; per row and round: $out/raw/" >&2
+cat "$out/summary.md"
+echo
+echo "Raw output (benchstat reads it): $out/{go,rust,cpp}.txt; per row, round and side: $out/raw/" >&2

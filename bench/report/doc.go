@@ -11,28 +11,30 @@
 // plotting, statistics and progress-bar dependencies. From the repository
 // root:
 //
-//	cd bench/report && go run .                                # run ./bench, write results, update BENCHMARKS.md
+//	cd bench/report && go run .                                # run ./bench, write results/report-DATE
 //	cd bench/report && go run . -in ../../bench.txt -out /tmp/r # from saved output, into /tmp/r only
 //	go test -run '^$' -bench . -count 6 ./bench | (cd bench/report && go run . -in - -out /tmp/r)
 //
 // # What it writes
 //
-// Results go to the -out folder (default bench/report/results): bench.txt (the raw
+// Results go to the -out folder (default bench/report/results/report-DATE,
+// DATE the day of the run, or of saved output): bench.txt (the raw
 // output, benchstat's input), samples.csv (every sample), summary.csv (per
 // benchmark and metric the median, the smallest and largest sample, and the
 // 95 % confidence interval of the median, empty with fewer than 6 samples),
 // report.md and the plots. It prints the name of every file it writes.
 //
-// A run of the benchmarks (no -in) also rewrites the region of
-// BENCHMARKS.md, or of the -md file, between the markers
+// With -md, a run also rewrites the region of that Markdown file between
+// the markers
 //
 //	<!-- report:begin -->
 //	<!-- report:end -->
 //
-// and leaves the rest of the file alone (it creates the file, or appends the
-// region, if needed). A run from saved output changes a document only when
-// -md names one. The input, and the markers of the document, are checked
-// before anything is created: a failed run leaves nothing behind.
+// and leaves the rest of the file alone (it creates the file, or appends
+// the region, if needed). Without -md it changes no document:
+// BENCHMARKS.md quotes its figures from report.md. The input, and the
+// markers of the document, are checked before anything is created: a
+// failed run leaves nothing behind.
 //
 // # Statistics
 //

@@ -36,12 +36,12 @@ const description = "Report runs the wsq benchmarks, or reads saved `go test -be
 
 // modes is the help text between the synopsis and the flags.
 const modes = `Without -in it runs go test -bench on -pkg from the repository root (ROOT),
-saves the raw output, with the Go version, date and core count in its header,
-as bench.txt in the -out folder, and rewrites the report region of
-ROOT/BENCHMARKS.md or of the -md file. With -in it reads saved output and
-writes only under the -out folder, unless -md names a document to update.
-It checks its input before it creates anything, and prints the name of every
-file it writes.`
+and saves the raw output, with the Go version, date and core count in its
+header, as bench.txt in the -out folder. With -in it reads saved output. It
+writes only under the -out folder (by default a folder of the run's date
+under ROOT/bench/report/results), unless -md names a document whose report
+region to rewrite. It checks its input before it creates anything, and
+prints the name of every file it writes.`
 
 // options are the command's flags.
 type options struct {
@@ -65,8 +65,8 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	fs.StringVar(&o.in, "in", "", "read saved benchmark output from `file` (- for standard input) instead of running the benchmarks")
-	fs.StringVar(&o.out, "out", "", "write bench.txt, the CSV files, report.md and the plots to `folder` (default ROOT/bench/report/results)")
-	fs.StringVar(&o.md, "md", "", "rewrite the report region of the Markdown `file`, or none (default ROOT/BENCHMARKS.md when the benchmarks run, none with -in)")
+	fs.StringVar(&o.out, "out", "", "write bench.txt, the CSV files, report.md and the plots to `folder` (default ROOT/bench/report/results/report-DATE, DATE the run's or the input's)")
+	fs.StringVar(&o.md, "md", "", "rewrite the report region of the Markdown `file`, or none (default none)")
 	fs.StringVar(&o.root, "root", "", "the repository root `folder` (default: the nearest above the working directory whose go.mod is the wsq module's)")
 	fs.StringVar(&o.pkg, "pkg", "./bench", "the `package` to benchmark")
 	fs.StringVar(&o.bench, "bench", ".", "run the benchmarks matching `regexp` (go test -bench)")
@@ -166,14 +166,11 @@ func (o *options) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	out := o.out
 	if out == "" {
-		out = filepath.Join(root, "bench", "report", "results")
+		out = filepath.Join(root, "bench", "report", "results", "report-"+runDate(set, time.Now()))
 	}
 	md := o.md
 	if !o.mdSet {
 		md = "none"
-		if o.in == "" {
-			md = filepath.Join(root, "BENCHMARKS.md")
-		}
 	}
 	if md != "none" {
 		// Refuse a document with broken markers before the benchmarks
@@ -315,6 +312,18 @@ func writeAll(set *Set, w *writer, md string) error {
 	}
 	fmt.Fprintf(w.stdout, "%d samples of %d benchmarks; %d files written\n", len(set.Samples), len(r.rows), w.files)
 	return nil
+}
+
+// runDate returns the date of a run, as YYYY-MM-DD: the date in the header
+// of set (saved output, nil for a run about to start), or else now's, in
+// UTC.
+func runDate(set *Set, now time.Time) string {
+	if set != nil {
+		if t, err := time.Parse(time.RFC3339, set.Config[keyDate]); err == nil {
+			return t.UTC().Format(time.DateOnly)
+		}
+	}
+	return now.UTC().Format(time.DateOnly)
 }
 
 func mustAbs(p string) string {

@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// Markers delimit the region of BENCHMARKS.md that the report rewrites.
+// Markers delimit the region of the -md file that the report rewrites.
 const (
 	beginMarker = "<!-- report:begin -->"
 	endMarker   = "<!-- report:end -->"

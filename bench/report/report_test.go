@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -309,7 +310,7 @@ func TestStylesDistinct(t *testing.T) {
 // TestContendersOfResults checks that every queue of the committed results
 // is a contender, with a caption for each micro-benchmark it appears in.
 func TestContendersOfResults(t *testing.T) {
-	for _, file := range []string{"results/bench.txt", "testdata/sample.txt"} {
+	for _, file := range append(committedRuns(t), "testdata/sample.txt") {
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -636,16 +637,17 @@ func TestInOutLeavesRepositoryAlone(t *testing.T) {
 	}
 }
 
-// TestInWritesOnlyResults checks that without -out the results go to the
-// report's results folder and nowhere else, and that -md names the one
-// document a run from saved output may change.
+// TestInWritesOnlyResults checks that without -out the results go to a
+// folder of the day in the report's results folder and nowhere else, and
+// that -md names the one document a run may change.
 func TestInWritesOnlyResults(t *testing.T) {
 	root := fakeRoot(t)
 	before := hashTree(t, root)
 	if code, _, stderr := runCmd(t, "", "-in", "sample.txt"); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	results := filepath.Join(root, "bench", "report", "results") + string(filepath.Separator)
+	// The sample has no date in its header: the folder is today's.
+	results := filepath.Join(root, "bench", "report", "results", "report-"+time.Now().UTC().Format(time.DateOnly)) + string(filepath.Separator)
 	for _, p := range changed(before, hashTree(t, root)) {
 		if !strings.HasPrefix(p, results) {
 			t.Errorf("the run changed %s, outside %s", p, results)
@@ -663,11 +665,30 @@ func TestInWritesOnlyResults(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	doc, _ := os.ReadFile(md)
-	if strings.Contains(string(doc), "\nold\n") || !strings.Contains(string(doc), "![pop latency](bench/report/results/pop.png)") {
+	if strings.Contains(string(doc), "\nold\n") || !strings.Contains(string(doc), "![pop latency](bench/report/results/report-") {
 		t.Errorf("-md did not update the document:\n%s", doc)
 	}
 	if !strings.Contains(stdout, "wrote "+md+"\n") {
 		t.Errorf("-md: the run does not say it wrote %s", md)
+	}
+}
+
+// TestRunDate checks the date of the default results folder: that of the
+// saved output's header, or else today's.
+func TestRunDate(t *testing.T) {
+	now := time.Date(2026, 12, 6, 23, 30, 0, 0, time.FixedZone("", -2*3600))
+	set := &Set{Config: map[string]string{keyDate: "2026-12-03T12:48:00Z"}}
+	for _, c := range []struct {
+		set  *Set
+		want string
+	}{
+		{set, "2026-12-03"},
+		{&Set{Config: map[string]string{}}, "2026-12-07"}, // UTC
+		{nil, "2026-12-07"},
+	} {
+		if got := runDate(c.set, now); got != c.want {
+			t.Errorf("runDate(%v) = %s, want %s", c.set, got, c.want)
+		}
 	}
 }
 
@@ -779,15 +800,31 @@ func TestTooWide(t *testing.T) {
 	}
 }
 
+// oldResults is the raw output of the first committed run of the report
+// command, from before BenchmarkPush timed Push of one item: the charts'
+// tests read it for its old names, as saved output may have them.
+const oldResults = "results/report-2026-12-03/bench.txt"
+
+// committedRuns returns the raw output of every committed run of the
+// report command: bench.txt of each results/report-DATE folder.
+func committedRuns(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("results/report-*/bench.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no results/report-*/bench.txt: %v", err)
+	}
+	return files
+}
+
 // committedChart returns the report of the committed results and its
 // chart saved as file.
 func committedChart(t *testing.T, file string) (*report, *figure) {
 	t.Helper()
-	data, err := os.ReadFile("results/bench.txt")
+	data, err := os.ReadFile(oldResults)
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := Parse(data, "results/bench.txt")
+	set, err := Parse(data, oldResults)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1364,7 +1401,7 @@ func TestStealAmountSparse(t *testing.T) {
 	if r := newReport(set); chartOf(r, "steal-amount.png") != nil || strings.Contains(r.markdown(".", nil), "How much a steal takes") {
 		t.Error("auto alone: a chart or a table; want neither")
 	}
-	for _, file := range []string{"results/bench.txt", "testdata/scheduler.txt"} {
+	for _, file := range []string{oldResults, "testdata/scheduler.txt"} {
 		r := newReport(parseFile(t, file))
 		if chartOf(r, "steal-amount.png") != nil || strings.Contains(r.markdown(".", nil), "How much a steal takes") {
 			t.Errorf("%s: a steal-amount chart or table without BenchmarkStealAmount", file)

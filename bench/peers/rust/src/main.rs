@@ -13,18 +13,19 @@
 //!   `BenchmarkPushBatch/queue=Q/batch=B`): one op pushes B items with a
 //!   loop of `Worker::push` (crossbeam has no bulk push).
 //!
-//!   For both, chunks of 1024 ops go into a fresh worker whose buffer was
-//!   grown to hold the chunk and touched outside the timer (filled, then
-//!   emptied by steals, which never shrink it), as the Go harness warms its
-//!   rings; so the timed loop never grows the buffer.
+//!   For both, windows of 2^20 items (2^20 / B ops) go into a fresh worker
+//!   whose buffer was grown to hold the window and touched outside the
+//!   timer (filled, then emptied by steals, which never shrink it), as the
+//!   Go harness warms its rings; so the timed loop never grows the buffer.
 //! - `BenchmarkPop/queue=cb` (Go: `BenchmarkPop/queue=Q`): one op is one
 //!   `Worker::pop` of a LIFO worker (the owner takes its newest item, as
-//!   wsq's Pop does), emptying a worker of 2^16 items filled outside the
-//!   timer by a loop of pushes. crossbeam's pop halves the buffer whenever
-//!   the queue falls below a quarter of it (allocating the new buffer and
-//!   copying the items into it); that is part of its pop.
-//! - `BenchmarkPop/queue=cb-steady`: the same pop, in chunks of 3/4 of a
-//!   worker of 2^16 items, refilled outside the timer, so that the queue
+//!   wsq's Pop does), in windows that empty a worker of 2^20 items,
+//!   filled outside the timer by a loop of pushes. crossbeam's pop halves
+//!   the buffer whenever the queue falls below a quarter of it (allocating
+//!   the new buffer and copying the items into it); that is part of its
+//!   pop.
+//! - `BenchmarkPop/queue=cb-steady`: the same pop, in windows of 3/4 of a
+//!   worker of 2^20 items, refilled outside the timer, so that the queue
 //!   never falls below a quarter of its buffer and the buffer never shrinks:
 //!   crossbeam's pop at a steady size, the protocol's own cost.
 //! - `BenchmarkSteal/queue=Q/n=N/p=P` (Go: the same name): one op takes the
@@ -342,11 +343,19 @@ fn opaque<T: Copy>(v: T) -> T {
 const BATCH_SIZES: [usize; 6] = [1, 4, 16, 64, 256, 1024];
 const STEAL_SIZES: [usize; 2] = [10_000, 100_000];
 const STEAL_SHARES: [usize; 7] = [10, 20, 30, 40, 50, 60, 90];
-/// A chunk of pushes is CHUNK_OPS batches into a fresh worker; a chunk of
-/// pops empties a worker of CHUNK_ITEMS items (the Go harness's chunkOps and
-/// chunkItems).
-const CHUNK_OPS: usize = 1 << 10;
-const CHUNK_ITEMS: usize = 1 << 16;
+/// A window of pushes moves WINDOW_ITEMS items (WINDOW_ITEMS / B batches of
+/// B) into a fresh worker; a window of pops empties a worker of WINDOW_ITEMS
+/// items (the Go harness's windowItems).
+const WINDOW_ITEMS: usize = 1 << 20;
+/// A timed steal loop steals once from each of up to STEAL_QUEUES workers,
+/// which hold at most STEAL_ITEMS items in all (Go: maxStealQueues and
+/// stealItems).
+const STEAL_QUEUES: usize = 64;
+const STEAL_ITEMS: usize = 1 << 20;
+/// The fork-join workloads, (n, cutoff): fib(n), forking every call above
+/// the cutoff (Go: fibWorks).
+const FIB_FINE: (u32, u32) = (27, 1);
+const FIB_COARSE: (u32, u32) = (34, 17);
 /// The most items crossbeam's steal_batch takes in one call (MAX_BATCH in
 /// its source).
 const MAX_BATCH: usize = 32;
@@ -355,24 +364,24 @@ fn benchmarks() -> Vec<Bench> {
     let mut v = Vec::new();
     v.push(Bench {
         name: "BenchmarkPush/queue=cb".to_string(),
-        run: Box::new(|ops, _| chunks(ops, CHUNK_OPS, |k| push_chunk(1, k)).into()),
+        run: Box::new(|ops, _| windows(ops, WINDOW_ITEMS, |k| push_window(1, k))),
         metrics: vec![],
     });
     for &batch in &BATCH_SIZES {
         v.push(Bench {
             name: format!("BenchmarkPushBatch/queue=cb/batch={}", batch),
-            run: Box::new(move |ops, _| chunks(ops, CHUNK_OPS, |k| push_chunk(batch, k)).into()),
+            run: Box::new(move |ops, _| windows(ops, (WINDOW_ITEMS / batch).max(1), |k| push_window(batch, k))),
             metrics: vec![(batch as f64, "ns/item")],
         });
     }
     v.push(Bench {
         name: "BenchmarkPop/queue=cb".to_string(),
-        run: Box::new(|ops, _| chunks(ops, CHUNK_ITEMS, pop_chunk).into()),
+        run: Box::new(|ops, _| windows(ops, WINDOW_ITEMS, pop_window)),
         metrics: vec![],
     });
     v.push(Bench {
         name: "BenchmarkPop/queue=cb-steady".to_string(),
-        run: Box::new(|ops, cpu| pop_steady(ops, cpu).into()),
+        run: Box::new(|ops, cpu| pop_steady(ops, cpu)),
         metrics: vec![],
     });
     for &(queue, kind) in &[
@@ -390,7 +399,7 @@ fn benchmarks() -> Vec<Bench> {
             }
         }
     }
-    for &(work, n, cutoff) in &[("fine", 27u32, 1u32), ("coarse", 34, 17)] {
+    for &(work, (n, cutoff)) in &[("fine", FIB_FINE), ("coarse", FIB_COARSE)] {
         v.push(Bench {
             name: format!("BenchmarkForkJoin/impl=rayon/work={}", work),
             run: Box::new(move |ops, cpu| fork_join(n, cutoff, ops, cpu).into()),
@@ -442,25 +451,33 @@ fn benchmarks() -> Vec<Bench> {
     v
 }
 
-/// chunks runs ops operations in chunks of at most chunk, each prepared and
-/// checked by run outside its timed part, and returns the timed total.
-fn chunks(ops: u64, chunk: usize, mut run: impl FnMut(usize) -> Duration) -> Duration {
+/// windows runs ops operations in windows of at most window, each prepared
+/// and checked by run outside its timed part, and returns the timed total
+/// with the time per op of the fastest whole window (best-ns/op), as Go's
+/// timeWindows does.
+fn windows(ops: u64, window: usize, mut run: impl FnMut(usize) -> Duration) -> Sample {
     let mut total = Duration::ZERO;
+    let mut best: Option<f64> = None;
     let mut done = 0u64;
     while done < ops {
-        let k = (ops - done).min(chunk as u64) as usize;
-        total += run(k);
+        let k = (ops - done).min(window as u64) as usize;
+        let d = run(k);
+        if k == window {
+            let per_op = d.as_nanos() as f64 / k as f64;
+            best = Some(best.map_or(per_op, |b| b.min(per_op)));
+        }
+        total += d;
         done += k as u64;
     }
-    total
+    Sample { elapsed: total, extra: best.map(|b| vec![(b, "best-ns/op")]).unwrap_or_default() }
 }
 
-/// push_chunk times ops pushes of batch items each into a fresh LIFO worker
+/// push_window times ops pushes of batch items each into a fresh LIFO worker
 /// whose buffer already holds room for them all, touched.
-fn push_chunk(batch: usize, ops: usize) -> Duration {
+fn push_window(batch: usize, ops: usize) -> Duration {
     let items = batch * ops;
     let w = Worker::new_lifo();
-    // Grow the buffer to the chunk and touch it: fill it, then empty it by
+    // Grow the buffer to the window and touch it: fill it, then empty it by
     // steals, which move the front and never shrink the buffer (a pop would).
     for v in 0..items {
         w.push(v);
@@ -494,8 +511,8 @@ fn drain_by_steals(s: &Stealer<usize>, n: usize) -> Vec<usize> {
     out
 }
 
-/// pop_chunk times popping all of a LIFO worker filled with 0..items.
-fn pop_chunk(items: usize) -> Duration {
+/// pop_window times popping all of a LIFO worker filled with 0..items.
+fn pop_window(items: usize) -> Duration {
     let w = Worker::new_lifo();
     for v in 0..items {
         w.push(v);
@@ -517,16 +534,16 @@ fn pop_chunk(items: usize) -> Duration {
     total
 }
 
-/// pop_steady times ops pops from a LIFO worker of CHUNK_ITEMS items, in
-/// chunks that take at most 3/4 of them, the popped items pushed back
+/// pop_steady times ops pops from a LIFO worker of WINDOW_ITEMS items, in
+/// windows that take at most 3/4 of them, the popped items pushed back
 /// outside the timer: the worker never falls below a quarter of its buffer,
 /// so its pop never shrinks the buffer.
-fn pop_steady(ops: u64, _cpu: usize) -> Duration {
+fn pop_steady(ops: u64, _cpu: usize) -> Sample {
     let w = Worker::new_lifo();
-    for v in 0..CHUNK_ITEMS {
+    for v in 0..WINDOW_ITEMS {
         w.push(v);
     }
-    chunks(ops, CHUNK_ITEMS / 4 * 3, |k| {
+    windows(ops, WINDOW_ITEMS / 4 * 3, |k| {
         let mut total = Duration::ZERO;
         let sum = timed(&mut total, || {
             let mut sum = 0usize;
@@ -538,12 +555,12 @@ fn pop_steady(ops: u64, _cpu: usize) -> Duration {
             }
             sum
         });
-        // The k newest items, CHUNK_ITEMS-k .. CHUNK_ITEMS-1.
-        let lo = CHUNK_ITEMS - k;
-        if sum != (lo + CHUNK_ITEMS - 1) * k / 2 || w.len() != lo {
+        // The k newest items, WINDOW_ITEMS-k .. WINDOW_ITEMS-1.
+        let lo = WINDOW_ITEMS - k;
+        if sum != (lo + WINDOW_ITEMS - 1) * k / 2 || w.len() != lo {
             panic!("wsq-peers: pop: the items popped are not the {} newest", k);
         }
-        for v in lo..CHUNK_ITEMS {
+        for v in lo..WINDOW_ITEMS {
             w.push(v);
         }
         total
@@ -671,7 +688,7 @@ fn steal_bench(kind: StealKind, n: usize, pct: usize, ops: u64) -> Duration {
         StealKind::Batch(f) => f,
         StealKind::Single => Flavor::Lifo,
     };
-    let r = ((1usize << 20) / n).clamp(1, 64);
+    let r = (STEAL_ITEMS / n).clamp(1, STEAL_QUEUES);
     let k = steal_count(n, pct);
     let mut victims: Vec<Victim> = (0..r).map(|_| Victim::new(flavor, n)).collect();
     for v in victims.iter_mut() {
