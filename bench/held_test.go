@@ -61,7 +61,7 @@ func BenchmarkHeldBehindLong(b *testing.B) {
 							}
 							heldSink.Store(dag.Spin(it.n, uint64(it.n)))
 						}
-						batch := func() {}
+						var batch func()
 						if api == "run" {
 							newQueue, err := catalog.Factory[item](q)
 							if err != nil {

@@ -28,12 +28,6 @@ import (
 // items it held, and must wake it. In behindLong the owner runs the long
 // item first (the newest): what it held must not wait for it.
 
-// heldShape is one batch of held_test: the items, oldest first, by kind.
-type heldShape struct {
-	name  string
-	kinds []heldKind
-}
-
 type heldKind int
 
 const (
