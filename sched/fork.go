@@ -56,9 +56,11 @@ func (b *forkBase) base() *forkBase { return b }
 // forkResult is a fork record as Future sees it.
 type forkResult[R any] struct {
 	forkBase
-	// callAs is callTask or callFunc for the record's types: Future.Join
-	// calls the task's function through it, as a call.
-	callAs func(b *forkBase, t *Task) R
+	// callAs is the whole record, as forkBase.task is: Future.Join calls
+	// the task's function through it, as a call. An interface, not a
+	// function value: the value of a generic function would allocate for
+	// each new record.
+	callAs resultCall[R]
 	r      R // the result, for a join after the task ran elsewhere
 }
 
@@ -174,10 +176,10 @@ func (b *forkBase) link(t *Task) {
 }
 
 // init makes a new record ready for its first fork (see own).
-func (ft *forkTask[A, R]) init() { ft.task, ft.callAs = ft, callTask[A, R] }
+func (ft *forkTask[A, R]) init() { ft.task, ft.callAs = ft, ft }
 
 // init makes a new record ready for its first fork (see own).
-func (ft *forkFunc[A]) init() { ft.task, ft.callAs = ft, callFunc[A] }
+func (ft *forkFunc[A]) init() { ft.task, ft.callAs = ft, ft }
 
 // clear lets go of the task's function and argument: the record may wait
 // for reuse, or be kept by a Future that is never joined, and must not
@@ -210,16 +212,17 @@ func (ft *forkFunc[A]) call(t *Task) {
 	fn(t, a)
 }
 
-// callTask runs the task of b, a forkTask[A, R], and returns its result:
-// the call of Future.Join, after which the record is free for reuse.
-func callTask[A, R any](b *forkBase, t *Task) R {
-	ft := b.task.(*forkTask[A, R])
-	return ft.fn(t, ft.a)
+// resultCall is the call of a fork record's function that returns its
+// result: that of Future.Join, after which the record is free for reuse.
+type resultCall[R any] interface {
+	callResult(t *Task) R
 }
 
-// callFunc runs the task of b, a forkFunc[A], as callTask does.
-func callFunc[A any](b *forkBase, t *Task) struct{} {
-	ft := b.task.(*forkFunc[A])
+// callResult runs the task's function as a call and returns its result.
+func (ft *forkTask[A, R]) callResult(t *Task) R { return ft.fn(t, ft.a) }
+
+// callResult runs the task's function as a call, as forkTask's does.
+func (ft *forkFunc[A]) callResult(t *Task) struct{} {
 	ft.fn(t, ft.a)
 	return struct{}{}
 }
@@ -275,7 +278,7 @@ func (f Future[R]) Join(t *Task) R {
 				pw.joinFailed(&js, recover())
 			}
 		}()
-		r := rec.callAs(&rec.forkBase, gt)
+		r := rec.callAs.callResult(gt)
 		js.done = true
 		pw.ran()
 		pw.leaveCall(gt)

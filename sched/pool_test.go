@@ -495,6 +495,35 @@ func TestForkReuse(t *testing.T) {
 	}
 }
 
+// TestWideForkAllocs checks what a wide fork allocates: a task that forks
+// more tasks than a goroutine keeps records for needs a new record for
+// each, and one allocation makes it, for Fork and ForkFunc alike.
+func TestWideForkAllocs(t *testing.T) {
+	const n = 4096
+	p := newPool(t, sched.PoolConfig{Workers: 1})
+	fs := make([]sched.Future[int], n)
+	gs := make([]sched.Future[struct{}], n)
+	run := func() {
+		require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
+			for i := range fs {
+				fs[i] = sched.Fork(t, func(_ *sched.Task, i int) int { return i }, i)
+				gs[i] = sched.ForkFunc(t, func(*sched.Task, int) {}, i)
+			}
+			for i := n - 1; i >= 0; i-- {
+				gs[i].Join(t)
+				if fs[i].Join(t) != i {
+					panic("wrong result")
+				}
+			}
+			return nil
+		}))
+	}
+	run()
+	allocs := testing.AllocsPerRun(10, run)
+	assert.LessOrEqual(t, allocs, float64(2*n)*1.05, "allocations per run of %d forks", 2*n)
+	assert.GreaterOrEqual(t, allocs, float64(2*n)*0.95, "allocations per run of %d forks: a record each", 2*n)
+}
+
 // TestWaitForItself checks that a task waiting for its own group panics
 // instead of waiting forever.
 func TestWaitForItself(t *testing.T) {
