@@ -107,10 +107,12 @@
 // others can run the rest. In Master mode it takes one item alone too
 // when its recent items were coarse: a microsecond or more each, as a
 // worker measures between its looks for work. One such item is worth a
-// hand-off. Idle workers search briefly, then park. A worker that
-// publishes new work wakes a parked one only when nobody searches, in the
-// spirit of the Go runtime's spinning threads. An idle scheduler costs no
-// processor time. Run ends exactly when its last item is handled: the
+// hand-off. Idle workers search briefly, then park. In Random mode they
+// search a little longer while another worker is busy: a busy worker
+// answers an ask about an item's time later, and a parked thief would add
+// a wake-up's latency to the answer. A worker that publishes new work wakes a parked
+// one only when nobody searches, in the spirit of the Go runtime's
+// spinning threads. An idle scheduler costs no processor time. Run ends exactly when its last item is handled: the
 // workers count the items left, and the one that counts the last closes
 // the run.
 //
@@ -121,7 +123,7 @@
 // A fork becomes stealable when some worker wants work:
 //
 //	when                                       the worker publishes
-//	a thief or a master found its queue empty  the oldest half of its private forks, at its next fork or join
+//	a thief or a master found its queue empty  the oldest half of its private forks, at its next fork or join; with none, the ask waits for the next fork
 //	its queue shows none of its forks          its next fork: a busy worker offers its oldest
 //	its recent items are long                  every fork, at once
 //	Task.Demand sees idle workers              every private fork

@@ -51,6 +51,11 @@ var testCases = []struct {
 	{mutant.Mutant{Name: "an answer publishes nothing", Patches: []mutant.Patch{
 		patchOf("runner.go", "\tpw.publish((pw.hi + 1) / 2)\n", "\tpw.publish(0)\n"),
 	}}, "^TestPublishOldest$"},
+	// An ask that finds no private fork is cleared: the thief that asked
+	// sleeps while the worker forks in private.
+	{mutant.Mutant{Name: "an empty answer clears the ask", Patches: []mutant.Patch{
+		patchOf("runner.go", "\tif pw.hi == 0 {\n\t\treturn\n\t}\n", ""),
+	}}, "^TestAskWithoutForksStays$"},
 	// The join of a private fork does not poll: a task that joins its
 	// forks in turn keeps them all from an idle worker.
 	{mutant.Mutant{Name: "a join does not poll", Patches: []mutant.Patch{

@@ -224,6 +224,34 @@ func TestUnshowAsks(t *testing.T) {
 	}))
 }
 
+// TestAskWithoutForksStays: an ask that finds no private fork stays, and
+// the next fork answers it. A thief that asked may sleep, and only a
+// publication wakes it.
+func TestAskWithoutForksStays(t *testing.T) {
+	p, err := NewPool(Config[Job]{Workers: 1})
+	require.NoError(t, err)
+	defer p.Close()
+	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
+		keepPrivate(t)
+		w := t.pw.w
+		w.grain, w.busySince = 0, -1 // short items, and no sample that would find them long
+		f := Fork(t, func(*Task, int) int { return 1 }, 0)
+		w.ask()
+		f.Join(t) // polls with no private fork left: nothing to publish
+		if w.asked.Load() != 1 {
+			return errors.New("a join with no private fork cleared the ask")
+		}
+		g := Fork(t, func(*Task, int) int { return 2 }, 0) // answers: published
+		if t.pw.hi != 0 || w.queue.Len() != 1 {
+			return fmt.Errorf("after the next fork: %d private, %d in the queue; want 0 and 1", t.pw.hi, w.queue.Len())
+		}
+		if g.Join(t) != 2 {
+			return errors.New("wrong result")
+		}
+		return nil
+	}))
+}
+
 // TestBlockPublishes: a task that blocks publishes its private forks
 // first, so that the worker's next goroutine can run them meanwhile.
 func TestBlockPublishes(t *testing.T) {

@@ -69,6 +69,7 @@ func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 	sr := &r.ws[w.id]
 	s := w.s
 	r.spinning.Add(1) // publishers that see a searcher need not wake anyone
+	since := s.clock()
 	for {
 		for range s.cfg.spin {
 			if w.stopLooking(l) {
@@ -93,11 +94,22 @@ func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 			}
 			runtime.Gosched()
 		}
+		if r.looking() < len(s.workers) && s.clock()-since < askWait {
+			continue // a busy worker answers the asks soon: see askWait
+		}
 		if !r.park(ctx, sr, l) {
 			return false
 		}
+		since = s.clock()
 	}
 }
+
+// askWait is how long a searcher goes on searching before it parks while
+// some worker is busy. A busy worker whose items are short publishes what
+// it keeps private at its next fork, join or pop after an ask, about an
+// item's time later; one whose items are long keeps nothing. Parking
+// sooner would add a wake-up's latency to every such answer.
+const askWait = 2 * longGrain
 
 // published wakes one parked worker, unless some worker is searching
 // already: it will find the items, or look once more before it parks.

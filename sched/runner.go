@@ -193,11 +193,16 @@ func (pw *runner) poll() {
 //
 // An ask is also a moment to sample the grain: a thief waits for this
 // worker, whose last item may have been long. A thief that asked found
-// the queue empty: shown starts again from zero.
+// the queue empty: shown starts again from zero. With no private fork,
+// the ask stays for the next fork: the thief that asked may sleep, and
+// nothing else would wake it while this worker forks in private.
 func (pw *runner) answer() {
 	w := pw.w
 	if w.long {
 		pw.publishAll()
+		return
+	}
+	if pw.hi == 0 {
 		return
 	}
 	w.asked.Store(0) // before the publish: an ask after it is answered at a later fork
