@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -291,4 +292,19 @@ func TestGoexitPublishes(t *testing.T) {
 	<-done
 	p.Close()
 	assert.True(t, ran.Load(), "a fork of a task that called Goexit never ran")
+}
+
+// TestTaskLayout: what the goroutines that run a task's forks read of it
+// (ctxOf) lies on another cache line than what its own goroutine writes
+// at every fork and join (unjoined, forks, groups), wherever the frame
+// starts.
+func TestTaskLayout(t *testing.T) {
+	tt := reflect.TypeFor[Task]()
+	read, ok := tt.FieldByName("ctxOf")
+	require.True(t, ok)
+	for _, name := range []string{"unjoined", "forks", "groups"} {
+		f, ok := tt.FieldByName(name)
+		require.True(t, ok, name)
+		assert.GreaterOrEqual(t, f.Offset, read.Offset+read.Type.Size()+64, name)
+	}
 }

@@ -46,6 +46,14 @@ type Task struct {
 	ctx   context.Context
 	ctxOf *Task
 	l     *latch // the latch that counts this task, if any
+	// below is the frame under this one on its goroutine's stack, nil for
+	// the first, and above the one over it, nil for the last made: see
+	// runner.base. below never changes.
+	below, above *Task
+	// The fields above are read by the goroutines that run this task's
+	// forks (ctxOf); those below, the task's own goroutine writes at every
+	// fork and join. They must not share a cache line.
+	_ pad.Line
 	// unjoined counts the forks this task made and has not joined
 	// (forkBase.counted). Those its goroutine keeps private lie on top of
 	// its private forks (see runner); the others, published or taken out
@@ -56,11 +64,7 @@ type Task struct {
 	unjoined int
 	forks    *forkBase
 	groups   *Group
-	// below is the frame under this one on its goroutine's stack, nil for
-	// the first, and above the one over it, nil for the last made: see
-	// runner.base. below never changes.
-	below, above *Task
-	_            pad.Line // the frames of different workers must not share a line
+	_        pad.Line // the frames of different workers must not share a line
 }
 
 // Context returns the task's context: its Group's, or for a task started
