@@ -1,6 +1,6 @@
 #!/bin/bash
 # rounds: each choice its own invocation, order rotating
-# CHOICES='"new auto" "new one" "new 0.1" "new 0.5" "new 0.9"' ROUNDS=8 BT=40x ./steal-run.sh > steal-amount.txt
+# CHOICES='"new auto" "new one" "new 0.1" "new 0.5" "new 0.9"' ROUNDS=6 BT=40x ./steal-run.sh > steal-amount.txt
 # run from a folder holding new.test (go test -c -o new.test ./bench)
 eval "choices=(${CHOICES})"
 n=${#choices[@]}
