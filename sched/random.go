@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/pad"
@@ -68,8 +69,8 @@ func (r *random[T]) start(context.Context) {}
 func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 	sr := &r.ws[w.id]
 	s := w.s
-	r.spinning.Add(1) // publishers that see a searcher need not wake anyone
-	since := s.clock()
+	r.spinning.Add(1)          // publishers that see a searcher need not wake anyone
+	since := time.Duration(-1) // when the first rounds found nothing: see askWait
 	for {
 		for range s.cfg.spin {
 			if w.stopLooking(l) {
@@ -94,13 +95,19 @@ func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 			}
 			runtime.Gosched()
 		}
-		if r.looking() < len(s.workers) && s.clock()-since < askWait {
-			continue // a busy worker answers the asks soon: see askWait
+		if r.looking() < len(s.workers) {
+			now := s.clock() // only here: a search that finds work reads no clock
+			if since < 0 {
+				since = now
+			}
+			if now-since < askWait {
+				continue // a busy worker answers the asks soon
+			}
 		}
 		if !r.park(ctx, sr, l) {
 			return false
 		}
-		since = s.clock()
+		since = -1
 	}
 }
 

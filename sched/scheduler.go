@@ -257,11 +257,7 @@ var errDuplicate = errors.New("sched: more items handled than spawned; a queue r
 func (s *scheduler[T]) stats() Stats {
 	st := Stats{PerWorker: make([]WorkerStats, len(s.workers))}
 	for i, w := range s.workers {
-		ws := w.stats
-		st.PerWorker[i] = ws
-		st.Processed += ws.Processed
-		st.IdleWait += ws.IdleWait
-		st.MaxLen = max(st.MaxLen, ws.MaxLen)
+		st.addWorker(i, w.stats)
 		st.detail.Idles += w.idles
 	}
 	s.mode.addStats(&st)

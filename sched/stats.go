@@ -92,14 +92,20 @@ func snapshot[T any](workers []*Worker[T]) Stats {
 	st := Stats{PerWorker: make([]WorkerStats, len(workers))}
 	for i, w := range workers {
 		ws := w.live.load()
-		st.PerWorker[i] = ws
-		st.Processed += ws.Processed
+		st.addWorker(i, ws)
 		st.Steals += ws.Steals
 		st.Moved += ws.Moved
-		st.MaxLen = max(st.MaxLen, ws.MaxLen)
-		st.IdleWait += ws.IdleWait
 	}
 	return st
+}
+
+// addWorker records ws as worker i's and adds it to the sums, but for
+// Steals and Moved: at the end of a run the mode adds those (addStats).
+func (st *Stats) addWorker(i int, ws WorkerStats) {
+	st.PerWorker[i] = ws
+	st.Processed += ws.Processed
+	st.IdleWait += ws.IdleWait
+	st.MaxLen = max(st.MaxLen, ws.MaxLen)
 }
 
 func init() {

@@ -55,12 +55,12 @@ type Task struct {
 	// fork and join. They must not share a cache line.
 	_ pad.Line
 	// unjoined counts the forks this task made and has not joined
-	// (forkBase.counted). Those its goroutine keeps private lie on top of
-	// its private forks (see runner); the others, published or taken out
-	// by next, are in forks, newest first. groups is the newest group the task made and has not
-	// waited for. Each list links to the one before it (forkBase.prev,
-	// Group.older) and back, so that a join or wait takes its own off in
-	// any order.
+	// (forkBase.counted). Those still private lie on top of the runner's
+	// private forks; the others, published or taken by next, are in
+	// forks, newest first. groups is the newest group the task made and
+	// has not waited for. Each list links to the one before it
+	// (forkBase.prev, Group.older) and back, so that a join or wait takes
+	// its own off in any order.
 	unjoined int
 	forks    *forkBase
 	groups   *Group
