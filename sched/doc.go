@@ -108,13 +108,13 @@
 // when its recent items were coarse: a microsecond or more each, as a
 // worker measures between its looks for work. One such item is worth a
 // hand-off. Idle workers search briefly, then park. In Random mode they
-// search a little longer while another worker is busy: a busy worker
-// answers an ask about an item's time later, and a parked thief would add
-// a wake-up's latency to the answer. A worker that publishes new work wakes a parked
-// one only when nobody searches, in the spirit of the Go runtime's
-// spinning threads. An idle scheduler costs no processor time. Run ends exactly when its last item is handled: the
-// workers count the items left, and the one that counts the last closes
-// the run.
+// search a little longer while another worker is busy: it answers an ask
+// about an item's time later, and a parked thief would add a wake-up to
+// the answer. A worker that publishes new work wakes a parked one only
+// when nobody searches, in the spirit of the Go runtime's spinning
+// threads. An idle scheduler costs no processor time. Run ends exactly
+// when its last item is handled: the workers count the items left, and
+// the one that counts the last closes the run.
 //
 // # Work a worker keeps to itself
 //

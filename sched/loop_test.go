@@ -151,6 +151,13 @@ func TestForSplits(t *testing.T) {
 		var mu sync.Mutex
 		byWorker := map[int][]int{}
 		require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
+			// The other workers must have started to look: on a loaded
+			// machine their goroutines may not have run yet.
+			for deadline := time.Now().Add(10 * time.Second); t.Demand() == 0; runtime.Gosched() {
+				if time.Now().After(deadline) {
+					return errors.New("no worker looked for work in 10 s")
+				}
+			}
 			sched.For(t, n, func(t *sched.Task, i int) {
 				spinFor(20 * time.Microsecond) // more than a chunk's time: each index may split
 				mu.Lock()

@@ -35,10 +35,10 @@ import (
 //	                  a ring of 1024 slots for tasks from outside
 //
 // A deeper recursion grows the frames and records with its depth, and
-// gives back those beyond 64 when the goroutine is back at depth zero. A busy worker keeps
-// what its largest steal or fan-out made its buffers, so that a steady
-// stream of large steals does not allocate. Close lets go of the buffers
-// and the queues.
+// gives back those beyond 64 when the goroutine is back at depth zero. A
+// busy worker keeps what its largest steal or fan-out made its buffers,
+// so that a steady stream of large steals does not allocate. Close lets
+// go of the buffers and the queues.
 type Pool struct {
 	s         *scheduler[Job]
 	crew      *crew // the goroutines, and the hand-over of workers (crew.go)
