@@ -14,31 +14,32 @@ import (
 // the frames of its tasks, is what blocks. The goroutine that runs a
 // worker hands it over, at a point where it does not need it:
 //
-//	hand-over     when                                  to
-//	lend          a task calls Task.Block               a waiter, a spare or a new goroutine
-//	hand back     between items, or with no work        the longest waiter; the giver retires
-//	lendUntil     a helping wait with nothing to run    the longest waiter, until the wait ends
-//	Goexit        a task ends the goroutine             a new goroutine
+//	hand-over      when                                          to
+//	lend           a task calls Task.Block                       a waiter, a spare or a new goroutine
+//	compensate     a helping wait with nothing it may run        a waiter, a spare or a new goroutine
+//	hand back      between items, or with no work                the longest waiter; the giver retires
+//	lendToWaiter   a helping wait with nothing to run            the longest waiter, until the wait ends
+//	Goexit         a task ends the goroutine                     a new goroutine
 //
-// A helping wait lends because the tasks it waits for may be the
-// waiter's, or wait for it. The giver writes seat.cur and the receiver's
-// worker before the hand-over. The hand-over (a send on resume, or a go
-// statement) orders all the giver did with the worker before all the
-// receiver does. So a queue has one owner goroutine at any moment. It
-// stays stealable throughout.
+// The giver writes seat.cur and the receiver's worker before the
+// hand-over. The hand-over (a send on resume, or a go statement) orders
+// all the giver did with the worker before all the receiver does. So a
+// queue has one owner goroutine at any moment. It stays stealable
+// throughout.
 //
-// A goroutine whose Block function returned waits for its worker before
-// the task goes on (reclaim): its frames use the worker's queue. So a task
-// runs on one worker from start to end.
+// A goroutine that lent its worker waits for it before its task goes on
+// (reclaim): its frames use the worker's queue. So a task runs on one
+// worker from start to end.
 //
-// No wait is for ever. The goroutine running a worker hands it over at its
-// next lend, hand back or helping wait with nothing to run. A task it runs
-// never waits for a task on a goroutine waiting for the worker: a task
-// waits only for tasks it started, after it started, and the waiter's
-// tasks started before the worker was lent.
+// No wait is for ever. The goroutine running a worker hands it over at
+// its next lend, compensation, hand back or helping wait with nothing to
+// run: the first two give it to a waiter if one waits. A helping wait
+// never holds the worker while it sleeps. So a waiter gets the worker
+// back once the goroutine running it finishes its current item, or
+// waits: and whatever it waits for, some worker runs.
 //
-// Goroutines: one per worker, one per Block under way, and at most one
-// parked spare per worker.
+// Goroutines: one per worker, one per Block or compensated wait under
+// way, and at most one parked spare per worker.
 
 // crew is the goroutines of a Pool and the hand-over of workers between
 // them.
@@ -46,18 +47,19 @@ type crew struct {
 	p     *Pool
 	s     *scheduler[Job]
 	seats []seat // indexed by Worker.id
-	// blocked is the number of goroutines that lent their worker in
-	// Task.Block and have not taken it back: the goroutines beyond one
-	// per worker that are not spares.
+	// blocked is the number of goroutines that lent their worker, in
+	// Task.Block or a compensated wait, and have not taken it back: the
+	// goroutines beyond one per worker that are not spares.
 	//
 	//	event                           blocked
 	//	lend to a spare or new one      +1
 	//	lend to a waiter                =: one starts to block, one stops
 	//	hand back (the giver retires)   -1
-	//	lendUntil                       =
+	//	lendToWaiter                    =
 	blocked atomic.Int64
-	// blocks, waits and peak are Stats.Blocks, BlockWaits and PeakBlocked.
-	blocks, waits, peak atomic.Int64
+	// blocks, waits and peak are Stats.Blocks, BlockWaits and
+	// PeakBlocked; compensations counts the compensated waits.
+	blocks, waits, peak, compensations atomic.Int64
 	// calls holds a token for each Block function running, at most
 	// cfg.MaxBlocked. A Block takes one before it calls its function, and
 	// waits while there is none.
@@ -117,7 +119,8 @@ func (c *crew) newRunner(w *Worker[Job]) *runner {
 // of calls, and takes the worker back.
 func (c *crew) block(t *Task, f func()) {
 	pw := t.pw
-	pw.publishAll() // the worker's next goroutine, and thieves, may run them meanwhile
+	pw.forks.publishAll(pw.w) // the worker's next goroutine, and thieves, may run them meanwhile
+	c.blocks.Add(1)           // atomic: any goroutine's Block counts, Close reads
 	c.lend(pw)
 	pw.top, pw.blocking = nil, true
 	defer c.endBlock(t)
@@ -144,7 +147,6 @@ func (c *crew) endBlock(t *Task) {
 // back, a parked spare, or a new one.
 func (c *crew) lend(pw *runner) {
 	w := pw.w
-	c.blocks.Add(1) // atomic: any goroutine's lend counts, Close reads
 	if next := c.seats[w.id].takeWaiter(w); next != nil {
 		c.give(w, next)
 		return
@@ -158,11 +160,23 @@ func (c *crew) lend(pw *runner) {
 	c.goWith(w)
 }
 
-// lendUntil is called by a helping wait for l that has nothing of its own
-// to run. If a goroutine waits to take the worker back, lendUntil lends it
-// the worker, sleeps until l is done, takes the worker back and reports
-// true: keeping the worker could wait for ever.
-func (c *crew) lendUntil(pw *runner, l *latch) bool {
+// compensate is called by a helping wait for l that has nothing it may
+// run: it lends pw's worker, with the private forks published, to another
+// goroutine, sleeps until l is done, and takes the worker back. The tasks
+// l counts may need the worker meanwhile: see runner.
+func (c *crew) compensate(pw *runner, l *latch) {
+	pw.forks.publishAll(pw.w)
+	c.compensations.Add(1) // atomic: any goroutine's wait counts, Close reads
+	c.lend(pw)
+	l.wait()
+	c.reclaim(pw)
+}
+
+// lendToWaiter is called by a helping wait for l that has nothing of its
+// own to run. If a goroutine waits to take the worker back, lendToWaiter
+// lends it the worker, sleeps until l is done, takes the worker back and
+// reports true: keeping the worker could wait for ever.
+func (c *crew) lendToWaiter(pw *runner, l *latch) bool {
 	w := pw.w
 	next := c.seats[w.id].takeWaiter(w)
 	if next == nil {
@@ -273,11 +287,13 @@ func (c *crew) serve(pw *runner) {
 	c.mu.Lock()
 	c.ids[pw.gid] = true
 	c.mu.Unlock()
+	goroutines.Store(pw.gid, pw)
 	returned := false
 	defer func() {
 		c.mu.Lock()
 		delete(c.ids, pw.gid)
 		c.mu.Unlock()
+		goroutines.Delete(pw.gid)
 		if returned {
 			return
 		}
@@ -286,8 +302,8 @@ func (c *crew) serve(pw *runner) {
 			s.stop(nil, f) // not a task's: the pool cannot go on
 			return
 		}
-		pw.publishAll() // the forks of the tasks that ended go on without them
-		c.goWith(pw.w)
+		c.goWith(pw.w) // each frame the Goexit ended waited for its forks first: none is private
+
 	}()
 	for {
 		w := pw.w
@@ -366,8 +382,28 @@ func (c *crew) caller() *runner {
 
 // onPool reports whether the calling goroutine is one of the pool's.
 func (c *crew) onPool() bool {
-	id := atomicx.Goroutine()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.ids[id]
+	pw := poolGoroutine()
+	return pw != nil && pw.p == c.p
+}
+
+// goroutines holds the goroutines of every Pool, by atomicx.Goroutine:
+// each stores its runner when it starts and deletes it when it ends.
+var goroutines sync.Map
+
+// poolGoroutine returns the runner of the calling goroutine, or nil if it
+// is no Pool's.
+func poolGoroutine() *runner {
+	if v, ok := goroutines.Load(atomicx.Goroutine()); ok {
+		return v.(*runner)
+	}
+	return nil
+}
+
+// nilWait panics if a task of any pool calls op with a nil Task: the wait
+// would block its worker, and on a pool of one worker never end. A
+// goroutine in Task.Block's function runs no task (top is nil).
+func nilWait(op string) {
+	if pw := poolGoroutine(); pw != nil && pw.top != nil {
+		panic("sched: " + op + " with a nil Task, called by a task: pass the task's own t, so that its worker runs other tasks while it waits")
+	}
 }

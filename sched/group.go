@@ -34,10 +34,12 @@ type Group struct {
 	err    error
 	cancel context.CancelCauseFunc
 
-	// While owner holds a task, the group is one of the groups that task
-	// made and has not waited for (see Task.groups). Only its goroutine
-	// writes owner, older and newer; another task's Wait reads owner.
-	owner        atomic.Pointer[Task]
+	// parent is the task that made the group, which waits for its tasks,
+	// or nil for a Pool's group: the up of its tasks (see runner). It
+	// never changes. Until parent waits for the group, the group is on
+	// its list (Task.groups), linked by older and newer, which only
+	// parent's goroutine touches.
+	parent       *Task
 	older, newer *Group
 
 	p   *Pool
@@ -66,7 +68,6 @@ func (g *Group) unlink(t *Task) {
 		o.newer = n
 	}
 	g.older, g.newer = nil, nil
-	g.owner.Store(nil) // atomic: another task's Wait reads it (Task.waited)
 }
 
 // Context returns the group's context, the context of its tasks. It is
@@ -201,7 +202,7 @@ func (g *Group) settle() {
 // Wait.
 func (g *Group) Wait(t *Task) error {
 	if t == nil {
-		g.p.nilWait("Group.Wait")
+		nilWait("Group.Wait")
 	}
 	return g.wait(t)
 }

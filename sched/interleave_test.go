@@ -74,7 +74,7 @@ func privateProgram(sc privateScenario) interleave.Program {
 		root := pw.enter()
 		root.ctxOf = root
 		if sc.shown {
-			pw.shown = 1
+			pw.forks.published = 1
 		}
 		ran := make([]int32, sc.forks)
 		fn := func(_ *Task, i int) int {
@@ -107,7 +107,7 @@ func privateProgram(sc privateScenario) interleave.Program {
 					if !ok {
 						break
 					}
-					b := j.fork.task.(*forkTask[int, int])
+					b := j.fork.task.(*taskRecord[int, int])
 					drained = append(drained, b.a)
 					b.call(root)
 				}
@@ -121,8 +121,8 @@ func privateProgram(sc privateScenario) interleave.Program {
 						return fmt.Errorf("order: the owner's drain met fork %d after fork %d (%v): a private fork older than an item of the queue", drained[k], drained[k-1], drained)
 					}
 				}
-				if pw.hi != 0 || w.queue.Len() != 0 {
-					return fmt.Errorf("after the drain: %d private forks, %d in the queue", pw.hi, w.queue.Len())
+				if pw.forks.n != 0 || w.queue.Len() != 0 {
+					return fmt.Errorf("after the drain: %d private forks, %d in the queue", pw.forks.n, w.queue.Len())
 				}
 				return nil
 			},

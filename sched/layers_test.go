@@ -25,7 +25,7 @@ import (
 //	            perworker.go  stats.go  race.go  norace.go  doc.go
 var (
 	loopFiles     = []string{"loop.go", "map.go", "reduce.go", "sort.go"}
-	forkJoinFiles = []string{"pool.go", "task.go", "runner.go", "fork.go", "group.go", "crew.go"}
+	forkJoinFiles = []string{"pool.go", "task.go", "runner.go", "fork.go", "forkstack.go", "group.go", "crew.go"}
 	engineFiles   = []string{
 		"sched.go", "scheduler.go", "worker.go", "master.go", "random.go",
 		"park.go", "inject.go", "latch.go", "panic.go", "queue.go",

@@ -27,13 +27,14 @@ var explorerCases = []struct {
 	// A publish takes the newest private forks instead of the oldest: the
 	// private forks left are older than the queue's items.
 	{mutant.Mutant{Name: "publish takes the newest forks", Patches: []mutant.Patch{
-		patchOf("runner.go", "\tfor _, b := range pw.slots[:k] {\n", "\tfor _, b := range pw.slots[pw.hi-k : pw.hi] {\n"),
-		patchOf("runner.go", "\tcopy(pw.slots, pw.slots[k:hi])\n", ""),
+		patchOf("forkstack.go", "\t\tfor _, b := range s.slots[:k] {\n", "\t\tfor _, b := range s.slots[s.n-k : s.n] {\n"),
+		patchOf("forkstack.go", "\t\tw.pushOne(Job{fork: s.mark(s.slots[0])})\n", "\t\tw.pushOne(Job{fork: s.mark(s.slots[s.n-1])})\n"),
+		patchOf("forkstack.go", "\tcopy(s.slots, s.slots[k:n])\n", ""),
 	}}, "ask-answered"},
 	// A publish leaves the forks it published among the private ones:
 	// the thief runs them, and the owner's drain runs them again.
 	{mutant.Mutant{Name: "publish keeps what it published", Patches: []mutant.Patch{
-		patchOf("runner.go", "\tcopy(pw.slots, pw.slots[k:hi])\n\tclear(pw.slots[hi-k : hi]) // the published records: out of the slots\n\tpw.hi = hi - k\n", "\t_ = hi\n"),
+		patchOf("forkstack.go", "\tcopy(s.slots, s.slots[k:n])\n\tclear(s.slots[n-k : n]) // the published records: out of the slots\n\ts.n = n - k\n", "\t_ = n\n"),
 	}}, "long-items"},
 }
 
@@ -45,41 +46,37 @@ var testCases = []struct {
 	// A fork does not poll: the private forks stay private however often
 	// thieves ask, until a join polls.
 	{mutant.Mutant{Name: "a fork does not poll", Patches: []mutant.Patch{
-		patchOf("fork.go", "\tpw.forked(&rec.forkBase)\n\tpw.poll()\n\treturn Future[R]{", "\tpw.forked(&rec.forkBase)\n\treturn Future[R]{"),
+		patchOf("fork.go", "\ts.pushed()\n\ts.poll(t.pw.w)\n\treturn Future[R]{", "\ts.pushed()\n\treturn Future[R]{"),
 	}}, "^TestPublishOldest$"},
 	// An answer publishes nothing: the thief that asked waits for ever.
 	{mutant.Mutant{Name: "an answer publishes nothing", Patches: []mutant.Patch{
-		patchOf("runner.go", "\tpw.publish((pw.hi + 1) / 2)\n", "\tpw.publish(0)\n"),
+		patchOf("forkstack.go", "\ts.publish(w, (s.n+1)/2)\n", "\ts.publish(w, 0)\n"),
 	}}, "^TestPublishOldest$"},
 	// An ask that finds no private fork is cleared: the thief that asked
 	// sleeps while the worker forks in private.
 	{mutant.Mutant{Name: "an empty answer clears the ask", Patches: []mutant.Patch{
-		patchOf("runner.go", "\tif pw.hi == 0 {\n\t\treturn\n\t}\n", ""),
+		patchOf("forkstack.go", "\tif s.n == 0 {\n\t\treturn\n\t}\n", ""),
 	}}, "^TestAskWithoutForksStays$"},
 	// The join of a private fork does not poll: a task that joins its
 	// forks in turn keeps them all from an idle worker.
 	{mutant.Mutant{Name: "a join does not poll", Patches: []mutant.Patch{
-		patchOf("fork.go", "\t\tpw.poll()\n\t\tgt := pw.enterCall(t)\n\t\tjs := joinState{gt: gt}\n", "\t\tgt := pw.enterCall(t)\n\t\tjs := joinState{gt: gt}\n"),
+		patchOf("runner.go", "\tpw.forks.poll(pw.w)\n\tgt := t.above\n", "\tgt := t.above\n"),
 	}}, "^TestJoinAnswersAsk$"},
 	// A wait that takes a private fork to run it does not count it in
 	// pending first: the run's count falls below what is left.
 	{mutant.Mutant{Name: "a taken fork is not counted", Patches: []mutant.Patch{
-		patchOf("runner.go", "\t\tpw.w.count(1) // runTask counts it as handled\n", ""),
+		patchOf("runner.go", "\t\tpw.w.count(1) // exec counts it as handled\n", ""),
 	}}, "^TestTakenForksCounted$"},
 	// The join of a worker's last published fork does not ask: the next
 	// fork stays private though the queue shows none of the worker's.
 	{mutant.Mutant{Name: "the last published fork's join does not ask", Patches: []mutant.Patch{
-		patchOf("runner.go", "\t\t\tpw.w.asked.Store(1) // atomic: thieves store it too\n", ""),
+		patchOf("forkstack.go", "\t\t\tw.asked.Store(1) // atomic: thieves store it too\n", ""),
 	}}, "^TestUnshowAsks$"},
 	// Task.Block lends the worker with forks kept private on the goroutine
 	// that blocks: nobody can run them meanwhile.
 	{mutant.Mutant{Name: "Block keeps the private forks", Patches: []mutant.Patch{
-		patchOf("crew.go", "\tpw.publishAll() // the worker's next goroutine, and thieves, may run them meanwhile\n", ""),
+		patchOf("crew.go", "\tpw.forks.publishAll(pw.w) // the worker's next goroutine, and thieves, may run them meanwhile\n", ""),
 	}}, "^TestBlockPublishes$"},
-	// A goroutine that a Goexit ends takes its private forks with it.
-	{mutant.Mutant{Name: "Goexit drops the private forks", Patches: []mutant.Patch{
-		patchOf("crew.go", "\t\tpw.publishAll() // the forks of the tasks that ended go on without them\n", ""),
-	}}, "^TestGoexitPublishes$"},
 	// A pop while someone sleeps does not wake it, though the pop may
 	// have published what a sleeper asked for.
 	{mutant.Mutant{Name: "a pop wakes nobody", Patches: []mutant.Patch{

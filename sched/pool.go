@@ -67,7 +67,7 @@ type PoolConfig = Config[Job]
 // fields are concrete pointers rather than an interface, so that a Join
 // recognizes its own fork's Job by comparing one word.
 type Job struct {
-	fork  *forkBase         // the record of a Fork's task, or nil
+	fork  *record           // the record of a Fork's task, or nil
 	group *Group            // the group of a Group's task
 	fn    func(*Task) error // the function of a Group's task
 }
@@ -94,7 +94,8 @@ func NewPool(cfg ...PoolConfig) (*Pool, error) {
 		return nil, err
 	}
 	p.s = s
-	s.inj.init() // tasks come from outside a Pool only
+	s.inj.init()        // tasks come from outside a Pool only
+	s.hostCounts = true // exec counts each task, however it ends
 	p.crew = newCrew(p, s)
 	s.hold() // the Pool's own count, until Close
 	s.start(context.Background())
@@ -158,7 +159,9 @@ func (p *Pool) Close() Stats {
 		p.blockStats(&p.stats)
 		p.closed.Store(&p.stats) // after the last write: Stats reads it on any goroutine
 	})
-	return p.stats
+	st := p.stats
+	st.PerWorker = slices.Clone(st.PerWorker) // the caller's to change
+	return st
 }
 
 // Stats returns the pool's statistics so far. Any goroutine may call it,
@@ -202,20 +205,13 @@ func (p *Pool) blockStats(st *Stats) {
 // errClosed is the panic of a task started from outside a closed Pool.
 const errClosed = "sched: a task started from outside a closed Pool"
 
-// nilWait panics if a task of the pool calls op with a nil Task: the wait
-// would block its worker, and on a pool of one worker never end.
-func (p *Pool) nilWait(op string) {
-	if pw := p.crew.caller(); pw != nil && pw.top != nil { // top is nil in Task.Block's function
-		panic("sched: " + op + " with a nil Task, called by a task: pass the task's own t, so that its worker runs other tasks while it waits")
-	}
-}
-
 // serve is the body of w's first goroutine: see host.
 func (p *Pool) serve(w *Worker[Job]) { p.crew.serve(p.crew.seats[w.id].cur) }
 
 // handle is the Pool's Handler, for the tasks of the worker's loop: it
 // runs one task on the goroutine that runs w. That goroutine has w back
-// when exec returns, if the task blocked.
+// when exec returns, if the task blocked. exec counts the task as
+// handled (see scheduler.hostCounts).
 func (p *Pool) handle(_ context.Context, j Job, w *Worker[Job]) error {
 	st := &p.crew.seats[w.id]
 	st.busy.Store(true) // see seat.busy: Do reads it on any goroutine

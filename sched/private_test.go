@@ -25,7 +25,7 @@ func keepPrivate(t *Task) {
 	w := t.pw.w
 	w.setLong(false)
 	w.asked.Store(0)
-	t.pw.shown = 1
+	t.pw.forks.published = 1
 }
 
 // within waits until ok holds, for at most ten seconds, and reports
@@ -56,16 +56,16 @@ func TestPublishOldest(t *testing.T) {
 		for i := range 6 {
 			fs[i] = Fork(t, id, i)
 		}
-		if pw.hi != 6 || w.queue.Len() != 0 {
-			return fmt.Errorf("six forks: %d private, %d in the queue; want 6 and 0", pw.hi, w.queue.Len())
+		if pw.forks.n != 6 || w.queue.Len() != 0 {
+			return fmt.Errorf("six forks: %d private, %d in the queue; want 6 and 0", pw.forks.n, w.queue.Len())
 		}
 		w.ask() // a thief found the queue empty
 		fs[6] = Fork(t, id, 6)
-		if pw.hi != 3 || w.queue.Len() != 4 {
-			return fmt.Errorf("the fork after an ask: %d private, %d in the queue; want 3 and 4", pw.hi, w.queue.Len())
+		if pw.forks.n != 3 || w.queue.Len() != 4 {
+			return fmt.Errorf("the fork after an ask: %d private, %d in the queue; want 3 and 4", pw.forks.n, w.queue.Len())
 		}
-		for i, b := range pw.slots[:pw.hi] {
-			if b != &fs[4+i].rec.forkBase {
+		for i, b := range pw.forks.slots[:pw.forks.n] {
+			if b != &fs[4+i].rec.record {
 				return fmt.Errorf("private fork %d is not fork %d: the newest stay private", i, 4+i)
 			}
 		}
@@ -76,18 +76,18 @@ func TestPublishOldest(t *testing.T) {
 		// pop them back in the order a join finds them.
 		for i := 3; i >= 0; i-- {
 			j, ok := w.next()
-			if !ok || j.fork != &fs[i].rec.forkBase {
+			if !ok || j.fork != &fs[i].rec.record {
 				return fmt.Errorf("the queue's item %d from the newest is not fork %d", 3-i, i)
 			}
-			pw.runTask(j)
+			pw.exec(j)
 		}
 		for i := 6; i >= 0; i-- {
 			if got := fs[i].Join(t); got != i {
 				return fmt.Errorf("fork %d joined %d", i, got)
 			}
 		}
-		if t.unjoined != 0 || t.forks != nil {
-			return fmt.Errorf("after the joins: %d unjoined, list %v", t.unjoined, t.forks != nil)
+		if t.forks.unjoined != 0 || t.forks.newest != nil {
+			return fmt.Errorf("after the joins: %d unjoined, list %v", t.forks.unjoined, t.forks.newest != nil)
 		}
 		return nil
 	}))
@@ -158,8 +158,8 @@ func TestJoinAnswersAsk(t *testing.T) {
 				for i := range fs {
 					fs[i] = ForkFunc(t, task, i)
 				}
-				if t.pw.hi != len(fs) {
-					return fmt.Errorf("%d of %d forks private", t.pw.hi, len(fs))
+				if t.pw.forks.n != len(fs) {
+					return fmt.Errorf("%d of %d forks private", t.pw.forks.n, len(fs))
 				}
 				forked.Store(true) // the other worker looks for work, and asks
 				for i := len(fs) - 1; i >= 0; i-- {
@@ -186,7 +186,7 @@ func TestJoinPublishesFirstFork(t *testing.T) {
 				// shows none of the worker's forks.
 				keepPrivate(t)
 				Fork(t, func(*Task, int) int { return 0 }, 0).Join(t)
-				t.pw.shown = 0
+				t.pw.forks.published = 0
 				t.pw.w.asked.Store(1) // as the join of the last published fork leaves it (unshow)
 				var started atomic.Bool
 				ok, _ := Join(t, func(*Task, int) bool {
@@ -210,16 +210,16 @@ func TestUnshowAsks(t *testing.T) {
 	defer p.Close()
 	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
 		keepPrivate(t)
-		t.pw.shown = 0
+		t.pw.forks.published = 0
 		t.pw.w.ask()
-		f := Fork(t, func(*Task, int) int { return 1 }, 0)               // published: the ask
-		if t.pw.shown != 1 || !t.pw.w.long && t.pw.w.asked.Load() != 0 { // the answer's sample may find long items
-			return fmt.Errorf("after the answer: shown %d, asked %d", t.pw.shown, t.pw.w.asked.Load())
+		f := Fork(t, func(*Task, int) int { return 1 }, 0)                         // published: the ask
+		if t.pw.forks.published != 1 || !t.pw.w.long && t.pw.w.asked.Load() != 0 { // the answer's sample may find long items
+			return fmt.Errorf("after the answer: shown %d, asked %d", t.pw.forks.published, t.pw.w.asked.Load())
 		}
 		t.pw.w.asked.Store(0)
 		f.Join(t)
-		if t.pw.shown != 0 || t.pw.w.asked.Load() != 1 {
-			return fmt.Errorf("after the join: shown %d, asked %d; want 0 and 1", t.pw.shown, t.pw.w.asked.Load())
+		if t.pw.forks.published != 0 || t.pw.w.asked.Load() != 1 {
+			return fmt.Errorf("after the join: shown %d, asked %d; want 0 and 1", t.pw.forks.published, t.pw.w.asked.Load())
 		}
 		return nil
 	}))
@@ -243,8 +243,8 @@ func TestAskWithoutForksStays(t *testing.T) {
 			return errors.New("a join with no private fork cleared the ask")
 		}
 		g := Fork(t, func(*Task, int) int { return 2 }, 0) // answers: published
-		if t.pw.hi != 0 || w.queue.Len() != 1 {
-			return fmt.Errorf("after the next fork: %d private, %d in the queue; want 0 and 1", t.pw.hi, w.queue.Len())
+		if t.pw.forks.n != 0 || w.queue.Len() != 1 {
+			return fmt.Errorf("after the next fork: %d private, %d in the queue; want 0 and 1", t.pw.forks.n, w.queue.Len())
 		}
 		if g.Join(t) != 2 {
 			return errors.New("wrong result")
@@ -294,17 +294,19 @@ func TestGoexitPublishes(t *testing.T) {
 	assert.True(t, ran.Load(), "a fork of a task that called Goexit never ran")
 }
 
-// TestTaskLayout: what the goroutines that run a task's forks read of it
-// (ctxOf) lies on another cache line than what its own goroutine writes
-// at every fork and join (unjoined, forks, groups), wherever the frame
-// starts.
+// TestTaskLayout: what other goroutines read of a task (ctxOf, for its
+// forks; up, for helping waits) lies on another cache line than what its
+// own goroutine writes at every fork and join (forks, groups), wherever
+// the frame starts.
 func TestTaskLayout(t *testing.T) {
 	tt := reflect.TypeFor[Task]()
-	read, ok := tt.FieldByName("ctxOf")
-	require.True(t, ok)
-	for _, name := range []string{"unjoined", "forks", "groups"} {
-		f, ok := tt.FieldByName(name)
-		require.True(t, ok, name)
-		assert.GreaterOrEqual(t, f.Offset, read.Offset+read.Type.Size()+64, name)
+	for _, r := range []string{"ctxOf", "up"} {
+		read, ok := tt.FieldByName(r)
+		require.True(t, ok, r)
+		for _, name := range []string{"forks", "groups"} {
+			f, ok := tt.FieldByName(name)
+			require.True(t, ok, name)
+			assert.GreaterOrEqual(t, f.Offset, read.Offset+read.Type.Size()+64, r+" and "+name)
+		}
 	}
 }

@@ -67,6 +67,11 @@ type scheduler[T any] struct {
 	// (wsq.Contract.OwnerHolds): a thief tries where Len shows nothing.
 	holds bool
 
+	// hostCounts says that the host counts each item it handles itself,
+	// however its handling ends (a Pool: see runner.exec), so that the
+	// worker's loop does not.
+	hostCounts bool
+
 	// How the run ends. wg counts the goroutines; ctx is the workers'
 	// context, which cancel cancels. failMu guards err and fail: the
 	// first error a worker returned, and the first panic or Goexit.

@@ -39,32 +39,49 @@ import (
 // much. An invalid Config makes Run and NewPool return an error.
 type Task struct {
 	pw *runner
+	// The fields up to the pad are read by other goroutines: those that
+	// run this task's forks (ctxOf), and helping waits that read a task's
+	// ancestors (up). They change only when the frame starts a task.
+	//
 	// ctx is the context of a Group's task, nil for a fork's. ctxOf is
 	// the frame whose ctx is the task's: its own for a Group's task, that
 	// of the task that forked it for a fork's. That frame outlives this
-	// one: a task waits for what it forks.
+	// one: a task waits for what it forks. up is the task that waits for
+	// this one (see runner): its forking task, the task that made its
+	// group (nil for a Pool's group), or the joiner that called it. An
+	// unused frame's up is below.
 	ctx   context.Context
 	ctxOf *Task
-	l     *latch // the latch that counts this task, if any
+	up    *Task
+	// rec and group are the fork record or the Group of the task that
+	// exec runs in the frame, whose latch counts it; both nil for a call.
+	rec   *record
+	group *Group
 	// below is the frame under this one on its goroutine's stack, nil for
 	// the first, and above the one over it, nil for the last made: see
-	// runner.base. below never changes.
+	// runner. below never changes.
 	below, above *Task
-	// The fields above are read by the goroutines that run this task's
-	// forks (ctxOf); those below, the task's own goroutine writes at every
-	// fork and join. They must not share a cache line.
+	// The fields below, the task's own goroutine writes at every fork and
+	// join. They must not share a cache line with those above.
 	_ pad.Line
-	// unjoined counts the forks this task made and has not joined
-	// (forkBase.counted). Those still private lie on top of the runner's
-	// private forks; the others, published or taken by next, are in
-	// forks, newest first. groups is the newest group the task made and
-	// has not waited for. Each list links to the one before it
-	// (forkBase.prev, Group.older) and back, so that a join or wait takes
+	// forks is the task's unjoined forks: see forkStack. groups is the
+	// newest group the task made and has not waited for. Each group links
+	// to the one before it (Group.older) and back, so that a wait takes
 	// its own off in any order.
-	unjoined int
-	forks    *forkBase
-	groups   *Group
-	_        pad.Line // the frames of different workers must not share a line
+	forks  forkList
+	groups *Group
+	_      pad.Line // the frames of different workers must not share a line
+}
+
+// latch returns the latch that counts the task, or nil for a call.
+func (t *Task) latch() *latch {
+	if t.rec != nil {
+		return &t.rec.l
+	}
+	if t.group != nil {
+		return &t.group.l
+	}
+	return nil
 }
 
 // Context returns the task's context: its Group's, or for a task started
@@ -92,8 +109,8 @@ func (t *Task) WorkerID() int {
 func (t *Task) Demand() int {
 	t.use("Task.Demand")
 	pw := t.pw
-	if pw.hi > 0 && pw.w.s.mode.looking() > 0 {
-		pw.publishAll() // its private forks are work for them
+	if pw.forks.n > 0 && pw.w.s.mode.looking() > 0 {
+		pw.forks.publishAll(pw.w) // its private forks are work for them
 		return 0
 	}
 	return pw.w.demand()
@@ -106,7 +123,7 @@ func (t *Task) Demand() int {
 func (t *Task) NewGroup() *Group {
 	t.use("Task.NewGroup")
 	g := t.pw.p.setUp(new(Group), t.ctxOf.ctx)
-	g.owner.Store(t) // atomic: another task's Wait reads it (waited)
+	g.parent = t
 	if o := t.groups; o != nil {
 		g.older, o.newer = o, g
 	}
@@ -199,41 +216,20 @@ func nilFunction(op, arg string) string {
 	return "sched: " + op + " with a nil function" + arg
 }
 
-// joined counts the fork b, which the task has joined, off its unjoined
-// forks, and takes it off forks if it was published. It may be off
-// already: sync took it when the forking task returned, and the frame now
-// runs another task.
-func (t *Task) joined(b *forkBase) {
-	if b.counted {
-		b.counted = false
-		t.unjoined--
-	}
-	p := b.prev
-	if t.forks == b { // the newest, as fork-join code joins
-		if p != nil {
-			p.next, t.forks, b.prev = nil, p, nil
-		} else {
-			t.forks = nil
-		}
-	} else if n := b.next; n != nil {
-		n.prev, b.next = p, nil
-		if p != nil {
-			p.next, b.prev = n, nil
-		}
-	}
-}
-
 // waited takes g, which the task has waited for, off its groups, if it
 // made g and has not waited for it before.
 func (t *Task) waited(g *Group) {
-	if g.owner.Load() == t { // atomic: the owner's goroutine writes it
+	if g.parent == t && (t.groups == g || g.newer != nil) { // linked: see Group.parent
 		g.unlink(t)
 	}
 }
 
-// sync waits for the futures and groups the task made and did not wait
-// for, newest first, as a Cilk function syncs before it returns. It
-// returns the first failure among them.
+// sync waits for the forks and groups the task made and did not wait
+// for, as a Cilk function syncs before it returns: first its forks,
+// newest first, then its groups, newest first, as if the task had joined
+// and waited for each before it returned. So a fork may start tasks in
+// its parent's group until it returns. sync returns the first failure
+// among them.
 func (t *Task) sync() *failure {
 	var first *failure
 	keep := func(f *failure) {
@@ -241,28 +237,30 @@ func (t *Task) sync() *failure {
 			first = f
 		}
 	}
+	pw := t.pw
+	for t.forks.unjoined > 0 {
+		b := t.forks.newest
+		if b == nil {
+			// Private, on top: the frames above t have ended, and so have
+			// the joins t called. next puts it on the list.
+			j, _ := pw.next()
+			b = j.fork
+			pw.exec(j)
+		} else if !b.l.done() {
+			pw.help(&b.l)
+		}
+		pw.forks.joined(pw.w, b)
+		keep(b.l.failure())
+		b.letGo()
+	}
 	for t.groups != nil {
 		g := t.groups
 		g.unlink(t)
 		g.settle()
-		t.pw.help(&g.l)
-		keep(g.seal())
-	}
-	pw := t.pw
-	for t.unjoined > 0 {
-		b := t.forks
-		if b == nil {
-			// Private, on top: the frames above t have ended, and so have
-			// the Joins t called. next puts it on forks.
-			j, _ := pw.next()
-			b = j.fork
-			pw.runTask(j)
-		} else {
-			pw.help(&b.l)
-			pw.unshow(b)
+		if !g.l.done() {
+			pw.help(&g.l)
 		}
-		t.joined(b)
-		keep(b.l.failure())
+		keep(g.seal())
 	}
 	return first
 }

@@ -14,21 +14,21 @@ import (
 // published are on its list, newest first, linked back, and the others lie
 // among its goroutine's private forks; the group list holds exactly the
 // groups, newest first, and links back.
-func checkUnjoined(t *Task, forks map[*forkBase]bool, groups map[*Group]bool) error {
-	if t.unjoined != len(forks) {
-		return fmt.Errorf("%d unjoined forks counted, want %d", t.unjoined, len(forks))
+func checkUnjoined(t *Task, forks map[*record]bool, groups map[*Group]bool) error {
+	if t.forks.unjoined != len(forks) {
+		return fmt.Errorf("%d unjoined forks counted, want %d", t.forks.unjoined, len(forks))
 	}
 	n := 0
-	var newer *forkBase
-	for b := t.forks; b != nil; newer, b = b, b.prev {
-		if !forks[b] || !b.counted || b.next != newer {
-			return fmt.Errorf("fork %d from the newest: expected %v, counted %v, next linked back %v", n, forks[b], b.counted, b.next == newer)
+	var newer *record
+	for b := t.forks.newest; b != nil; newer, b = b, b.prev {
+		if !forks[b] || !b.tracked || b.next != newer {
+			return fmt.Errorf("fork %d from the newest: expected %v, counted %v, next linked back %v", n, forks[b], b.tracked, b.next == newer)
 		}
 		n++
 	}
-	for _, b := range t.pw.slots[:t.pw.hi] {
+	for _, b := range t.pw.forks.slots[:t.pw.forks.n] {
 		if forks[b] {
-			if !b.counted || b.parent != t {
+			if !b.tracked || b.parent != t {
 				return fmt.Errorf("a private fork is not counted as t's")
 			}
 			n++
@@ -40,7 +40,7 @@ func checkUnjoined(t *Task, forks map[*forkBase]bool, groups map[*Group]bool) er
 	n = 0
 	var newerG *Group
 	for g := t.groups; g != nil; newerG, g = g, g.older {
-		if !groups[g] || g.newer != newerG || g.owner.Load() != t {
+		if !groups[g] || g.newer != newerG || g.parent != t {
 			return fmt.Errorf("group %d from the newest: expected %v, linked back %v", n, groups[g], g.newer == newerG)
 		}
 		n++
@@ -73,13 +73,13 @@ func testUnjoinedLists(t *testing.T, private bool) {
 		if private {
 			t.pw.w.setLong(false)
 			t.pw.w.asked.Store(0)
-			t.pw.shown = 1 // as if the queue showed a fork: none is published
+			t.pw.forks.published = 1 // as if the queue showed a fork: none is published
 		}
 		fs := make([]Future[int], n)
-		forks := map[*forkBase]bool{}
+		forks := map[*record]bool{}
 		for i := range fs {
 			fs[i] = Fork(t, id, i)
-			forks[&fs[i].rec.forkBase] = true
+			forks[&fs[i].rec.record] = true
 		}
 		gs := make([]*Group, n)
 		groups := map[*Group]bool{}
@@ -91,19 +91,19 @@ func testUnjoinedLists(t *testing.T, private bool) {
 			return err
 		}
 		for _, i := range rng.Perm(n) {
-			b := &fs[i].rec.forkBase
+			b := &fs[i].rec.record
 			if got := fs[i].Join(t); got != i {
 				return fmt.Errorf("future %d joined %d", i, got)
 			}
 			delete(forks, b)
-			if b.prev != nil || b.next != nil || b.counted {
+			if b.prev != nil || b.next != nil || b.tracked {
 				return fmt.Errorf("future %d: its record still links or counts", i)
 			}
 			if err := gs[i].Wait(t); err != nil {
 				return err
 			}
 			delete(groups, gs[i])
-			if gs[i].older != nil || gs[i].newer != nil || gs[i].owner.Load() != nil {
+			if gs[i].older != nil || gs[i].newer != nil || gs[i] == t.groups {
 				return fmt.Errorf("group %d still links", i)
 			}
 			if err := checkUnjoined(t, forks, groups); err != nil {
@@ -138,7 +138,7 @@ func TestJoinAfterReturn(t *testing.T) {
 		if got := kept.Join(t); got != 7 {
 			return fmt.Errorf("kept Future joined %d", got)
 		}
-		if err := checkUnjoined(t, map[*forkBase]bool{&f.rec.forkBase: true}, map[*Group]bool{g: true}); err != nil {
+		if err := checkUnjoined(t, map[*record]bool{&f.rec.record: true}, map[*Group]bool{g: true}); err != nil {
 			return err
 		}
 		if got := f.Join(t); got != 1 {

@@ -388,12 +388,15 @@ func (w *Worker[T]) stopLooking(l *latch) bool {
 	return (l != nil && l.done()) || w.wanted.Load() > 0 // read before sleeping: see wanted
 }
 
-// handle calls the handler for v and counts v as handled if it returns nil.
+// handle calls the handler for v and counts v as handled if it returns
+// nil, unless the host counts it (scheduler.hostCounts).
 func (w *Worker[T]) handle(ctx context.Context, v T) error {
 	if err := w.s.handle(ctx, v, w); err != nil {
 		return err
 	}
-	w.handled()
+	if !w.s.hostCounts {
+		w.handled()
+	}
 	return nil
 }
 
@@ -542,6 +545,12 @@ func (w *Worker[T]) takeInjected() bool {
 	w.buf = inj.take(w.buf[:0], len(w.s.workers))
 	return len(w.buf) > 0
 }
+
+// putBack makes v, an item that next returned, the worker's next item
+// again: a helping wait that may not run it gives it back with the worker
+// (see runner.help). next returned the carried item, if any, so there is
+// none now.
+func (w *Worker[T]) putBack(v T) { w.carry, w.hasCarry = v, true }
 
 // takeStolen keeps the newest stolen item to run next and pushes the others.
 func (w *Worker[T]) takeStolen() {
