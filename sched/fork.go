@@ -38,9 +38,14 @@ func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 		panic(nilFunction("Fork", ""))
 	}
 	s := &t.pw.forks
-	rec := push[A, R](s, t)
+	rec, ok := s.slot().(*taskRecord[A, R])
+	if !ok {
+		rec = own[taskRecord[A, R]](s)
+	}
 	rec.fn, rec.a = f, a
-	return forked(s, t, &rec.resultRecord)
+	s.push(t, &rec.record, true)
+	s.poll(t.pw.w)
+	return Future[R]{rec: &rec.resultRecord, gen: rec.gen}
 }
 
 // ForkFunc starts f(t', a) as a new task, as Fork does, for a function
@@ -56,18 +61,14 @@ func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
 		panic(nilFunction("ForkFunc", ""))
 	}
 	s := &t.pw.forks
-	rec := push[A, struct{}](s, t)
-	rec.fn, rec.proc, rec.a = nil, f, a
-	return forked(s, t, &rec.resultRecord)
-}
-
-// forked ends Fork and ForkFunc: rec, whose function is set, becomes the
-// newest private fork, tracked among t's unjoined forks.
-func forked[R any](s *forkStack, t *Task, rec *resultRecord[R]) Future[R] {
-	s.track(t, &rec.record)
-	s.pushed()
+	rec, ok := s.slot().(*procRecord[A])
+	if !ok {
+		rec = own[procRecord[A]](s)
+	}
+	rec.proc, rec.a = f, a
+	s.push(t, &rec.record, true)
 	s.poll(t.pw.w)
-	return Future[R]{rec: rec, gen: rec.gen}
+	return Future[struct{}]{rec: rec.results(), gen: rec.gen}
 }
 
 // Join waits for the forked task to finish and returns its result. If the
@@ -99,7 +100,10 @@ func (f Future[R]) Join(t *Task) R {
 	}
 	rec.gen++
 	pw := t.pw
-	if gt := pw.takeBack(t, &rec.record); gt != nil {
+	if s := &pw.forks; s.takeBack(&rec.record) {
+		s.untrack(t, &rec.record)
+		s.poll(pw.w)
+		gt := pw.enterCall(t)
 		js := joinState{gt: gt}
 		defer func() {
 			if !js.done {
@@ -108,7 +112,8 @@ func (f Future[R]) Join(t *Task) R {
 		}()
 		r := rec.callAs.callResult(gt)
 		js.done = true
-		pw.endCall(gt)
+		pw.w.ran()
+		pw.leaveCall(gt)
 		return r
 	}
 	return awaitFork(pw, rec)
@@ -209,9 +214,12 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 	}
 	pw := t.pw
 	s := &pw.forks
-	rec := push[B, RB](s, t)
+	rec, ok := s.slot().(*taskRecord[B, RB])
+	if !ok {
+		rec = own[taskRecord[B, RB]](s)
+	}
 	rec.fn, rec.a = g, b
-	s.pushed()
+	s.push(t, &rec.record, false)
 	s.poll(pw.w)
 	js := joinState{b: &rec.record}
 	defer func() {
@@ -220,10 +228,13 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 		}
 	}()
 	ra = f(t, a)
-	if js.gt = pw.takeBack(t, &rec.record); js.gt != nil {
+	if s.takeBack(&rec.record) {
+		s.poll(pw.w)
+		js.gt = pw.enterCall(t)
 		rb = g(js.gt, b)
 		js.done = true
-		pw.endCall(js.gt)
+		pw.w.ran()
+		pw.leaveCall(js.gt)
 		return ra, rb
 	}
 	rb = awaitFork(pw, &rec.resultRecord) // f left a task unjoined, or g left the stack
@@ -245,9 +256,12 @@ func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
 	}
 	pw := t.pw
 	s := &pw.forks
-	rec := push[B, struct{}](s, t)
-	rec.fn, rec.proc, rec.a = nil, g, b
-	s.pushed()
+	rec, ok := s.slot().(*procRecord[B])
+	if !ok {
+		rec = own[procRecord[B]](s)
+	}
+	rec.proc, rec.a = g, b
+	s.push(t, &rec.record, false)
 	s.poll(pw.w)
 	js := joinState{b: &rec.record}
 	defer func() {
@@ -256,13 +270,16 @@ func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
 		}
 	}()
 	f(t, a)
-	if js.gt = pw.takeBack(t, &rec.record); js.gt != nil {
+	if s.takeBack(&rec.record) {
+		s.poll(pw.w)
+		js.gt = pw.enterCall(t)
 		g(js.gt, b)
 		js.done = true
-		pw.endCall(js.gt)
+		pw.w.ran()
+		pw.leaveCall(js.gt)
 		return
 	}
-	awaitFork(pw, &rec.resultRecord)
+	awaitFork(pw, rec.results())
 	js.done = true
 }
 

@@ -106,9 +106,9 @@ type resultCall[R any] interface {
 }
 
 // taskRecord is a whole fork record: the function, its argument and the
-// result, in one object. fn is set by Fork and Join, proc by ForkFunc and
-// JoinFunc, whose functions have no result; a record with fn set calls
-// fn. One type for both, so that their code exists once.
+// result, in one object. fn is Fork's and Join's function; proc is that
+// of ForkFunc and JoinFunc, which has no result, in a record used as a
+// procRecord.
 type taskRecord[A, R any] struct {
 	resultRecord[R]
 	fn   func(*Task, A) R
@@ -119,33 +119,44 @@ type taskRecord[A, R any] struct {
 	_ pad.Line
 }
 
+// procRecord is a taskRecord of ForkFunc and JoinFunc: the same object,
+// with calls of proc. A type of its own, so that neither kind reuses the
+// other's records, and each call is one line that the compiler inlines
+// into the interface's wrapper.
+type procRecord[A any] taskRecord[A, struct{}]
+
 // call runs the task's function, which a thief or a wait took, and keeps
 // the result for the join.
 func (rec *taskRecord[A, R]) call(t *Task) {
-	fn, proc, a := rec.fn, rec.proc, rec.a
+	fn, a := rec.fn, rec.a
 	rec.clear()
-	if fn != nil {
-		rec.r = fn(t, a)
-	} else {
-		proc(t, a)
-	}
+	rec.r = fn(t, a)
 }
 
 // callResult runs the task's function as a call and returns its result.
 // The record keeps its function until the next fork in its slot.
-func (rec *taskRecord[A, R]) callResult(t *Task) R {
-	if fn := rec.fn; fn != nil {
-		return fn(t, rec.a)
-	}
-	rec.proc(t, rec.a)
-	var zero R
-	return zero
-}
+func (rec *taskRecord[A, R]) callResult(t *Task) R { return rec.fn(t, rec.a) }
 
 func (rec *taskRecord[A, R]) clear() {
 	var zero A
 	rec.fn, rec.proc, rec.a = nil, nil, zero
 }
+
+func (rec *procRecord[A]) call(t *Task) {
+	proc, a := rec.proc, rec.a
+	rec.clear()
+	proc(t, a)
+}
+
+func (rec *procRecord[A]) callResult(t *Task) struct{} {
+	rec.proc(t, rec.a)
+	return struct{}{}
+}
+
+func (rec *procRecord[A]) clear() { (*taskRecord[A, struct{}])(rec).clear() }
+
+// results returns the record as a Future sees it.
+func (rec *procRecord[A]) results() *resultRecord[struct{}] { return &rec.resultRecord }
 
 // arrive records the task's outcome (nil for success) and counts it as
 // finished.
@@ -169,7 +180,10 @@ func (b *record) letGo() {
 // included. The forking goroutine alone touches it.
 type forkList struct {
 	unjoined int
-	newest   *record
+	// groups counts the groups on the task's list (Task.groups): a task
+	// whose two counts are zero waits for nothing when it ends.
+	groups int
+	newest *record
 }
 
 // forkStack is a goroutine's private forks (see the top of this file),
@@ -213,26 +227,31 @@ func (b *record) base() *record { return b }
 // init makes a new record ready for its first fork (see own).
 func (rec *taskRecord[A, R]) init() { rec.task, rec.callAs = rec, rec }
 
-// push makes room for a fork by t and returns its record, in slot n: the
-// free record there if it has the types, else one from own. The caller
-// sets the function and argument, and then calls pushed.
-func push[A, R any](s *forkStack, t *Task) *taskRecord[A, R] {
-	var rec *taskRecord[A, R]
+func (rec *procRecord[A]) base() *record { return &rec.record }
+func (rec *procRecord[A]) init()         { rec.task, rec.callAs = rec, rec }
+
+// slot returns the free record in slot n, for the next fork, or nil. The
+// fork takes it if it has the fork's types, or else gets one from own.
+func (s *forkStack) slot() taskCall {
 	if n := s.n; uint(n) < uint(len(s.slots)) { // one comparison: no bounds check after
 		if b := s.slots[n]; b != nil {
-			rec, _ = b.task.(*taskRecord[A, R])
+			return b.task
 		}
 	}
-	if rec == nil {
-		rec = own[taskRecord[A, R]](s)
-	}
-	rec.l.n = 1 // plain: nobody else sees rec before a publish or a take
-	rec.parent = t
-	return rec
+	return nil
 }
 
-// pushed makes the record in slot n the newest private fork.
-func (s *forkStack) pushed() { s.n++ }
+// push makes b, the record in slot n, the newest private fork, by t. A
+// tracked fork (Fork's, ForkFunc's) counts among t's unjoined forks;
+// Join's g does not: Join waits for it itself. The caller polls next.
+func (s *forkStack) push(t *Task, b *record, tracked bool) {
+	b.l.n, b.parent = 1, t // plain: nobody else sees b before a publish or a take
+	if tracked {
+		b.tracked = true
+		t.forks.unjoined++
+	}
+	s.n++
+}
 
 // own returns a record for the next fork when its slot has none of type
 // P: a finished one from the free list, or a new one. It puts it in the
@@ -263,27 +282,23 @@ func own[E any, P recordPtr[E]](s *forkStack) P {
 	return r
 }
 
-// track counts b, a fork of t by Fork or ForkFunc, among t's unjoined
-// forks. Join's g is not tracked: Join waits for it itself.
-func (s *forkStack) track(t *Task, b *record) {
-	b.tracked = true
-	t.forks.unjoined++
-}
-
 // takeBack pops b if it is the newest private fork: the join of a fork
-// nobody took, which then calls its function here. b stays in its slot.
-// A tracked b is counted off its task's unjoined forks.
+// nobody took, which then calls its function here (runner.enterCall). b
+// stays in its slot. The join of a tracked b counts it off (untrack).
 func (s *forkStack) takeBack(b *record) bool {
 	n := s.n - 1
 	if uint(n) >= uint(len(s.slots)) || s.slots[n] != b { // no fork, or no bounds check after
 		return false
 	}
 	s.n = n
-	if b.tracked {
-		b.tracked = false
-		b.parent.forks.unjoined--
-	}
 	return true
+}
+
+// untrack counts b, taken back by the join of its task t, off t's
+// unjoined forks.
+func (s *forkStack) untrack(t *Task, b *record) {
+	b.tracked = false
+	t.forks.unjoined--
 }
 
 // leave puts b, which leaves the stack, on its parent's list if it is
@@ -343,7 +358,7 @@ func (s *forkStack) answer(w *Worker[Job]) {
 	w.asked.Store(0) // before the publish: an ask after it is answered at a later fork
 	s.published = 0  // the thief found the queue empty
 	s.publish(w, (s.n+1)/2)
-	w.sample(w.s.clock())
+	w.sampleNow()
 }
 
 // publishAll publishes every private fork: before the goroutine gives up

@@ -58,6 +58,7 @@ type Group struct {
 
 // unlink takes g, the group of the owner t, off t's groups.
 func (g *Group) unlink(t *Task) {
+	t.forks.groups--
 	o, n := g.older, g.newer
 	if n != nil {
 		n.older = o

@@ -111,15 +111,11 @@ func (pw *runner) grow(below *Task) *Task {
 	return t
 }
 
-// takeBack pops b, the fork of the join by t, if it is the newest private
-// fork, and pushes the frame in which the join calls its function. It
-// returns nil if b left the stack. The frame has t's context, and t as
-// its up, which an unused frame holds already (grow, drop).
-func (pw *runner) takeBack(t *Task, b *record) *Task {
-	if !pw.forks.takeBack(b) {
-		return nil
-	}
-	pw.forks.poll(pw.w)
+// enterCall pushes the frame in which the join by t calls the function
+// of the fork it took back (forkStack.takeBack). The frame has t's
+// context, and t as its up, which an unused frame holds already (grow,
+// drop). The join polls first (forkStack.poll).
+func (pw *runner) enterCall(t *Task) *Task {
 	gt := t.above
 	if gt == nil {
 		gt = pw.grow(t)
@@ -129,17 +125,20 @@ func (pw *runner) takeBack(t *Task, b *record) *Task {
 	return gt
 }
 
-// endCall ends the frame gt that takeBack pushed, whose function returned:
-// it counts the call, waits for what the function left unjoined, and
-// panics with their failure if one failed.
-func (pw *runner) endCall(gt *Task) {
-	pw.w.ran()
-	if gt.forks.unjoined != 0 || gt.groups != nil {
-		pw.end(gt, nil).raise()
+// leaveCall ends the frame gt that enterCall pushed, whose function
+// returned: it waits for what the function left unjoined, and panics with
+// their failure if one failed. The join counts the call first
+// (Worker.ran).
+func (pw *runner) leaveCall(gt *Task) {
+	if gt.forks.unjoined|gt.forks.groups != 0 {
+		pw.endCall(gt)
 		return
 	}
 	pw.top = gt.below
 }
+
+// endCall is leaveCall's rare case: the call left forks or groups.
+func (pw *runner) endCall(gt *Task) { pw.end(gt, nil).raise() }
 
 // joinFailed ends a join (Join, JoinFunc, Future.Join) whose functions did
 // not return; v is what recover returned. Their deferred calls call it. If
@@ -220,7 +219,7 @@ func (pw *runner) end(t *Task, f *failure) *failure {
 			pw.end(t, f)
 		}
 	}()
-	if t.forks.unjoined != 0 || t.groups != nil {
+	if t.forks.unjoined|t.forks.groups != 0 {
 		if g := t.sync(); f == nil {
 			f = g
 		}

@@ -128,6 +128,7 @@ func (t *Task) NewGroup() *Group {
 		g.older, o.newer = o, g
 	}
 	t.groups = g
+	t.forks.groups++
 	return g
 }
 
