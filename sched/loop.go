@@ -68,8 +68,9 @@ func ForRangeErr(t *Task, n int, body func(t *Task, lo, hi int) error) error {
 // with the loop's Grain.
 //
 // The calls run on t's worker and on workers that take parts of the
-// range. Calls on one worker run in the order of their indices. Each call
-// gets the Task of the part that runs it. A nested loop, a Fork or a
+// range. A chunk calls its indices in order; a worker may run the chunks
+// of several parts in any order. Each call gets the Task of the part that
+// runs it. A nested loop, a Fork or a
 // Task.Block in the body takes that Task, not the caller's: name the
 // parameter t, so that it shadows the outer one. A loop is
 // a task of its own, forked by t and joined before For returns: t's
@@ -182,9 +183,18 @@ func (lp Loop) run(t *Task, n int, plain func(t *Task, lo, hi int), errs func(t 
 	if ctx != nil {
 		l.ctx, l.done = ctx, ctx.Done()
 	}
-	ForkFunc(t, runPart, part{l: l, lo: 0, hi: n, step: l.grain}).Join(t)
+	asTask(t, runPart, part{l: l, lo: 0, hi: n, step: l.grain})
 	return l.err // every part has finished: Join orders their writes before
 }
+
+// asTask calls f(t', a) as a task of its own, with t' its Task, and
+// returns once it and the tasks it started have finished. A panic in it
+// becomes a *PanicError, wherever it runs. A loop's code that must fail
+// as a task does (a body's, or combine's) runs so.
+func asTask[A any](t *Task, f func(*Task, A), a A) { JoinFunc(t, nop, struct{}{}, f, a) }
+
+// nop is a function that does nothing: asTask's f.
+func nop(*Task, struct{}) {}
 
 // checkLoop panics if t is nil or the body is, for the loop function op.
 // Other misuses of t panic in the first call that takes it.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/internal/queuetest"
 	"github.com/worksteal/wsq/sched"
 )
@@ -24,42 +25,54 @@ func heapGrowth(before uint64) int64 { return int64(queuetest.LiveHeap()) - int6
 
 // TestJoinedForksReleased: the results and arguments of forks that ran on
 // another worker are not kept by the pool once they are joined, neither
-// after Do returns nor after Close.
+// after Do returns nor after Close. A chaselev ring keeps the items that
+// thieves took until its owner's next operation: a joined fork's record
+// holds nothing then.
 func TestJoinedForksReleased(t *testing.T) {
 	const forks, size = 8, 4 << 20
 	for _, mode := range sched.Modes() {
-		t.Run(mode.String(), func(t *testing.T) {
-			before := queuetest.LiveHeap()
-			p, err := sched.NewPool(sched.PoolConfig{Workers: 2, Mode: mode})
-			require.NoError(t, err)
-			var started atomic.Int32
-			alloc := func(t *sched.Task, arg []byte) []byte {
-				started.Add(1)
-				return append(make([]byte, 0, size), arg[:1]...)
-			}
-			var total int
-			require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
-				fs := make([]sched.Future[[]byte], forks)
-				for i := range fs {
-					fs[i] = sched.Fork(t, alloc, make([]byte, size))
-				}
-				// This worker spins until all forks have started, so
-				// the other worker runs them.
-				for started.Load() < forks {
-					runtime.Gosched()
-				}
-				for _, f := range fs {
-					total += cap(f.Join(t))
-				}
-				return nil
-			}))
-			require.Equal(t, forks*size, total)
-			assert.Less(t, heapGrowth(before), int64(size), "live heap after Do returned: the pool keeps joined forks' results or arguments")
-			p.Close()
-			assert.Less(t, heapGrowth(before), int64(size), "live heap after Close")
-			runtime.KeepAlive(p)
-		})
+		for _, queue := range []string{"bq", "cl-ub"} {
+			t.Run(fmt.Sprintf("%v/%s", mode, queue), func(t *testing.T) {
+				testJoinedForksReleased(t, mode, queue, forks, size)
+			})
+		}
 	}
+}
+
+func testJoinedForksReleased(t *testing.T, mode sched.Mode, queue string, forks int32, size int) {
+	before := queuetest.LiveHeap()
+	newQueue, err := catalog.Factory[sched.Job](queue)
+	require.NoError(t, err)
+	p, err := sched.NewPool(sched.PoolConfig{Workers: 2, Mode: mode, NewQueue: newQueue})
+	require.NoError(t, err)
+	var finished atomic.Int32
+	alloc := func(t *sched.Task, arg []byte) []byte {
+		defer finished.Add(1)
+		return append(make([]byte, 0, size), arg[:1]...)
+	}
+	var total int
+	require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
+		fs := make([]sched.Future[[]byte], forks)
+		for i := range fs {
+			fs[i] = sched.Fork(t, alloc, make([]byte, size))
+		}
+		// This worker spins until all forks have finished, so
+		// the other worker runs them, and the joins find them
+		// finished: this worker's queue sees no operation of its
+		// owner after the thief's.
+		for finished.Load() < forks {
+			runtime.Gosched()
+		}
+		for _, f := range fs {
+			total += cap(f.Join(t))
+		}
+		return nil
+	}))
+	require.Equal(t, int(forks)*size, total)
+	assert.Less(t, heapGrowth(before), int64(size), "live heap after Do returned: the pool keeps joined forks' results or arguments")
+	p.Close()
+	assert.Less(t, heapGrowth(before), int64(size), "live heap after Close")
+	runtime.KeepAlive(p)
 }
 
 // TestDeepRecursionReleased: a worker gives back the task frames a deep

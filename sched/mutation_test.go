@@ -46,7 +46,7 @@ var testCases = []struct {
 	// A fork does not poll: the private forks stay private however often
 	// thieves ask, until a join polls.
 	{mutant.Mutant{Name: "a fork does not poll", Patches: []mutant.Patch{
-		patchOf("fork.go", "\ts.pushed()\n\ts.poll(t.pw.w)\n\treturn Future[R]{", "\ts.pushed()\n\treturn Future[R]{"),
+		patchOf("fork.go", "\ts.push(t, &rec.record, true)\n\ts.poll(t.pw.w)\n\treturn Future[R]{", "\ts.push(t, &rec.record, true)\n\treturn Future[R]{"),
 	}}, "^TestPublishOldest$"},
 	// An answer publishes nothing: the thief that asked waits for ever.
 	{mutant.Mutant{Name: "an answer publishes nothing", Patches: []mutant.Patch{
@@ -60,7 +60,7 @@ var testCases = []struct {
 	// The join of a private fork does not poll: a task that joins its
 	// forks in turn keeps them all from an idle worker.
 	{mutant.Mutant{Name: "a join does not poll", Patches: []mutant.Patch{
-		patchOf("runner.go", "\tpw.forks.poll(pw.w)\n\tgt := t.above\n", "\tgt := t.above\n"),
+		patchOf("fork.go", "\t\ts.untrack(t, &rec.record)\n\t\ts.poll(pw.w)\n", "\t\ts.untrack(t, &rec.record)\n"),
 	}}, "^TestJoinAnswersAsk$"},
 	// A wait that takes a private fork to run it does not count it in
 	// pending first: the run's count falls below what is left.
@@ -96,6 +96,31 @@ var testCases = []struct {
 	{mutant.Mutant{Name: "a new worker counts as short", Patches: []mutant.Patch{
 		patchOf("worker.go", "\tw.grain, w.busySince, w.gap, w.nextSample = unknownGrain, -1, 1, 1\n\tw.coarse, w.long = true, true\n", "\tw.grain, w.busySince, w.gap, w.nextSample = 0, -1, 1, 1\n"),
 	}}, "^TestSampleGrain$"},
+	// A helping wait runs a task that does not descend from the waiting one:
+	// a task that waits for a sibling, or another Do's task, lands above
+	// the task it waits for, or a Goexit ends the wrong Do.
+	{mutant.Mutant{Name: "a helping wait runs any task", Patches: []mutant.Patch{
+		patchOf("runner.go", "\t\t\tif descends(j, waiter) {\n", "\t\t\tif true || descends(j, waiter) {\n"),
+	}}, "^(TestWaitForSibling|TestGoexitStaysInItsDo)$"},
+	// A panic that a deferred call raises while a Goexit unwinds the task
+	// counts as the task's outcome, though the Goexit goes on.
+	{mutant.Mutant{Name: "a panic during a Goexit counts as a panic", Patches: []mutant.Patch{
+		patchOf("panic.go", "\tif v == nil || goexiting() {\n", "\tif v == nil {\n"),
+	}}, "^TestPanicDuringGoexit$"},
+	// The implicit wait seals the task's groups before it joins its forks:
+	// a fork that starts a task in its parent's group panics.
+	{mutant.Mutant{Name: "the implicit wait seals the groups first", Patches: []mutant.Patch{
+		patchOf("task.go", "\tpw := t.pw\n\tfor t.forks.unjoined > 0 {\n", "\tpw := t.pw\n\tfor t.groups != nil {\n\t\tg := t.groups\n\t\tg.unlink(t)\n\t\tg.settle()\n\t\tif !g.l.done() {\n\t\t\tpw.help(&g.l)\n\t\t}\n\t\tkeep(g.seal())\n\t}\n\tfor t.forks.unjoined > 0 {\n"),
+	}}, "^TestImplicitJoinForksFirst$"},
+	// A frame that a Goexit ends does not wait for its forks: Do ends while
+	// parts of a loop still run.
+	{mutant.Mutant{Name: "a Goexit does not wait for the forks", Patches: []mutant.Patch{
+		patchOf("runner.go", "\tif t.forks.unjoined|t.forks.groups != 0 {\n\t\tif g := t.sync(); f == nil {\n", "\tif (f == nil || !f.goexit) && t.forks.unjoined|t.forks.groups != 0 {\n\t\tif g := t.sync(); f == nil {\n"),
+	}}, "^TestGoexitWaitsForLoop$"},
+	// A Join whose f calls Goexit does not wait for g.
+	{mutant.Mutant{Name: "a Goexit in f does not wait for g", Patches: []mutant.Patch{
+		patchOf("runner.go", "\tpw.await(&js.b.l)\n", "\tif !f.goexit {\n\t\tpw.await(&js.b.l)\n\t}\n"),
+	}}, "^TestGoexitWaitsForLoop$"},
 }
 
 // TestMutantsFoundByExplorer: each bug of explorerCases is found by the

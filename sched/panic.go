@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 )
 
 // PanicError is the value that Run, Pool.Do, Group.Wait and Future.Join
@@ -45,16 +46,53 @@ type failure struct {
 // recovered returns the failure for v, what recover returned in a deferred
 // call of a function that did not return normally. Nil means that it
 // called runtime.Goexit: since Go 1.21, panic(nil) panics with a
-// *runtime.PanicNilError. Anything else is a panic. The deferred call
-// itself must call recovered, so that the stack it records is the panic's.
+// *runtime.PanicNilError. Anything else is a panic, unless a deferred
+// call panicked while a Goexit unwound the function: Go goes on with the
+// Goexit once the panic is recovered, so the function ends by Goexit. The
+// deferred call itself must call recovered, so that the stack it records
+// is the panic's.
 func recovered(v any) *failure {
-	if v == nil {
+	if v == nil || goexiting() {
 		return &failure{goexit: true}
 	}
 	if pe, ok := v.(*PanicError); ok {
 		return &failure{panic: pe} // raised again by a wait: keep the original
 	}
 	return &failure{panic: &PanicError{Value: v, Stack: debug.Stack()}}
+}
+
+// goexiting reports whether the panic that the calling deferred call
+// recovers was raised while runtime.Goexit unwound the function that
+// deferred the call. The runtime then resumes the Goexit after the
+// recovery. The stack shows it: above the deferred call's function, the
+// panic passed through runtime.Goexit. A panic of a task that a deferred
+// call runs while a Goexit unwinds the goroutine below the function does
+// not: that Goexit lies below.
+func goexiting() bool {
+	var pcs [256]uintptr
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs[:])])
+	var prev, handler string
+	for {
+		f, more := frames.Next()
+		switch {
+		case handler == "" && f.Function == "runtime.gopanic":
+			// The deferred call that recovers the panic, a closure: its
+			// function's name is the closure's, less ".funcN".
+			i := strings.LastIndex(prev, ".func")
+			if i < 0 {
+				return false
+			}
+			handler = prev[:i]
+		case handler != "" && f.Function == "runtime.Goexit":
+			return true
+		case handler != "" && f.Function == handler:
+			return false
+		}
+		if !more {
+			return false
+		}
+		prev = f.Function
+	}
 }
 
 // raise repeats the failure in the calling goroutine; it does nothing for a

@@ -400,6 +400,32 @@ func TestImplicitJoin(t *testing.T) {
 	assert.Equal(t, "unjoined", pe.Value)
 }
 
+// TestImplicitJoinForksFirst: a task returns without waiting, while a fork
+// of it still starts tasks in the task's group, which it may do until the
+// group's Wait. The implicit wait joins the forks before it waits for the
+// groups, as if the task had called Join and then Wait: every Go counts.
+func TestImplicitJoinForksFirst(t *testing.T) {
+	for _, mode := range sched.Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			p := newPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
+			for range 20 {
+				var ran atomic.Int32
+				require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
+					g := t.NewGroup()
+					sched.ForkFunc(t, func(tk *sched.Task, _ int) {
+						for range 100 {
+							runtime.Gosched() // while the parent returns
+						}
+						g.Go(tk, func(*sched.Task) error { ran.Add(1); return nil })
+					}, 0)
+					return nil
+				}))
+				require.Equal(t, int32(1), ran.Load(), "the task the fork started in its parent's group")
+			}
+		})
+	}
+}
+
 // TestImplicitJoinInJoin is TestImplicitJoin for a task that its forker's
 // Join runs as a call (one worker in Random mode: nobody steals it), on
 // every queue: the Join returns once what the task left unjoined has
@@ -534,6 +560,19 @@ func TestWaitForItself(t *testing.T) {
 	pe, ok := e.recovered.(*sched.PanicError)
 	require.True(t, ok, "Wait panicked with %T %v", e.recovered, e.recovered)
 	assert.Contains(t, pe.Value, "a task waits for itself")
+}
+
+// TestCloseStatsCopy: the Stats that Close returns are the caller's: a
+// change to their PerWorker leaves what later Close and Stats calls return.
+func TestCloseStatsCopy(t *testing.T) {
+	p, err := sched.NewPool(sched.PoolConfig{Workers: 2})
+	require.NoError(t, err)
+	require.NoError(t, p.Do(context.Background(), func(*sched.Task) error { return nil }))
+	st := p.Close()
+	want := st.PerWorker[0]
+	st.PerWorker[0].Processed = -1
+	assert.Equal(t, want, p.Close().PerWorker[0], "a later Close")
+	assert.Equal(t, want, p.Stats().PerWorker[0], "Stats after Close")
 }
 
 // TestPoolClosed checks Close: it waits for running tasks, which may still

@@ -310,3 +310,73 @@ func TestTaskLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestPublishBufferReleased: a task that publishes many private forks at
+// once (here by Task.Block) grows its goroutine's buffer of forks to
+// publish; the goroutine lets go of it once it is back at depth zero.
+func TestPublishBufferReleased(t *testing.T) {
+	const forks = 1 << 16
+	p, err := NewPool(Config[Job]{Workers: 1})
+	require.NoError(t, err)
+	defer p.Close()
+	var pw *runner
+	nop := func(*Task, int) {}
+	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
+		keepPrivate(t)
+		pw = t.pw
+		fs := make([]Future[struct{}], forks)
+		for i := range fs {
+			fs[i] = ForkFunc(t, nop, i)
+		}
+		t.Block(func() {}) // publishes every private fork, in one batch
+		if c := cap(pw.forks.batch); c < forks {
+			return fmt.Errorf("the publish's buffer holds %d, want at least %d", c, forks)
+		}
+		for i := len(fs) - 1; i >= 0; i-- {
+			fs[i].Join(t)
+		}
+		return nil
+	}))
+	assert.LessOrEqual(t, cap(pw.forks.batch), keptFrames, "the buffer after Do returned")
+}
+
+// TestJoinClearsRecord: the join of a fork that ran on another goroutine
+// leaves nothing in its record: a queue may keep the record reachable
+// until its owner's next operation (chaselev's rings do), and a Future
+// kept after the join keeps it too.
+func TestJoinClearsRecord(t *testing.T) {
+	for _, mode := range Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			p, err := NewPool(Config[Job]{Workers: 2, Mode: mode})
+			require.NoError(t, err)
+			defer p.Close()
+			var started, finished atomic.Bool
+			var ranOn *runner
+			require.NoError(t, p.Do(context.Background(), func(t *Task) error {
+				f := Fork(t, func(t *Task, n int) []byte {
+					started.Store(true)
+					ranOn = t.pw
+					defer finished.Store(true)
+					return make([]byte, n)
+				}, 1<<10)
+				for !started.Load() {
+					t.Demand() // publishes the fork for the other worker
+					runtime.Gosched()
+				}
+				for !finished.Load() {
+					runtime.Gosched()
+				}
+				if ranOn == t.pw {
+					return fmt.Errorf("the fork ran on its forking goroutine")
+				}
+				if got := f.Join(t); len(got) != 1<<10 {
+					return fmt.Errorf("joined %d bytes", len(got))
+				}
+				if rec := f.rec; rec.r != nil || rec.parent != nil || rec.ranOn != nil {
+					return fmt.Errorf("the joined record keeps its result %v, parent %v or goroutine %v", rec.r != nil, rec.parent != nil, rec.ranOn != nil)
+				}
+				return nil
+			}))
+		})
+	}
+}

@@ -80,8 +80,10 @@ func reduce[R any](t *Task, n int, identity R, body func(t *Task, lo, hi int) R,
 		}
 	})
 	acc := identity
-	for _, r := range results {
-		acc = combine(acc, r)
-	}
+	asTask(t, func(*Task, struct{}) { // so that a panic of combine is a *PanicError
+		for _, r := range results {
+			acc = combine(acc, r)
+		}
+	}, struct{}{})
 	return acc
 }

@@ -1,11 +1,14 @@
 package sched_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/worksteal/wsq/internal/testenv"
@@ -123,5 +126,34 @@ func TestReduceNonCommutative(t *testing.T) {
 				return nil
 			}), "%s n=%d", name, n)
 		}
+	}
+}
+
+// TestReduceCombinePanics: a panic of combine reaches the caller of Reduce
+// as a *PanicError, in a block's fold and in the final fold of the
+// blocks' results alike.
+func TestReduceCombinePanics(t *testing.T) {
+	p := newPool(t, sched.PoolConfig{Workers: 2})
+	for _, final := range []bool{false, true} {
+		t.Run(fmt.Sprintf("final=%v", final), func(t *testing.T) {
+			var calls atomic.Int64
+			var got any
+			require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
+				defer func() { got = recover() }()
+				sched.Reduce(t, 10, 0, func(*sched.Task, int) int { return 1 },
+					func(a, b int) int {
+						// The ten blocks hold an index each: each block's
+						// fold calls combine once, the final fold ten times.
+						if n := calls.Add(1); final && n > 10 || !final && n == 1 {
+							panic("combine")
+						}
+						return a + b
+					})
+				return nil
+			}))
+			pe, ok := got.(*sched.PanicError)
+			require.True(t, ok, "Reduce panicked with %T %v", got, got)
+			assert.Equal(t, "combine", pe.Value)
+		})
 	}
 }

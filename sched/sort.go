@@ -87,7 +87,7 @@ func SortStableFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
 	if len(x) < 2 {
 		return
 	}
-	JoinFunc(t, nop, struct{}{}, stableSort[E], stableArgs[E]{x: x, cmp: cmp})
+	asTask(t, stableSort[E], stableArgs[E]{x: x, cmp: cmp})
 }
 
 // stableArgs is a whole stable sort.
@@ -105,10 +105,6 @@ func stableSort[E any](t *Task, a stableArgs[E]) {
 	mergeSort(t, mergeArgs[E]{m: &merger[E]{cmp: a.cmp}, x: a.x, buf: make([]E, len(a.x))})
 }
 
-// nop is a function that does nothing: the f of a JoinFunc that only
-// runs its g as a task of its own.
-func nop(*Task, struct{}) {}
-
 // quick is one quicksort: how it cuts a part, and how it sorts a small
 // one.
 type quick[E any] struct {
@@ -123,7 +119,7 @@ type quick[E any] struct {
 // already. A task turns a panic of a comparison into a *PanicError. A
 // part may be cut badly bits.Len(len(x)) times before it is left to leaf.
 func (q *quick[E]) sort(t *Task, x []E) {
-	JoinFunc(t, nop, struct{}{}, quickFirst[E], quickArgs[E]{q: q, x: x, bad: bits.Len(uint(len(x)))})
+	asTask(t, quickFirst[E], quickArgs[E]{q: q, x: x, bad: bits.Len(uint(len(x)))})
 }
 
 // quickFirst is the first task of a quicksort: it returns at once if x is

@@ -1,0 +1,181 @@
+package sched_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/worksteal/wsq/sched"
+)
+
+// The tests of a Goexit and of panics while one unwinds: a task that calls
+// runtime.Goexit ends the tasks that wait for it, and only those, after
+// the tasks it started; and the pool counts every task however it ends.
+
+// TestPanicDuringGoexit: a task calls runtime.Goexit, and a deferred call
+// of its own then panics. Go goes on with the Goexit once the pool has
+// recovered the panic: the task ends by Goexit, Do calls Goexit, and the
+// pool counts the task, so Close returns.
+func TestPanicDuringGoexit(t *testing.T) {
+	for _, mode := range sched.Modes() {
+		for _, shape := range []string{"root", "fork", "join"} {
+			t.Run(fmt.Sprintf("%v/%s", mode, shape), func(t *testing.T) {
+				p, err := sched.NewPool(sched.PoolConfig{Workers: 2, Mode: mode})
+				require.NoError(t, err)
+				exit := func(*sched.Task, int) int {
+					defer func() { panic("a deferred call panics during the Goexit") }()
+					runtime.Goexit()
+					return 0
+				}
+				e := callInGoroutine(t, func() {
+					_ = p.Do(context.Background(), func(t *sched.Task) error {
+						switch shape {
+						case "root":
+							exit(t, 0)
+						case "fork":
+							sched.Fork(t, exit, 0).Join(t)
+						case "join":
+							sched.Join(t, exit, 0, exit, 1)
+						}
+						return nil
+					})
+				})
+				assert.False(t, e.returned, "Do returned")
+				assert.Nil(t, e.recovered, "Do panicked: the task ended by Goexit")
+				closed := callInGoroutine(t, func() { p.Close() })
+				assert.True(t, closed.returned, "Close")
+			})
+		}
+	}
+}
+
+// TestDeferredWaitAfterGoexit: a task's deferred Group.Wait runs after a
+// fork that its join ran as a call called runtime.Goexit. The frame of the
+// call has ended by then, so the Wait is the task's own: it waits for the
+// group, and Do ends by the Goexit, not by a misuse panic.
+func TestDeferredWaitAfterGoexit(t *testing.T) {
+	p := newPool(t, sched.PoolConfig{Workers: 1})
+	var waited atomic.Bool
+	e := callInGoroutine(t, func() {
+		_ = p.Do(context.Background(), func(t *sched.Task) error {
+			g := t.NewGroup()
+			g.Go(t, func(*sched.Task) error { return nil })
+			defer func() {
+				_ = g.Wait(t)
+				waited.Store(true)
+			}()
+			sched.Fork(t, func(*sched.Task, int) int { runtime.Goexit(); return 0 }, 0).Join(t)
+			return nil
+		})
+	})
+	assert.False(t, e.returned, "Do returned")
+	assert.Nil(t, e.recovered, "Do panicked instead of calling Goexit")
+	assert.True(t, waited.Load(), "the deferred Wait did not return")
+}
+
+// TestGoexitStaysInItsDo: the root task of one Do waits for a fork that
+// another worker runs, while the root task of a second Do, started then,
+// calls runtime.Goexit. The only worker free to take the second root is
+// the first root's helping wait. The Goexit ends the second Do and no
+// other, in both modes, many times over.
+func TestGoexitStaysInItsDo(t *testing.T) {
+	for _, mode := range sched.Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			p := newPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
+			for range 20 {
+				var forkStarted, exited atomic.Bool
+				second := make(chan ending, 1)
+				first := callInGoroutine(t, func() {
+					_ = p.Do(context.Background(), func(tk *sched.Task) error {
+						f := sched.ForkFunc(tk, func(*sched.Task, int) {
+							forkStarted.Store(true)
+							for !exited.Load() { // until the second root has run
+								runtime.Gosched()
+							}
+						}, 0)
+						for !forkStarted.Load() {
+							tk.Demand() // publishes the fork for the idle worker
+							runtime.Gosched()
+						}
+						go func() {
+							second <- callInGoroutine(t, func() {
+								_ = p.Do(context.Background(), func(*sched.Task) error {
+									exited.Store(true)
+									runtime.Goexit()
+									return nil
+								})
+							})
+						}()
+						f.Join(tk)
+						return nil
+					})
+				})
+				require.True(t, first.returned, "the first Do ended by a Goexit it did not call")
+				e := <-second
+				require.False(t, e.returned, "the second Do returned")
+				require.Nil(t, e.recovered, "the second Do panicked")
+			}
+		})
+	}
+}
+
+// TestGoexitWaitsForLoop: a body of a loop calls runtime.Goexit after the
+// loop has split, while the other worker runs a part of it. Do ends by
+// the Goexit only once every chunk that started has returned, as a loop
+// that stops early does, and no chunk starts after; a Join whose f calls
+// Goexit likewise waits for g.
+func TestGoexitWaitsForLoop(t *testing.T) {
+	for _, mode := range sched.Modes() {
+		for _, shape := range []string{"For", "Join"} {
+			t.Run(fmt.Sprintf("%v/%s", mode, shape), func(t *testing.T) {
+				for range 10 {
+					p, err := sched.NewPool(sched.PoolConfig{Workers: 2, Mode: mode})
+					require.NoError(t, err)
+					var running, finished atomic.Int32
+					var ended, late atomic.Bool
+					busy := func() {
+						running.Add(1)
+						if ended.Load() {
+							late.Store(true)
+						}
+						for range 2000 {
+							runtime.Gosched()
+						}
+						running.Add(-1)
+						finished.Add(1)
+					}
+					e := callInGoroutine(t, func() {
+						_ = p.Do(context.Background(), func(t *sched.Task) error {
+							switch shape {
+							case "For":
+								sched.For(t, 64, func(t *sched.Task, i int) {
+									busy()
+									if i == 1 { // the root part's second chunk, after a split
+										runtime.Goexit()
+									}
+								})
+							case "Join":
+								sched.Join(t, func(*sched.Task, int) int { runtime.Goexit(); return 0 }, 0,
+									func(*sched.Task, int) int { busy(); return 0 }, 0)
+							}
+							return nil
+						})
+					})
+					ended.Store(true)
+					require.False(t, e.returned, "Do returned")
+					require.Zero(t, running.Load(), "Do ended while a part of the loop still ran")
+					if shape == "Join" {
+						require.Equal(t, int32(1), finished.Load(), "Do ended before g finished")
+					}
+					p.Close()
+					require.False(t, late.Load(), "a chunk started after Do ended")
+				}
+			})
+		}
+	}
+}
