@@ -127,7 +127,7 @@
 //	its queue shows none of its forks          its next fork: a busy worker offers its oldest
 //	its recent items are long                  every fork, at once
 //	Task.Demand sees idle workers              every private fork
-//	Task.Block, Group.Go, a Goexit             every private fork, first
+//	Task.Block, Group.Go, a join that lends     every private fork, first
 //
 // A blockq queue may likewise hold its newest items from thieves (see its
 // Holding items). Holding saves an atomic operation per item, which only
@@ -183,9 +183,15 @@
 //
 // A panic passes on through each wait, up to the goroutine that called Do
 // or Wait. A group whose task panicked runs none of its tasks that have not
-// started. In a Pool, Goexit ends the goroutine running the worker, and
-// with it the tasks on that goroutine's stack. The pool starts a new
-// goroutine for the worker.
+// started. A task that a panic or Goexit ends still waits for the tasks it
+// started, dropping their outcomes: a task never outlives its parent. A
+// deferred call that panics while a Goexit unwinds its task does not stop
+// the Goexit, in Go as here: the task ends by Goexit.
+//
+// In a Pool, Goexit ends the goroutine running the worker, and the tasks
+// on that goroutine's stack: each of them waits for the task that called
+// Goexit (see What a join runs), so the Goexit reaches only the work that
+// waits for it. The pool starts a new goroutine for the worker.
 //
 // # Space and depth
 //
@@ -197,11 +203,23 @@
 // tasks in the worker's queue: S_1·(P+B) then bounds them, where B is
 // Stats.PeakBlocked.
 //
+// # What a join runs
+//
 // A join that must wait runs other tasks on top of the waiting task's
-// frames. Its own worker's tasks add only what the serial recursion would.
-// A task taken from elsewhere adds its own subtree's recursion. A
-// goroutine lets at most 16 such joins nest; a join beyond that runs only
-// its own worker's tasks and then sleeps. So a goroutine's stack holds at
+// frames, on its goroutine's stack. It runs only the waiting task's
+// descendants: the tasks it forked, the tasks of groups it made, and so on
+// down. Such a task never waits for a task below it on the stack: that
+// would be a task waiting for its ancestor, which no schedule can finish.
+// So a task may wait for any Future or Group it holds, a sibling's or
+// another Do's, and no schedule makes it wait for itself. A join that
+// finds no descendant to run lends its worker to another goroutine, which
+// runs anything, and sleeps until the wait is over (Stats.PeakBlocked
+// counts such goroutines too).
+//
+// Its own worker's tasks add only what the serial recursion would. A task
+// taken from elsewhere adds its own subtree's recursion. A goroutine lets
+// at most 16 such joins nest; a join beyond that runs only its own
+// worker's tasks, then lends its worker. So a goroutine's stack holds at
 // most 17 subtrees' recursion, each no deeper than its serial run.
 //
 // # Concurrency contract and memory model

@@ -37,14 +37,14 @@ func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 	if f == nil {
 		panic(nilFunction("Fork", ""))
 	}
-	s := &t.pw.forks
+	s := &t.runner.forks
 	rec, ok := s.slot().(*taskRecord[A, R])
 	if !ok {
 		rec = own[taskRecord[A, R]](s)
 	}
 	rec.fn, rec.a = f, a
 	s.push(t, &rec.record, true)
-	s.poll(t.pw.w)
+	s.poll(t.runner.w)
 	return Future[R]{rec: &rec.resultRecord, gen: rec.gen}
 }
 
@@ -60,14 +60,14 @@ func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
 	if f == nil {
 		panic(nilFunction("ForkFunc", ""))
 	}
-	s := &t.pw.forks
+	s := &t.runner.forks
 	rec, ok := s.slot().(*procRecord[A])
 	if !ok {
 		rec = own[procRecord[A]](s)
 	}
 	rec.proc, rec.a = f, a
 	s.push(t, &rec.record, true)
-	s.poll(t.pw.w)
+	s.poll(t.runner.w)
 	return Future[struct{}]{rec: rec.results(), gen: rec.gen}
 }
 
@@ -99,24 +99,24 @@ func (f Future[R]) Join(t *Task) R {
 		panic("sched: a Future joined twice")
 	}
 	rec.gen++
-	pw := t.pw
-	if s := &pw.forks; s.takeBack(&rec.record) {
+	r := t.runner
+	if s := &r.forks; s.takeBack(&rec.record) {
 		s.untrack(t, &rec.record)
-		s.poll(pw.w)
-		gt := pw.enterCall(t)
+		s.poll(r.w)
+		gt := r.enterCall(t)
 		js := joinState{gt: gt}
 		defer func() {
 			if !js.done {
-				pw.joinFailed(&js, recover())
+				r.joinFailed(&js, recover())
 			}
 		}()
-		r := rec.callAs.callResult(gt)
+		res := rec.callAs.callResult(gt)
 		js.done = true
-		pw.w.ran()
-		pw.leaveCall(gt)
-		return r
+		r.w.ran()
+		r.leaveCall(gt)
+		return res
 	}
-	return awaitFork(pw, rec)
+	return awaitFork(r, rec)
 }
 
 // awaitFork is the join of rec by its forking task, after the fork left
@@ -124,19 +124,19 @@ func (f Future[R]) Join(t *Task) R {
 // returns its result or repeats its failure. rec stays among its task's
 // unjoined forks until its task has finished, so that a Goexit of a task
 // run meanwhile still waits for it (Task.sync).
-func awaitFork[R any](pw *runner, rec *resultRecord[R]) R {
+func awaitFork[R any](r *runner, rec *resultRecord[R]) R {
 	if !rec.l.done() {
-		pw.help(&rec.l)
+		r.help(&rec.l)
 	}
-	s := &pw.forks
-	s.joined(pw.w, &rec.record)
-	r := rec.r
+	s := &r.forks
+	s.joined(r.w, &rec.record)
+	res := rec.r
 	var zero R
 	rec.r = zero
 	f := rec.l.failure()
-	s.reuse(pw, &rec.record)
+	s.reuse(r, &rec.record)
 	f.raise()
-	return r
+	return res
 }
 
 // joinOther is Join by a goroutine other than the forking task's: it claims
@@ -157,7 +157,7 @@ func (f Future[R]) joinOther(t *Task) R {
 	if t == nil {
 		rec.l.wait()
 	} else if !rec.l.done() {
-		t.pw.help(&rec.l)
+		t.runner.help(&rec.l)
 	}
 	rec.l.raise()
 	r := rec.r
@@ -212,32 +212,32 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 	if f == nil || g == nil {
 		panic(joinNil("Join", f == nil))
 	}
-	pw := t.pw
-	s := &pw.forks
+	r := t.runner
+	s := &r.forks
 	rec, ok := s.slot().(*taskRecord[B, RB])
 	if !ok {
 		rec = own[taskRecord[B, RB]](s)
 	}
 	rec.fn, rec.a = g, b
 	s.push(t, &rec.record, false)
-	s.poll(pw.w)
+	s.poll(r.w)
 	js := joinState{b: &rec.record}
 	defer func() {
 		if !js.done {
-			pw.joinFailed(&js, recover())
+			r.joinFailed(&js, recover())
 		}
 	}()
 	ra = f(t, a)
 	if s.takeBack(&rec.record) {
-		s.poll(pw.w)
-		js.gt = pw.enterCall(t)
+		s.poll(r.w)
+		js.gt = r.enterCall(t)
 		rb = g(js.gt, b)
 		js.done = true
-		pw.w.ran()
-		pw.leaveCall(js.gt)
+		r.w.ran()
+		r.leaveCall(js.gt)
 		return ra, rb
 	}
-	rb = awaitFork(pw, &rec.resultRecord) // f left a task unjoined, or g left the stack
+	rb = awaitFork(r, &rec.resultRecord) // f left a task unjoined, or g left the stack
 	js.done = true
 	return ra, rb
 }
@@ -254,32 +254,32 @@ func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
 	if f == nil || g == nil {
 		panic(joinNil("JoinFunc", f == nil))
 	}
-	pw := t.pw
-	s := &pw.forks
+	r := t.runner
+	s := &r.forks
 	rec, ok := s.slot().(*procRecord[B])
 	if !ok {
 		rec = own[procRecord[B]](s)
 	}
 	rec.proc, rec.a = g, b
 	s.push(t, &rec.record, false)
-	s.poll(pw.w)
+	s.poll(r.w)
 	js := joinState{b: &rec.record}
 	defer func() {
 		if !js.done {
-			pw.joinFailed(&js, recover())
+			r.joinFailed(&js, recover())
 		}
 	}()
 	f(t, a)
 	if s.takeBack(&rec.record) {
-		s.poll(pw.w)
-		js.gt = pw.enterCall(t)
+		s.poll(r.w)
+		js.gt = r.enterCall(t)
 		g(js.gt, b)
 		js.done = true
-		pw.w.ran()
-		pw.leaveCall(js.gt)
+		r.w.ran()
+		r.leaveCall(js.gt)
 		return
 	}
-	awaitFork(pw, rec.results())
+	awaitFork(r, rec.results())
 	js.done = true
 }
 

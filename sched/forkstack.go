@@ -180,10 +180,7 @@ func (b *record) letGo() {
 // included. The forking goroutine alone touches it.
 type forkList struct {
 	unjoined int
-	// groups counts the groups on the task's list (Task.groups): a task
-	// whose two counts are zero waits for nothing when it ends.
-	groups int
-	newest *record
+	newest   *record
 }
 
 // forkStack is a goroutine's private forks (see the top of this file),
@@ -427,12 +424,12 @@ func (s *forkStack) joined(w *Worker[Job], b *record) {
 }
 
 // reuse ends the forking task's use of b, joined and finished. It keeps b
-// on the free list if its task ran on this goroutine, pw, with nobody
+// on the free list if its task ran on this goroutine, r, with nobody
 // asleep on it and no failure. Either way b keeps nothing of the task's
 // goroutines: a record on the free list must not keep a deep frame
 // reachable, nor a record that a Future keeps.
-func (s *forkStack) reuse(pw *runner, b *record) {
-	if b.ranOn == pw && b.l.slow.Load() == nil && len(s.free) < maxFree {
+func (s *forkStack) reuse(r *runner, b *record) {
+	if b.ranOn == r && b.l.slow.Load() == nil && len(s.free) < maxFree {
 		s.free = append(s.free, b)
 	}
 	b.parent, b.ranOn = nil, nil

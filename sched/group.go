@@ -58,7 +58,6 @@ type Group struct {
 
 // unlink takes g, the group of the owner t, off t's groups.
 func (g *Group) unlink(t *Task) {
-	t.forks.groups--
 	o, n := g.older, g.newer
 	if n != nil {
 		n.older = o
@@ -112,7 +111,7 @@ func (g *Group) Go(t *Task, f func(*Task) error) {
 	}
 	t.use("Group.Go")
 	g.l.add(1)
-	t.pw.spawn(j)
+	t.runner.spawn(j)
 }
 
 // outsideGroup is a Group made by Pool.NewGroup, with its credit.
@@ -214,7 +213,7 @@ func (g *Group) wait(t *Task) error {
 	if t != nil {
 		t.use("Group.Wait")
 		if !g.l.done() {
-			t.pw.help(&g.l)
+			t.runner.help(&g.l)
 		}
 		t.waited(g)
 	} else {
@@ -248,7 +247,7 @@ func (g *Group) call(t *Task, f func(*Task) error) {
 }
 
 // arrive records a task's failure, which stops the group, and counts the
-// task as finished: see ender.
+// task as finished, as a fork record's arrive does.
 func (g *Group) arrive(f *failure) {
 	if f != nil {
 		g.mu.Lock()

@@ -41,18 +41,18 @@ func (nopHost) serve(*Worker[Job])                              {}
 // privateScenario is one exploration: the owner's forks, how it starts,
 // and the thief's attempts.
 type privateScenario struct {
-	name   string
-	forks  int
-	shown  bool // the worker's queue shows a fork already: no fork is published to show one
-	long   bool // the worker's items are long: every fork is published
-	steals int  // the thief's attempts: a steal, or an ask when it finds nothing
+	name      string
+	forks     int
+	published bool // the worker's queue shows a fork already: no fork is published to show one
+	long      bool // the worker's items are long: every fork is published
+	steals    int  // the thief's attempts: a steal, or an ask when it finds nothing
 }
 
 var privateScenarios = []privateScenario{
-	{name: "ask-answered", forks: 3, shown: true, steals: 2},
+	{name: "ask-answered", forks: 3, published: true, steals: 2},
 	{name: "first-fork-public", forks: 3, steals: 2},
-	{name: "long-items", forks: 3, shown: true, long: true, steals: 2},
-	{name: "two-asks", forks: 4, shown: true, steals: 3},
+	{name: "long-items", forks: 3, published: true, long: true, steals: 2},
+	{name: "two-asks", forks: 4, published: true, steals: 3},
 }
 
 // privateProgram builds the scenario's instance.
@@ -70,11 +70,11 @@ func privateProgram(sc privateScenario) interleave.Program {
 		if !sc.long {
 			w.asked.Store(0)
 		}
-		pw := &runner{w: w}
-		root := pw.enter()
+		r := &runner{w: w}
+		root := r.enter()
 		root.ctxOf = root
-		if sc.shown {
-			pw.forks.published = 1
+		if sc.published {
+			r.forks.published = 1
 		}
 		ran := make([]int32, sc.forks)
 		fn := func(_ *Task, i int) int {
@@ -87,7 +87,7 @@ func privateProgram(sc privateScenario) interleave.Program {
 				{Name: "owner", Run: func() {
 					for i := range sc.forks {
 						Fork(root, fn, i)
-						interleave.Point(interleave.Yield, pw) // a thief may act between forks
+						interleave.Point(interleave.Yield, r) // a thief may act between forks
 					}
 				}},
 				{Name: "thief", Run: func() {
@@ -103,7 +103,7 @@ func privateProgram(sc privateScenario) interleave.Program {
 			},
 			Check: func() error {
 				for {
-					j, ok := pw.next()
+					j, ok := r.next()
 					if !ok {
 						break
 					}
@@ -121,8 +121,8 @@ func privateProgram(sc privateScenario) interleave.Program {
 						return fmt.Errorf("order: the owner's drain met fork %d after fork %d (%v): a private fork older than an item of the queue", drained[k], drained[k-1], drained)
 					}
 				}
-				if pw.forks.n != 0 || w.queue.Len() != 0 {
-					return fmt.Errorf("after the drain: %d private forks, %d in the queue", pw.forks.n, w.queue.Len())
+				if r.forks.n != 0 || w.queue.Len() != 0 {
+					return fmt.Errorf("after the drain: %d private forks, %d in the queue", r.forks.n, w.queue.Len())
 				}
 				return nil
 			},

@@ -22,22 +22,22 @@ func TestStealingJoinsCapped(t *testing.T) {
 			require.NoError(t, err)
 			defer p.Close()
 			err = p.Do(context.Background(), func(t *Task) error {
-				pw := t.pw
-				pw.stealing = maxStealingJoins
-				defer func() { pw.stealing = 0 }()
+				r := t.runner
+				r.stealing = maxStealingJoins
+				defer func() { r.stealing = 0 }()
 				l := &latch{n: 1}
 				ranOn := make(chan *runner, 1)
 				go func() {
 					g := p.NewGroup(context.Background())
 					g.Go(nil, func(t *Task) error {
-						ranOn <- t.pw
+						ranOn <- t.runner
 						return nil
 					})
 					_ = g.Wait(nil)
 					l.arrive()
 				}()
-				pw.help(l)
-				if <-ranOn == pw {
+				r.help(l)
+				if <-ranOn == r {
 					return errors.New("a join beyond the cap ran work from elsewhere on its stack")
 				}
 				return nil
@@ -69,9 +69,9 @@ func TestCappedJoinLends(t *testing.T) {
 				// The forked task runs on another goroutine of the worker
 				// while this one blocks.
 				t.Block(func() { <-started })
-				pw := t.pw
-				pw.stealing = maxStealingJoins
-				defer func() { pw.stealing = 0 }()
+				r := t.runner
+				r.stealing = maxStealingJoins
+				defer func() { r.stealing = 0 }()
 				f.Join(t)
 				return nil
 			})

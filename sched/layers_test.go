@@ -18,17 +18,17 @@ import (
 //
 //	loops       loop.go  map.go  reduce.go  sort.go
 //	              |  exported names only: Task, ForkFunc, JoinFunc, Future
-//	fork-join   pool.go  task.go  runner.go  fork.go  group.go  crew.go
+//	fork-join   pool.go  task.go  fork.go  forkstack.go  runner.go  group.go  lend.go
 //	              |  host (Pool implements it)
-//	engine      sched.go  scheduler.go  worker.go  master.go  random.go
-//	            park.go  inject.go  latch.go  panic.go  queue.go
+//	engine      config.go  run.go  scheduler.go  worker.go  mastermode.go
+//	            randommode.go  park.go  inject.go  latch.go  panic.go
 //	            perworker.go  stats.go  race.go  norace.go  doc.go
 var (
 	loopFiles     = []string{"loop.go", "map.go", "reduce.go", "sort.go"}
-	forkJoinFiles = []string{"pool.go", "task.go", "runner.go", "fork.go", "forkstack.go", "group.go", "crew.go"}
+	forkJoinFiles = []string{"pool.go", "task.go", "fork.go", "forkstack.go", "runner.go", "group.go", "lend.go"}
 	engineFiles   = []string{
-		"sched.go", "scheduler.go", "worker.go", "master.go", "random.go",
-		"park.go", "inject.go", "latch.go", "panic.go", "queue.go",
+		"config.go", "run.go", "scheduler.go", "worker.go", "mastermode.go",
+		"randommode.go", "park.go", "inject.go", "latch.go", "panic.go",
 		"perworker.go", "stats.go", "race.go", "norace.go", "doc.go",
 	}
 )

@@ -179,7 +179,7 @@ func (lp Loop) runErr(t *Task, n int, body func(t *Task, lo, hi int) error) erro
 // is set for a loop that stops at its cancellation. The task is what turns
 // a panic of a body into a *PanicError, wherever it ran.
 func (lp Loop) run(t *Task, n int, plain func(t *Task, lo, hi int), errs func(t *Task, lo, hi int) error, ctx context.Context) error {
-	l := &loop{plain: plain, errs: errs, grain: max(lp.Grain, 1)}
+	l := &loopState{plain: plain, errs: errs, grain: max(lp.Grain, 1)}
 	if ctx != nil {
 		l.ctx, l.done = ctx, ctx.Done()
 	}
@@ -213,8 +213,8 @@ func checkLoop(t *Task, op string, nilBody bool) {
 // clock and of the demand costs under a percent of it.
 const chunkTime = 16 * time.Microsecond
 
-// loop is what the parts of one loop share.
-type loop struct {
+// loopState is what the parts of one loop share.
+type loopState struct {
 	plain func(t *Task, lo, hi int)       // the body of For and ForRange, or nil
 	errs  func(t *Task, lo, hi int) error // the body of ForErr and ForRangeErr, or nil
 	grain int                             // at least 1
@@ -231,7 +231,7 @@ type loop struct {
 }
 
 // fail records err, if it is the loop's first, and stops the loop.
-func (l *loop) fail(err error) {
+func (l *loopState) fail(err error) {
 	l.mu.Lock()
 	if l.err == nil {
 		l.err = err
@@ -242,7 +242,7 @@ func (l *loop) fail(err error) {
 
 // stopped reports whether the loop must start no new chunk. It records a
 // cancellation of the context as the loop's error.
-func (l *loop) stopped() bool {
+func (l *loopState) stopped() bool {
 	if l.stop.Load() { // atomic: any part may set it
 		return true
 	}
@@ -263,7 +263,7 @@ func (l *loop) stopped() bool {
 //
 // Invariant: 0 <= lo <= hi, and grain <= step.
 type part struct {
-	l            *loop
+	l            *loopState
 	lo, hi, step int
 }
 

@@ -46,7 +46,7 @@ var testCases = []struct {
 	// A fork does not poll: the private forks stay private however often
 	// thieves ask, until a join polls.
 	{mutant.Mutant{Name: "a fork does not poll", Patches: []mutant.Patch{
-		patchOf("fork.go", "\ts.push(t, &rec.record, true)\n\ts.poll(t.pw.w)\n\treturn Future[R]{", "\ts.push(t, &rec.record, true)\n\treturn Future[R]{"),
+		patchOf("fork.go", "\ts.push(t, &rec.record, true)\n\ts.poll(t.runner.w)\n\treturn Future[R]{", "\ts.push(t, &rec.record, true)\n\treturn Future[R]{"),
 	}}, "^TestPublishOldest$"},
 	// An answer publishes nothing: the thief that asked waits for ever.
 	{mutant.Mutant{Name: "an answer publishes nothing", Patches: []mutant.Patch{
@@ -60,12 +60,12 @@ var testCases = []struct {
 	// The join of a private fork does not poll: a task that joins its
 	// forks in turn keeps them all from an idle worker.
 	{mutant.Mutant{Name: "a join does not poll", Patches: []mutant.Patch{
-		patchOf("fork.go", "\t\ts.untrack(t, &rec.record)\n\t\ts.poll(pw.w)\n", "\t\ts.untrack(t, &rec.record)\n"),
+		patchOf("fork.go", "\t\ts.untrack(t, &rec.record)\n\t\ts.poll(r.w)\n", "\t\ts.untrack(t, &rec.record)\n"),
 	}}, "^TestJoinAnswersAsk$"},
 	// A wait that takes a private fork to run it does not count it in
 	// pending first: the run's count falls below what is left.
 	{mutant.Mutant{Name: "a taken fork is not counted", Patches: []mutant.Patch{
-		patchOf("runner.go", "\t\tpw.w.count(1) // exec counts it as handled\n", ""),
+		patchOf("runner.go", "\t\tr.w.count(1) // exec counts it as handled\n", ""),
 	}}, "^TestTakenForksCounted$"},
 	// The join of a worker's last published fork does not ask: the next
 	// fork stays private though the queue shows none of the worker's.
@@ -75,7 +75,7 @@ var testCases = []struct {
 	// Task.Block lends the worker with forks kept private on the goroutine
 	// that blocks: nobody can run them meanwhile.
 	{mutant.Mutant{Name: "Block keeps the private forks", Patches: []mutant.Patch{
-		patchOf("crew.go", "\tpw.forks.publishAll(pw.w) // the worker's next goroutine, and thieves, may run them meanwhile\n", ""),
+		patchOf("crew.go", "\tr.forks.publishAll(r.w) // the worker's next goroutine, and thieves, may run them meanwhile\n", ""),
 	}}, "^TestBlockPublishes$"},
 	// A pop while someone sleeps does not wake it, though the pop may
 	// have published what a sleeper asked for.
@@ -110,16 +110,16 @@ var testCases = []struct {
 	// The implicit wait seals the task's groups before it joins its forks:
 	// a fork that starts a task in its parent's group panics.
 	{mutant.Mutant{Name: "the implicit wait seals the groups first", Patches: []mutant.Patch{
-		patchOf("task.go", "\tpw := t.pw\n\tfor t.forks.unjoined > 0 {\n", "\tpw := t.pw\n\tfor t.groups != nil {\n\t\tg := t.groups\n\t\tg.unlink(t)\n\t\tg.settle()\n\t\tif !g.l.done() {\n\t\t\tpw.help(&g.l)\n\t\t}\n\t\tkeep(g.seal())\n\t}\n\tfor t.forks.unjoined > 0 {\n"),
+		patchOf("task.go", "\tr := t.runner\n\tfor t.forks.unjoined > 0 {\n", "\tr := t.runner\n\tfor t.groups != nil {\n\t\tg := t.groups\n\t\tg.unlink(t)\n\t\tg.settle()\n\t\tif !g.l.done() {\n\t\t\tr.help(&g.l)\n\t\t}\n\t\tkeep(g.seal())\n\t}\n\tfor t.forks.unjoined > 0 {\n"),
 	}}, "^TestImplicitJoinForksFirst$"},
 	// A frame that a Goexit ends does not wait for its forks: Do ends while
 	// parts of a loop still run.
 	{mutant.Mutant{Name: "a Goexit does not wait for the forks", Patches: []mutant.Patch{
-		patchOf("runner.go", "\tif t.forks.unjoined|t.forks.groups != 0 {\n\t\tif g := t.sync(); f == nil {\n", "\tif (f == nil || !f.goexit) && t.forks.unjoined|t.forks.groups != 0 {\n\t\tif g := t.sync(); f == nil {\n"),
+		patchOf("runner.go", "\tif t.forks.unjoined != 0 || t.groups != nil {\n\t\tif g := t.sync(); f == nil {\n", "\tif (f == nil || !f.goexit) && (t.forks.unjoined != 0 || t.groups != nil) {\n\t\tif g := t.sync(); f == nil {\n"),
 	}}, "^TestGoexitWaitsForLoop$"},
 	// A Join whose f calls Goexit does not wait for g.
 	{mutant.Mutant{Name: "a Goexit in f does not wait for g", Patches: []mutant.Patch{
-		patchOf("runner.go", "\tpw.await(&js.b.l)\n", "\tif !f.goexit {\n\t\tpw.await(&js.b.l)\n\t}\n"),
+		patchOf("runner.go", "\tr.await(&js.b.l)\n", "\tif !f.goexit {\n\t\tr.await(&js.b.l)\n\t}\n"),
 	}}, "^TestGoexitWaitsForLoop$"},
 }
 

@@ -25,11 +25,14 @@ import (
 // dropped from its frame and fork record. Its function and argument are
 // dropped too, or, for a fork whose join ran it as a call, once the next
 // fork at the same depth reuses its record or the goroutine's outermost
-// task returns. Then nothing of it stays reachable from the pool. What
-// stays, for reuse:
+// task returns. Then nothing of it stays reachable from the pool, but
+// for what a queue keeps: a queue may keep the items thieves took until
+// its owner's next operation (chaselev's rings do), a fork's emptied
+// record or a Group task's function. What stays, for reuse:
 //
 //	who               keeps
-//	each goroutine    up to 64 task frames, and 64 fork records by depth and 64 more, cleared
+//	each goroutine    up to 64 task frames, 64 fork records by depth and 64 more, cleared,
+//	                  and a buffer of 64 forks to publish
 //	each worker       its buffers, up to 1024 items each once it parks; its queue
 //	the pool          at most one parked spare goroutine per worker, after Block;
 //	                  a ring of 1024 slots for tasks from outside
@@ -97,7 +100,7 @@ func NewPool(cfg ...PoolConfig) (*Pool, error) {
 	s.inj.init()        // tasks come from outside a Pool only
 	s.hostCounts = true // exec counts each task, however it ends
 	p.crew = newCrew(p, s)
-	s.hold() // the Pool's own count, until Close
+	s.pin() // the Pool's own count, until Close
 	s.start(context.Background())
 	return p, nil
 }

@@ -22,10 +22,10 @@ import (
 // items are short does while nobody asks, with its queue showing a fork
 // (so that the next fork is not published to show one).
 func keepPrivate(t *Task) {
-	w := t.pw.w
+	w := t.runner.w
 	w.setLong(false)
 	w.asked.Store(0)
-	t.pw.forks.published = 1
+	t.runner.forks.published = 1
 }
 
 // within waits until ok holds, for at most ten seconds, and reports
@@ -51,20 +51,20 @@ func TestPublishOldest(t *testing.T) {
 	id := func(_ *Task, x int) int { return x }
 	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
 		keepPrivate(t)
-		pw, w := t.pw, t.pw.w
+		r, w := t.runner, t.runner.w
 		fs := make([]Future[int], 7)
 		for i := range 6 {
 			fs[i] = Fork(t, id, i)
 		}
-		if pw.forks.n != 6 || w.queue.Len() != 0 {
-			return fmt.Errorf("six forks: %d private, %d in the queue; want 6 and 0", pw.forks.n, w.queue.Len())
+		if r.forks.n != 6 || w.queue.Len() != 0 {
+			return fmt.Errorf("six forks: %d private, %d in the queue; want 6 and 0", r.forks.n, w.queue.Len())
 		}
 		w.ask() // a thief found the queue empty
 		fs[6] = Fork(t, id, 6)
-		if pw.forks.n != 3 || w.queue.Len() != 4 {
-			return fmt.Errorf("the fork after an ask: %d private, %d in the queue; want 3 and 4", pw.forks.n, w.queue.Len())
+		if r.forks.n != 3 || w.queue.Len() != 4 {
+			return fmt.Errorf("the fork after an ask: %d private, %d in the queue; want 3 and 4", r.forks.n, w.queue.Len())
 		}
-		for i, b := range pw.forks.slots[:pw.forks.n] {
+		for i, b := range r.forks.slots[:r.forks.n] {
 			if b != &fs[4+i].rec.record {
 				return fmt.Errorf("private fork %d is not fork %d: the newest stay private", i, 4+i)
 			}
@@ -79,7 +79,7 @@ func TestPublishOldest(t *testing.T) {
 			if !ok || j.fork != &fs[i].rec.record {
 				return fmt.Errorf("the queue's item %d from the newest is not fork %d", 3-i, i)
 			}
-			pw.exec(j)
+			r.exec(j)
 		}
 		for i := 6; i >= 0; i-- {
 			if got := fs[i].Join(t); got != i {
@@ -115,7 +115,7 @@ func TestTakenForksCounted(t *testing.T) {
 				return fmt.Errorf("fork %d joined %d", i, got)
 			}
 		}
-		if left := p.s.pending.Load() - t.pw.w.credit; left != 2 {
+		if left := p.s.pending.Load() - t.runner.w.credit; left != 2 {
 			return fmt.Errorf("pending less credit is %d, want 2: the hold and this task", left)
 		}
 		return nil
@@ -158,8 +158,8 @@ func TestJoinAnswersAsk(t *testing.T) {
 				for i := range fs {
 					fs[i] = ForkFunc(t, task, i)
 				}
-				if t.pw.forks.n != len(fs) {
-					return fmt.Errorf("%d of %d forks private", t.pw.forks.n, len(fs))
+				if t.runner.forks.n != len(fs) {
+					return fmt.Errorf("%d of %d forks private", t.runner.forks.n, len(fs))
 				}
 				forked.Store(true) // the other worker looks for work, and asks
 				for i := len(fs) - 1; i >= 0; i-- {
@@ -186,8 +186,8 @@ func TestJoinPublishesFirstFork(t *testing.T) {
 				// shows none of the worker's forks.
 				keepPrivate(t)
 				Fork(t, func(*Task, int) int { return 0 }, 0).Join(t)
-				t.pw.forks.published = 0
-				t.pw.w.asked.Store(1) // as the join of the last published fork leaves it (unshow)
+				t.runner.forks.published = 0
+				t.runner.w.asked.Store(1) // as the join of the last published fork leaves it (forkStack.joined)
 				var started atomic.Bool
 				ok, _ := Join(t, func(*Task, int) bool {
 					return within(started.Load)
@@ -210,16 +210,16 @@ func TestUnshowAsks(t *testing.T) {
 	defer p.Close()
 	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
 		keepPrivate(t)
-		t.pw.forks.published = 0
-		t.pw.w.ask()
-		f := Fork(t, func(*Task, int) int { return 1 }, 0)                         // published: the ask
-		if t.pw.forks.published != 1 || !t.pw.w.long && t.pw.w.asked.Load() != 0 { // the answer's sample may find long items
-			return fmt.Errorf("after the answer: shown %d, asked %d", t.pw.forks.published, t.pw.w.asked.Load())
+		t.runner.forks.published = 0
+		t.runner.w.ask()
+		f := Fork(t, func(*Task, int) int { return 1 }, 0)                                     // published: the ask
+		if t.runner.forks.published != 1 || !t.runner.w.long && t.runner.w.asked.Load() != 0 { // the answer's sample may find long items
+			return fmt.Errorf("after the answer: published %d, asked %d", t.runner.forks.published, t.runner.w.asked.Load())
 		}
-		t.pw.w.asked.Store(0)
+		t.runner.w.asked.Store(0)
 		f.Join(t)
-		if t.pw.forks.published != 0 || t.pw.w.asked.Load() != 1 {
-			return fmt.Errorf("after the join: shown %d, asked %d; want 0 and 1", t.pw.forks.published, t.pw.w.asked.Load())
+		if t.runner.forks.published != 0 || t.runner.w.asked.Load() != 1 {
+			return fmt.Errorf("after the join: published %d, asked %d; want 0 and 1", t.runner.forks.published, t.runner.w.asked.Load())
 		}
 		return nil
 	}))
@@ -234,7 +234,7 @@ func TestAskWithoutForksStays(t *testing.T) {
 	defer p.Close()
 	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
 		keepPrivate(t)
-		w := t.pw.w
+		w := t.runner.w
 		w.grain, w.busySince = 0, -1 // short items, and no sample that would find them long
 		f := Fork(t, func(*Task, int) int { return 1 }, 0)
 		w.ask()
@@ -243,8 +243,8 @@ func TestAskWithoutForksStays(t *testing.T) {
 			return errors.New("a join with no private fork cleared the ask")
 		}
 		g := Fork(t, func(*Task, int) int { return 2 }, 0) // answers: published
-		if t.pw.forks.n != 0 || w.queue.Len() != 1 {
-			return fmt.Errorf("after the next fork: %d private, %d in the queue; want 0 and 1", t.pw.forks.n, w.queue.Len())
+		if t.runner.forks.n != 0 || w.queue.Len() != 1 {
+			return fmt.Errorf("after the next fork: %d private, %d in the queue; want 0 and 1", t.runner.forks.n, w.queue.Len())
 		}
 		if g.Join(t) != 2 {
 			return errors.New("wrong result")
@@ -319,17 +319,17 @@ func TestPublishBufferReleased(t *testing.T) {
 	p, err := NewPool(Config[Job]{Workers: 1})
 	require.NoError(t, err)
 	defer p.Close()
-	var pw *runner
+	var r *runner
 	nop := func(*Task, int) {}
 	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
 		keepPrivate(t)
-		pw = t.pw
+		r = t.runner
 		fs := make([]Future[struct{}], forks)
 		for i := range fs {
 			fs[i] = ForkFunc(t, nop, i)
 		}
 		t.Block(func() {}) // publishes every private fork, in one batch
-		if c := cap(pw.forks.batch); c < forks {
+		if c := cap(r.forks.batch); c < forks {
 			return fmt.Errorf("the publish's buffer holds %d, want at least %d", c, forks)
 		}
 		for i := len(fs) - 1; i >= 0; i-- {
@@ -337,7 +337,7 @@ func TestPublishBufferReleased(t *testing.T) {
 		}
 		return nil
 	}))
-	assert.LessOrEqual(t, cap(pw.forks.batch), keptFrames, "the buffer after Do returned")
+	assert.LessOrEqual(t, cap(r.forks.batch), keptFrames, "the buffer after Do returned")
 }
 
 // TestJoinClearsRecord: the join of a fork that ran on another goroutine
@@ -355,7 +355,7 @@ func TestJoinClearsRecord(t *testing.T) {
 			require.NoError(t, p.Do(context.Background(), func(t *Task) error {
 				f := Fork(t, func(t *Task, n int) []byte {
 					started.Store(true)
-					ranOn = t.pw
+					ranOn = t.runner
 					defer finished.Store(true)
 					return make([]byte, n)
 				}, 1<<10)
@@ -366,7 +366,7 @@ func TestJoinClearsRecord(t *testing.T) {
 				for !finished.Load() {
 					runtime.Gosched()
 				}
-				if ranOn == t.pw {
+				if ranOn == t.runner {
 					return fmt.Errorf("the fork ran on its forking goroutine")
 				}
 				if got := f.Join(t); len(got) != 1<<10 {

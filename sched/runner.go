@@ -80,34 +80,34 @@ const maxStealingJoins = 16
 // to learn whether the task descends from the waiting one.
 const maxAncestors = 64
 
-// calling reports whether pw is the calling goroutine.
-func (pw *runner) calling() bool { return atomicx.Goroutine() == pw.gid }
+// calling reports whether r is the calling goroutine.
+func (r *runner) calling() bool { return atomicx.Goroutine() == r.gid }
 
 // enter pushes a frame for a task about to run on this goroutine.
-func (pw *runner) enter() *Task {
+func (r *runner) enter() *Task {
 	var t *Task
-	if top := pw.top; top != nil {
+	if top := r.top; top != nil {
 		t = top.above
 	} else {
-		t = pw.base
+		t = r.base
 	}
 	if t == nil {
-		t = pw.grow(pw.top)
+		t = r.grow(r.top)
 	}
-	pw.top = t
+	r.top = t
 	return t
 }
 
 // grow adds a frame to the chain, above below (nil for the first), and
 // returns it. An unused frame's up is its below: see enterCall.
-func (pw *runner) grow(below *Task) *Task {
-	t := &Task{pw: pw, below: below, up: below}
+func (r *runner) grow(below *Task) *Task {
+	t := &Task{runner: r, below: below, up: below}
 	if below != nil {
 		below.above = t
 	} else {
-		pw.base = t
+		r.base = t
 	}
-	pw.nframes++
+	r.nframes++
 	return t
 }
 
@@ -115,13 +115,13 @@ func (pw *runner) grow(below *Task) *Task {
 // of the fork it took back (forkStack.takeBack). The frame has t's
 // context, and t as its up, which an unused frame holds already (grow,
 // drop). The join polls first (forkStack.poll).
-func (pw *runner) enterCall(t *Task) *Task {
+func (r *runner) enterCall(t *Task) *Task {
 	gt := t.above
 	if gt == nil {
-		gt = pw.grow(t)
+		gt = r.grow(t)
 	}
 	gt.ctxOf = t.ctxOf
-	pw.top = gt
+	r.top = gt
 	return gt
 }
 
@@ -129,16 +129,16 @@ func (pw *runner) enterCall(t *Task) *Task {
 // returned: it waits for what the function left unjoined, and panics with
 // their failure if one failed. The join counts the call first
 // (Worker.ran).
-func (pw *runner) leaveCall(gt *Task) {
-	if gt.forks.unjoined|gt.forks.groups != 0 {
-		pw.endCall(gt)
+func (r *runner) leaveCall(gt *Task) {
+	if gt.forks.unjoined != 0 || gt.groups != nil {
+		r.endCall(gt)
 		return
 	}
-	pw.top = gt.below
+	r.top = gt.below
 }
 
 // endCall is leaveCall's rare case: the call left forks or groups.
-func (pw *runner) endCall(gt *Task) { pw.end(gt, nil).raise() }
+func (r *runner) endCall(gt *Task) { r.end(gt, nil).raise() }
 
 // joinFailed ends a join (Join, JoinFunc, Future.Join) whose functions did
 // not return; v is what recover returned. Their deferred calls call it. If
@@ -146,17 +146,17 @@ func (pw *runner) endCall(gt *Task) { pw.end(gt, nil).raise() }
 // repeats its failure. Otherwise Join's f failed: it waits for g,
 // dropping its outcome, and repeats f's failure. A Goexit goes on by
 // itself once the wait is over.
-func (pw *runner) joinFailed(js *joinState, v any) {
+func (r *runner) joinFailed(js *joinState, v any) {
 	f := recovered(v)
 	if js.gt != nil {
 		if !f.goexit {
-			pw.w.ran()
+			r.w.ran()
 		}
-		pw.end(js.gt, f).raise()
+		r.end(js.gt, f).raise()
 		return
 	}
-	pw.await(&js.b.l)
-	pw.forks.joined(pw.w, js.b)
+	r.await(&js.b.l)
+	r.forks.joined(r.w, js.b)
 	f.raise()
 }
 
@@ -166,12 +166,12 @@ func (pw *runner) joinFailed(js *joinState, v any) {
 // becomes the task's outcome, and so does runtime.Goexit, which then goes
 // on to end the goroutine (see crew.serve). The task counts as handled
 // however it ends (end).
-func (pw *runner) exec(j Job) {
-	t := pw.enter()
+func (r *runner) exec(j Job) {
+	t := r.enter()
 	if b := j.fork; b != nil {
 		p := b.parent
 		t.rec, t.ctxOf, t.up = b, p.ctxOf, p
-		b.ranOn = pw
+		b.ranOn = r
 	} else {
 		g := j.group
 		t.group, t.ctx, t.ctxOf, t.up = g, g.ctx, t, g.parent
@@ -182,12 +182,12 @@ func (pw *runner) exec(j Job) {
 		if !ok {
 			f = recovered(recover())
 		}
-		w := pw.w
+		w := r.w
 		w.credit++ // handled, however it ended: see Worker.credit
 		if f == nil || !f.goexit {
 			w.ran()
 		}
-		pw.end(t, f)
+		r.end(t, f)
 	}()
 	if b := j.fork; b != nil {
 		b.task.call(t)
@@ -206,7 +206,7 @@ func (pw *runner) exec(j Job) {
 // this goroutine: the deferred call goes on with the wait as the Goexit
 // passes, and t ends with the Goexit. So t never finishes before the
 // tasks it started, however it ends.
-func (pw *runner) end(t *Task, f *failure) *failure {
+func (r *runner) end(t *Task, f *failure) *failure {
 	ended := false
 	defer func() {
 		if !ended {
@@ -216,15 +216,15 @@ func (pw *runner) end(t *Task, f *failure) *failure {
 			if f == nil {
 				f = &failure{goexit: true}
 			}
-			pw.end(t, f)
+			r.end(t, f)
 		}
 	}()
-	if t.forks.unjoined|t.forks.groups != 0 {
+	if t.forks.unjoined != 0 || t.groups != nil {
 		if g := t.sync(); f == nil {
 			f = g
 		}
 	}
-	pw.drop(t)
+	r.drop(t)
 	if b := t.rec; b != nil {
 		t.rec = nil
 		b.arrive(f)
@@ -240,17 +240,17 @@ func (pw *runner) end(t *Task, f *failure) *failure {
 // ends the goroutine by Goexit: the deferred call then goes on with the
 // wait. The waits on the paths of a failure use it, so that a task still
 // never finishes before the tasks it started.
-func (pw *runner) await(l *latch) {
+func (r *runner) await(l *latch) {
 	returned := false
 	defer func() {
 		if !returned {
 			if v := recover(); v != nil {
 				panic(v) // see end
 			}
-			pw.await(l)
+			r.await(l)
 		}
 	}()
-	pw.help(l)
+	r.help(l)
 	returned = true
 }
 
@@ -260,18 +260,18 @@ func (pw *runner) await(l *latch) {
 // of what its fork stack keeps beyond its next use, and of the frames
 // beyond keptFrames, so that a deep recursion does not keep them for the
 // pool's life.
-func (pw *runner) drop(t *Task) {
+func (r *runner) drop(t *Task) {
 	t.ctx, t.up = nil, t.below
-	pw.top = t.below
+	r.top = t.below
 	if t.below == nil {
-		pw.forks.trim()
-		if pw.nframes > keptFrames {
-			last := pw.base
+		r.forks.trim()
+		if r.nframes > keptFrames {
+			last := r.base
 			for range keptFrames - 1 {
 				last = last.above
 			}
 			last.above = nil
-			pw.nframes = keptFrames
+			r.nframes = keptFrames
 		}
 	}
 }
@@ -279,19 +279,19 @@ func (pw *runner) drop(t *Task) {
 // next returns the task the worker runs next: the newest private fork,
 // taken out of its slot and counted in pending, or else the worker's next
 // item.
-func (pw *runner) next() (Job, bool) {
-	if b, ok := pw.forks.take(); ok {
-		pw.w.count(1) // exec counts it as handled
+func (r *runner) next() (Job, bool) {
+	if b, ok := r.forks.take(); ok {
+		r.w.count(1) // exec counts it as handled
 		return Job{fork: b}, true
 	}
-	return pw.w.next()
+	return r.w.next()
 }
 
 // spawn pushes j, a Group's task, into the worker's queue. The private
 // forks go first: they are older.
-func (pw *runner) spawn(j Job) {
-	w := pw.w
-	pw.forks.publishAll(w)
+func (r *runner) spawn(j Job) {
+	w := r.w
+	r.forks.publishAll(w)
 	w.count(1)
 	w.pushOne(j)
 }
@@ -327,42 +327,42 @@ func descends(j Job, t *Task) bool {
 // waits on the stack already do. A task that does not descend, or nothing
 // to run at all, makes it lend the worker to another goroutine until l is
 // done (compensate): the tasks l counts may need the worker meanwhile.
-func (pw *runner) help(l *latch) {
-	waiter := pw.top
+func (r *runner) help(l *latch) {
+	waiter := r.top
 	stole := false
 	defer func() {
 		if stole {
-			pw.stealing--
+			r.stealing--
 		}
 	}()
 	for !l.done() {
-		if j, ok := pw.next(); ok {
+		if j, ok := r.next(); ok {
 			if descends(j, waiter) {
-				pw.exec(j)
+				r.exec(j)
 				continue
 			}
-			pw.w.putBack(j)
-			pw.p.crew.compensate(pw, l)
+			r.w.putBack(j)
+			r.p.crew.compensate(r, l)
 			return
 		}
-		if pw.p.crew.lendToWaiter(pw, l) {
+		if r.p.crew.lendToWaiter(r, l) {
 			continue
 		}
 		if !stole {
-			pw.checkWait(l)
-			if pw.stealing >= maxStealingJoins {
-				pw.p.crew.compensate(pw, l) // only the worker's own tasks may nest deeper
+			r.checkWait(l)
+			if r.stealing >= maxStealingJoins {
+				r.p.crew.compensate(r, l) // only the worker's own tasks may nest deeper
 				return
 			}
 			stole = true
-			pw.stealing++
+			r.stealing++
 		}
-		w := pw.w
+		w := r.w
 		if _, err := w.findWork(w.s.ctx, l); err != nil {
 			panic(err) // a queue returned a task twice: the results cannot be trusted
 		}
 	}
-	if w := pw.w; w.owed {
+	if w := r.w; w.owed {
 		// A delivery came after the wait gave up on it: into the queue,
 		// where thieves see it, rather than wait for the next pop.
 		w.s.mode.collect(w)
@@ -372,8 +372,8 @@ func (pw *runner) help(l *latch) {
 // checkWait panics if l counts a task that runs on this goroutine, below
 // the wait: it could not finish before the wait does. Only a program that
 // waits for an ancestor gets here (see What a helping wait may run).
-func (pw *runner) checkWait(l *latch) {
-	for t := pw.top; t != nil; t = t.below {
+func (r *runner) checkWait(l *latch) {
+	for t := r.top; t != nil; t = t.below {
 		if t.latch() == l {
 			panic("sched: a task waits for itself: the Group or Future it waits for counts a task that is running below it on the same worker")
 		}

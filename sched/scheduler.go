@@ -13,12 +13,18 @@ import (
 	"github.com/worksteal/wsq/internal/pad"
 )
 
-// The package has two layers. The engine (this file, worker.go,
-// master.go, random.go, park.go, inject.go, latch.go, panic.go, sched.go,
-// queue.go) runs workers over queues. The fork-join layer (pool.go,
-// task.go, runner.go, fork.go, group.go, crew.go) runs tasks on the engine's
-// workers. The engine's code never names the fork-join layer's: what it
-// needs from it goes through host. layers_test.go checks that.
+// The package has three layers, each a set of files:
+//
+//	layer      files                                              does
+//	loops      loop, map, reduce, sort                            splits ranges into tasks
+//	fork-join  pool, task, fork, forkstack, runner, group, lend    runs tasks on the engine's workers
+//	engine     config, run, scheduler, worker, mastermode,        runs workers over queues
+//	           randommode, park, inject, latch, panic, perworker,
+//	           stats, race, norace, doc
+//
+// No layer names one above it. The engine needs the fork-join layer only
+// through host; the loops use the exported names of the layers below.
+// layers_test.go checks that.
 
 // host is the layer that a scheduler runs its workers for: Run's handler
 // (runHost), or the fork-join layer above.
@@ -42,8 +48,8 @@ type scheduler[T any] struct {
 	// workers hold (see Worker.credit), so it never falls below the
 	// items left. It reaches zero only when every item has been handled
 	// and every credit settled, and cannot grow again then. The worker
-	// whose Add brings it to zero closes done. A host may hold a count of
-	// its own (hold).
+	// whose Add brings it to zero closes done. A host may keep a count of
+	// its own (pin).
 	pending atomic.Int64
 	_       pad.Line
 
@@ -122,7 +128,7 @@ func newScheduler[T any](cfg Config[T], h host[T]) (*scheduler[T], error) {
 		w := &Worker[T]{s: s, id: i, queue: q, recall: make(chan struct{}, 1)}
 		w.initGrain()
 		w.handoff, _ = q.(wsq.Handoff[T]) // optional fast path, see Handoff
-		w.publish, _ = q.(publisher)
+		w.holder, _ = q.(holder)
 		s.holds = s.holds || q.Contract().OwnerHolds
 		s.workers[i] = w
 	}
@@ -175,12 +181,12 @@ func (s *scheduler[T]) start(ctx context.Context) {
 	s.mode.start(ctx)
 }
 
-// hold adds the host's own count to pending: the run cannot complete
-// before release.
-func (s *scheduler[T]) hold() { s.pending.Store(1) } // before the workers start
+// pin adds the host's own count to pending: the run cannot complete
+// before unpin.
+func (s *scheduler[T]) pin() { s.pending.Store(1) } // before the workers start
 
-// release gives back hold's count.
-func (s *scheduler[T]) release() {
+// unpin gives back pin's count.
+func (s *scheduler[T]) unpin() {
 	if s.pending.Add(-1) == 0 { // only one Add can see zero
 		s.complete()
 	}
@@ -194,7 +200,7 @@ func (s *scheduler[T]) release() {
 func (s *scheduler[T]) inject(v T) bool {
 	s.pending.Add(1)
 	if s.inj.closed.Load() { // after the count: see above
-		s.release()
+		s.unpin()
 		return false
 	}
 	s.inj.put(v)
@@ -205,7 +211,7 @@ func (s *scheduler[T]) inject(v T) bool {
 // waits for the goroutines and returns the Stats. The queues go too.
 func (s *scheduler[T]) shutdown() Stats {
 	s.inj.close()
-	s.release()
+	s.unpin()
 	s.wg.Wait()
 	s.cancel()
 	st := s.stats()
@@ -213,7 +219,7 @@ func (s *scheduler[T]) shutdown() Stats {
 		// Nothing uses the buffers or queues any more. An empty queue
 		// keeps some memory, which a finished run has no use for.
 		w.shed()
-		w.queue, w.handoff, w.publish = nil, nil, nil
+		w.queue, w.handoff, w.holder = nil, nil, nil
 	}
 	return st
 }

@@ -22,7 +22,9 @@ type Stats struct {
 	// Blocks counts the calls of Task.Block (Pool only). BlockWaits counts
 	// those that waited for a free slot, while Config.MaxBlocked functions
 	// ran. PeakBlocked is the most goroutines that had lent their workers
-	// at once, the waiting ones included.
+	// at once, in Task.Block or in a join that found nothing it may run
+	// (see What a join runs in the package docs), the waiting ones
+	// included.
 	Blocks, BlockWaits int64
 	PeakBlocked        int
 
@@ -49,17 +51,17 @@ type WorkerStats struct {
 
 // liveStats is a worker's WorkerStats as of its last look for work, for
 // Pool.Stats on any goroutine. Only the worker's goroutine stores into it
-// (publish); readers only load. Each field is one atomic word, so a
+// (store); readers only load. Each field is one atomic word, so a
 // reader never sees a torn value. Two fields may come from two looks.
 type liveStats struct {
 	processed, steals, moved, maxLen, idleWait atomic.Int64
 }
 
-// publish stores st into l. Worker.findWork calls it as the worker starts
+// store stores st into l. Worker.findWork calls it as the worker starts
 // to look for work, a point that already reads the clock. A field stores
 // only when it changed: the worker is the only writer, so its load returns
 // its own last store. Most looks store two words, Processed and IdleWait.
-func (l *liveStats) publish(st *WorkerStats) {
+func (l *liveStats) store(st *WorkerStats) {
 	storeChanged(&l.processed, st.Processed)
 	storeChanged(&l.steals, st.Steals)
 	storeChanged(&l.moved, st.Moved)

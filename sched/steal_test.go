@@ -56,7 +56,7 @@ func newIdleScheduler(t *testing.T, mode Mode, n int) *scheduler[int] {
 		items[i] = i
 	}
 	s.workers[0].push(items)
-	if p, ok := s.workers[0].queue.(publisher); ok {
+	if p, ok := s.workers[0].queue.(holder); ok {
 		p.Publish() // a blockq owner may hold its newest items
 	}
 	return s
@@ -219,7 +219,7 @@ func TestDemand(t *testing.T) {
 	r.sleepers = 2
 	assert.Equal(t, 3, idle.demand())
 	busy.push([]int{1})
-	busy.publish.Publish()
+	busy.holder.Publish()
 	assert.Zero(t, busy.demand(), "its queue shows an item")
 
 	s := newIdleScheduler(t, Master, 0)

@@ -38,7 +38,7 @@ import (
 // the task is not innermost on its worker: a check on every call costs too
 // much. An invalid Config makes Run and NewPool return an error.
 type Task struct {
-	pw *runner
+	runner *runner
 	// The fields up to the pad are read by other goroutines: those that
 	// run this task's forks (ctxOf), and helping waits that read a task's
 	// ancestors (up). They change only when the frame starts a task.
@@ -97,7 +97,7 @@ func (t *Task) Context() context.Context {
 // one worker from start to end.
 func (t *Task) WorkerID() int {
 	t.use("Task.WorkerID")
-	return t.pw.w.id
+	return t.runner.w.id
 }
 
 // Demand returns how many of the pool's workers look for work that t's
@@ -108,12 +108,12 @@ func (t *Task) WorkerID() int {
 // as soon as it returns. It costs a few loads of shared words.
 func (t *Task) Demand() int {
 	t.use("Task.Demand")
-	pw := t.pw
-	if pw.forks.n > 0 && pw.w.s.mode.looking() > 0 {
-		pw.forks.publishAll(pw.w) // its private forks are work for them
+	r := t.runner
+	if r.forks.n > 0 && r.w.s.mode.looking() > 0 {
+		r.forks.publishAll(r.w) // its private forks are work for them
 		return 0
 	}
-	return pw.w.demand()
+	return r.w.demand()
 }
 
 // NewGroup returns a new Group of t's pool with a context derived from
@@ -122,13 +122,12 @@ func (t *Task) Demand() int {
 // group's error is lost, as it would be without a Wait.
 func (t *Task) NewGroup() *Group {
 	t.use("Task.NewGroup")
-	g := t.pw.p.setUp(new(Group), t.ctxOf.ctx)
+	g := t.runner.p.setUp(new(Group), t.ctxOf.ctx)
 	g.parent = t
 	if o := t.groups; o != nil {
 		g.older, o.newer = o, g
 	}
 	t.groups = g
-	t.forks.groups++
 	return g
 }
 
@@ -177,7 +176,7 @@ func (t *Task) Block(f func()) {
 	if f == nil {
 		panic(nilFunction("Task.Block", ""))
 	}
-	t.pw.p.crew.block(t, f)
+	t.runner.p.crew.block(t, f)
 }
 
 // use panics unless t may start or wait for tasks here: t must be the
@@ -188,7 +187,7 @@ func (t *Task) Block(f func()) {
 // the calling goroutine must also be t's; elsewhere that check costs too
 // much for every call.
 func (t *Task) use(op string) {
-	if t == nil || raceEnabled && !t.pw.calling() || t.pw.top != t {
+	if t == nil || raceEnabled && !t.runner.calling() || t.runner.top != t {
 		panic(misuse(t, op))
 	}
 }
@@ -200,9 +199,9 @@ func misuse(t *Task, op string) string {
 	switch {
 	case t == nil:
 		return "sched: " + op + " with a nil Task: only a task, with its own Task, may call it; outside the pool, use Pool.Do or a Group made by Pool.NewGroup"
-	case !t.pw.calling():
+	case !t.runner.calling():
 		return "sched: " + op + " with a Task of another goroutine: a *Task is valid only in its task's function, during the call, in the goroutine that runs it; not in a goroutine the task starts"
-	case t.pw.blocking:
+	case t.runner.blocking:
 		return "sched: " + op + " in the function of a Task.Block: its goroutine runs no task while it blocks; use the Task before or after the call"
 	}
 	return "sched: " + op + " with a Task used outside its own function: a *Task is valid only in its task's function, during the call, and not in the tasks it starts (each gets its own)"
@@ -238,19 +237,19 @@ func (t *Task) sync() *failure {
 			first = f
 		}
 	}
-	pw := t.pw
+	r := t.runner
 	for t.forks.unjoined > 0 {
 		b := t.forks.newest
 		if b == nil {
 			// Private, on top: the frames above t have ended, and so have
 			// the joins t called. next puts it on the list.
-			j, _ := pw.next()
+			j, _ := r.next()
 			b = j.fork
-			pw.exec(j)
+			r.exec(j)
 		} else if !b.l.done() {
-			pw.help(&b.l)
+			r.help(&b.l)
 		}
-		pw.forks.joined(pw.w, b)
+		r.forks.joined(r.w, b)
 		keep(b.l.failure())
 		b.letGo()
 	}
@@ -259,7 +258,7 @@ func (t *Task) sync() *failure {
 		g.unlink(t)
 		g.settle()
 		if !g.l.done() {
-			pw.help(&g.l)
+			r.help(&g.l)
 		}
 		keep(g.seal())
 	}

@@ -26,7 +26,7 @@ func checkUnjoined(t *Task, forks map[*record]bool, groups map[*Group]bool) erro
 		}
 		n++
 	}
-	for _, b := range t.pw.forks.slots[:t.pw.forks.n] {
+	for _, b := range t.runner.forks.slots[:t.runner.forks.n] {
 		if forks[b] {
 			if !b.tracked || b.parent != t {
 				return fmt.Errorf("a private fork is not counted as t's")
@@ -71,9 +71,9 @@ func testUnjoinedLists(t *testing.T, private bool) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	err = p.Do(context.Background(), func(t *Task) error {
 		if private {
-			t.pw.w.setLong(false)
-			t.pw.w.asked.Store(0)
-			t.pw.forks.published = 1 // as if the queue showed a fork: none is published
+			t.runner.w.setLong(false)
+			t.runner.w.asked.Store(0)
+			t.runner.forks.published = 1 // as if the queue showed a fork: none is published
 		}
 		fs := make([]Future[int], n)
 		forks := map[*record]bool{}

@@ -21,7 +21,7 @@ type Worker[T any] struct {
 	id      int
 	queue   wsq.Queue[T]
 	handoff wsq.Handoff[T] // queue, if it implements wsq.Handoff; else nil
-	publish publisher      // queue, if it can publish held items; else nil
+	holder  holder         // queue, if its owner may hold items from thieves; else nil
 	// sleepers is s.sleepers, one load nearer.
 	sleepers *int32
 
@@ -115,9 +115,9 @@ type Worker[T any] struct {
 	live liveStats
 }
 
-// publisher is a queue whose owner may hold items from Len, and can
-// publish them (blockq: see its Holding items).
-type publisher interface{ Publish() }
+// holder is a queue whose owner may hold items from Len, and make them
+// stealable on demand (blockq: see its Holding items and Publish).
+type holder interface{ Publish() }
 
 // ID returns the worker's index, from 0 to the number of workers minus one.
 // A handler may use it to index per-worker state without locks: see
@@ -226,10 +226,10 @@ func (w *Worker[T]) pushed(n int) {
 // are long, or someone may sleep: it samples the length, publishes what
 // the queue holds, and wakes a sleeper.
 func (w *Worker[T]) pushedAside() {
-	if w.publish != nil && (w.long || atomic.LoadInt32(w.sleepers) != 0) {
+	if w.holder != nil && (w.long || atomic.LoadInt32(w.sleepers) != 0) {
 		// Sleepers find work by Len, which does not count held items. A
 		// worker whose items are long holds nothing: see popped.
-		w.publish.Publish()
+		w.holder.Publish()
 	}
 	if w.room < 0 {
 		n := w.queue.Len() + len(w.overflow) - w.ovHead
@@ -272,10 +272,10 @@ func (w *Worker[T]) popped() {
 
 // poppedAside is popped's rare case: see popped.
 func (w *Worker[T]) poppedAside() {
-	if w.publish == nil {
+	if w.holder == nil {
 		return // nothing held: pushes woke the sleepers for what the queue shows
 	}
-	w.publish.Publish()
+	w.holder.Publish()
 	if atomic.LoadInt32(w.sleepers) != 0 && w.queue.Len() > 0 {
 		w.s.mode.published()
 	}
@@ -453,7 +453,7 @@ func (w *Worker[T]) findWork(ctx context.Context, l *latch) (bool, error) {
 	w.idles++
 	start := w.s.clock()
 	w.sample(start)
-	w.live.publish(&w.stats)
+	w.live.store(&w.stats)
 	ok := w.s.mode.find(ctx, w, l)
 	end := w.s.clock()
 	w.stats.IdleWait += end - start

@@ -118,11 +118,11 @@ func (c *crew) newRunner(w *Worker[Job]) *runner {
 // block is Task.Block's body: it lends t's worker, calls f with a token
 // of calls, and takes the worker back.
 func (c *crew) block(t *Task, f func()) {
-	pw := t.pw
-	pw.forks.publishAll(pw.w) // the worker's next goroutine, and thieves, may run them meanwhile
-	c.blocks.Add(1)           // atomic: any goroutine's Block counts, Close reads
-	c.lend(pw)
-	pw.top, pw.blocking = nil, true
+	r := t.runner
+	r.forks.publishAll(r.w) // the worker's next goroutine, and thieves, may run them meanwhile
+	c.blocks.Add(1)         // atomic: any goroutine's Block counts, Close reads
+	c.lend(r)
+	r.top, r.blocking = nil, true
 	defer c.endBlock(t)
 	select {
 	case c.calls <- struct{}{}:
@@ -138,15 +138,15 @@ func (c *crew) block(t *Task, f func()) {
 // call, which runs on a panic or Goexit of f too, and does not recover:
 // the panic or Goexit goes on to end the task.
 func (c *crew) endBlock(t *Task) {
-	pw := t.pw
-	c.reclaim(pw)
-	pw.top, pw.blocking = t, false
+	r := t.runner
+	c.reclaim(r)
+	r.top, r.blocking = t, false
 }
 
-// lend gives pw's worker to another goroutine: one that waits to take it
+// lend gives r's worker to another goroutine: one that waits to take it
 // back, a parked spare, or a new one.
-func (c *crew) lend(pw *runner) {
-	w := pw.w
+func (c *crew) lend(r *runner) {
+	w := r.w
 	if next := c.seats[w.id].takeWaiter(w); next != nil {
 		c.give(w, next)
 		return
@@ -161,45 +161,45 @@ func (c *crew) lend(pw *runner) {
 }
 
 // compensate is called by a helping wait for l that has nothing it may
-// run: it lends pw's worker, with the private forks published, to another
+// run: it lends r's worker, with the private forks published, to another
 // goroutine, sleeps until l is done, and takes the worker back. The tasks
 // l counts may need the worker meanwhile: see runner.
-func (c *crew) compensate(pw *runner, l *latch) {
-	pw.forks.publishAll(pw.w)
+func (c *crew) compensate(r *runner, l *latch) {
+	r.forks.publishAll(r.w)
 	c.compensations.Add(1) // atomic: any goroutine's wait counts, Close reads
-	c.lend(pw)
+	c.lend(r)
 	l.wait()
-	c.reclaim(pw)
+	c.reclaim(r)
 }
 
 // lendToWaiter is called by a helping wait for l that has nothing of its
 // own to run. If a goroutine waits to take the worker back, lendToWaiter
 // lends it the worker, sleeps until l is done, takes the worker back and
 // reports true: keeping the worker could wait for ever.
-func (c *crew) lendToWaiter(pw *runner, l *latch) bool {
-	w := pw.w
+func (c *crew) lendToWaiter(r *runner, l *latch) bool {
+	w := r.w
 	next := c.seats[w.id].takeWaiter(w)
 	if next == nil {
 		return false
 	}
 	c.give(w, next)
 	l.wait()
-	c.reclaim(pw)
+	c.reclaim(r)
 	return true
 }
 
-// reclaim waits until pw has its worker back, after its Block function
+// reclaim waits until r has its worker back, after its Block function
 // returned. It queues behind the other waiters and wakes the goroutine
 // running the worker, which hands it over at its next safe point.
-func (c *crew) reclaim(pw *runner) {
-	w := pw.w
+func (c *crew) reclaim(r *runner) {
+	w := r.w
 	st := &c.seats[w.id]
 	st.mu.Lock()
-	st.waiting = append(st.waiting, pw)
+	st.waiting = append(st.waiting, r)
 	w.want()
 	st.mu.Unlock()
-	<-pw.resume
-	st.gid.Store(pw.gid) // atomic: caller reads it from any goroutine
+	<-r.resume
+	st.gid.Store(r.gid) // atomic: caller reads it from any goroutine
 }
 
 // takeWaiter takes the goroutine that has waited longest to take w back
@@ -265,10 +265,10 @@ func (c *crew) takeSpare() *runner {
 	if n == 0 {
 		return nil
 	}
-	pw := c.spares[n-1]
+	r := c.spares[n-1]
 	c.spares[n-1] = nil
 	c.spares = c.spares[:n-1]
-	return pw
+	return r
 }
 
 // serve is the body of a goroutine of the pool, which s.wg counts. It runs
@@ -280,20 +280,20 @@ func (c *crew) takeSpare() *runner {
 // Block function takes the worker back first), and gives it to a new
 // goroutine. The frames of the tasks that ended go with it, unreused:
 // tasks they forked may still run and read their context.
-func (c *crew) serve(pw *runner) {
+func (c *crew) serve(r *runner) {
 	s := c.s
 	defer s.wg.Done()
-	pw.gid = atomicx.Goroutine()
+	r.gid = atomicx.Goroutine()
 	c.mu.Lock()
-	c.ids[pw.gid] = true
+	c.ids[r.gid] = true
 	c.mu.Unlock()
-	goroutines.Store(pw.gid, pw)
+	goroutines.Store(r.gid, r)
 	returned := false
 	defer func() {
 		c.mu.Lock()
-		delete(c.ids, pw.gid)
+		delete(c.ids, r.gid)
 		c.mu.Unlock()
-		goroutines.Delete(pw.gid)
+		goroutines.Delete(r.gid)
 		if returned {
 			return
 		}
@@ -302,17 +302,17 @@ func (c *crew) serve(pw *runner) {
 			s.stop(nil, f) // not a task's: the pool cannot go on
 			return
 		}
-		c.goWith(pw.w) // each frame the Goexit ended waited for its forks first: none is private
+		c.goWith(r.w) // each frame the Goexit ended waited for its forks first: none is private
 
 	}()
 	for {
-		w := pw.w
-		c.seats[w.id].gid.Store(pw.gid) // atomic: see seat.gid
+		w := r.w
+		c.seats[w.id].gid.Store(r.gid) // atomic: see seat.gid
 		err := w.run(s.ctx)
 		// Wanted back at a safe point; or the pool stops (ctx is
 		// cancelled), and a waiting goroutine ends its task first.
 		if next := c.seats[w.id].takeWaiter(w); next != nil {
-			c.blocked.Add(-1) // atomic, as in addBlocked: next has its worker back, and pw retires
+			c.blocked.Add(-1) // atomic, as in addBlocked: next has its worker back, and r retires
 			c.give(w, next)
 		}
 		if err != errWanted {
@@ -321,39 +321,39 @@ func (c *crew) serve(pw *runner) {
 			}
 			break
 		}
-		if !c.retire(pw) {
+		if !c.retire(r) {
 			break
 		}
 	}
 	returned = true
 }
 
-// retire parks pw as a spare, unless there are enough, until it is given a
+// retire parks r as a spare, unless there are enough, until it is given a
 // worker, and reports whether it was; false means that it ends.
-func (c *crew) retire(pw *runner) bool {
+func (c *crew) retire(r *runner) bool {
 	s := c.s
-	pw.w = nil
+	r.w = nil
 	c.mu.Lock()
 	if len(c.spares) >= c.maxSpares {
 		c.mu.Unlock()
 		return false
 	}
-	c.spares = append(c.spares, pw)
+	c.spares = append(c.spares, r)
 	c.mu.Unlock()
 	select {
-	case <-pw.resume:
+	case <-r.resume:
 		return true
 	case <-s.done:
 	case <-s.ctx.Done():
 	}
 	c.mu.Lock()
 	var parked bool
-	c.spares, parked = unordered(c.spares, pw)
+	c.spares, parked = unordered(c.spares, r)
 	c.mu.Unlock()
 	if parked {
 		return false
 	}
-	<-pw.resume // a lend took this goroutine before the pool stopped
+	<-r.resume // a lend took this goroutine before the pool stopped
 	return true
 }
 
@@ -382,8 +382,8 @@ func (c *crew) caller() *runner {
 
 // onPool reports whether the calling goroutine is one of the pool's.
 func (c *crew) onPool() bool {
-	pw := poolGoroutine()
-	return pw != nil && pw.p == c.p
+	r := poolGoroutine()
+	return r != nil && r.p == c.p
 }
 
 // goroutines holds the goroutines of every Pool, by atomicx.Goroutine:
@@ -403,7 +403,7 @@ func poolGoroutine() *runner {
 // would block its worker, and on a pool of one worker never end. A
 // goroutine in Task.Block's function runs no task (top is nil).
 func nilWait(op string) {
-	if pw := poolGoroutine(); pw != nil && pw.top != nil {
+	if r := poolGoroutine(); r != nil && r.top != nil {
 		panic("sched: " + op + " with a nil Task, called by a task: pass the task's own t, so that its worker runs other tasks while it waits")
 	}
 }
