@@ -16,9 +16,10 @@ import (
 // Loop is a small value; it may be shared and copied freely.
 //
 // A loop runs its range from the start, one chunk at a time. Between
-// chunks its worker reads Task.Demand: when k workers look for work, it
-// keeps 1/(k+1) of the iterations it has left and forks the rest as k
-// equal parts for them. Each part is a task that splits in turn. A chunk
+// chunks its worker reads Task.Demand, as lazy binary splitting does
+// (Tzannes, Caragea, Barua and Vishkin, PPoPP 2010). When k workers look
+// for work, it keeps 1/(k+1) of the iterations it has left and forks the
+// rest as k equal parts for them. Each part is a task that splits in turn. A chunk
 // grows while it runs for less than a few microseconds, so that a loop of
 // cheap iterations checks rarely. A part splits only when what it has left
 // would take longer than a chunk, at the rate it has measured.

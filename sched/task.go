@@ -105,7 +105,9 @@ func (t *Task) WorkerID() int {
 // shows no task for them; zero otherwise. A task that can split its work,
 // such as a loop over a range, splits it when Demand is not zero, and
 // forks the parts for the idle workers to take. Demand is a hint, stale
-// as soon as it returns. It costs a few loads of shared words.
+// as soon as it returns. It loads a few shared words; when workers look
+// and t's goroutine keeps forks private, it publishes them instead and
+// returns zero: they are the work the lookers want.
 func (t *Task) Demand() int {
 	t.use("Task.Demand")
 	r := t.runner

@@ -10,10 +10,12 @@ import (
 	"github.com/worksteal/wsq/internal/pad"
 )
 
-// Worker is one worker goroutine of a running scheduler and the owner of its
-// queue. A handler receives the Worker that runs it. It may call the
-// Worker's methods during the call only, from the goroutine it runs on. Run
-// creates Workers; a Worker must not be copied.
+// Worker is one worker of a running scheduler: its queue, of which it is
+// the owner, and what it keeps beside. In Run, a goroutine of its own runs
+// it. In a Pool, one goroutine at a time runs it, and hands it to another
+// when a task blocks (Task.Block). A handler receives the Worker that runs
+// it. It may call the Worker's methods during the call only, from the
+// goroutine it runs on. Run creates Workers; a Worker must not be copied.
 type Worker[T any] struct {
 	// Set by newScheduler, read-only during the run. Thieves and the
 	// masters read queue.
