@@ -75,7 +75,9 @@ func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
 // task panicked, Join panics with a *PanicError that holds the task's
 // panic value and stack. If the task called runtime.Goexit, Join calls
 // runtime.Goexit. A Future may be joined once: Join panics if it, or a
-// copy of it, was joined before, or if Fork did not make it.
+// copy of it, was joined before, or if Fork did not make it. Two joins of
+// one Future by two goroutines at once are a data race, which the race
+// detector reports.
 //
 // t is the calling task. While it waits, Join runs other tasks on t's
 // worker: its own first, the forked task itself if nobody stole it. So the

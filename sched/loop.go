@@ -19,7 +19,9 @@ import (
 // chunks its worker reads Task.Demand, as lazy binary splitting does
 // (Tzannes, Caragea, Barua and Vishkin, PPoPP 2010). When k workers look
 // for work, it keeps 1/(k+1) of the iterations it has left and forks the
-// rest as k equal parts for them. Each part is a task that splits in turn. A chunk
+// rest as k equal parts for them. Each part is a task that splits in turn.
+// A loop that starts while workers look splits for them before its first
+// chunk, so that idle workers take part from the first iteration. A chunk
 // grows while it runs for less than a few microseconds, so that a loop of
 // cheap iterations checks rarely. A part splits only when what it has left
 // would take longer than a chunk, at the rate it has measured.
@@ -184,7 +186,7 @@ func (lp Loop) run(t *Task, n int, plain func(t *Task, lo, hi int), errs func(t 
 	if ctx != nil {
 		l.ctx, l.done = ctx, ctx.Done()
 	}
-	asTask(t, runPart, part{l: l, lo: 0, hi: n, step: l.grain})
+	asTask(t, runPart, part{l: l, lo: 0, hi: n, step: l.grain, first: true})
 	return l.err // every part has finished: Join orders their writes before
 }
 
@@ -260,16 +262,24 @@ func (l *loopState) stopped() bool {
 
 // part is a task's share of a loop: the indices [lo, hi), run in chunks
 // of step indices. A part forked by a split starts with its parent's
-// step, which suits the iterations near it.
+// step, which suits the iterations near it. first marks a loop's first
+// part, which may split before it runs a chunk.
 //
 // Invariant: 0 <= lo <= hi, and grain <= step.
 type part struct {
 	l            *loopState
 	lo, hi, step int
+	first        bool
 }
 
 // runPart runs the part p as the task t: its chunks in order, splitting
 // when other workers look for work, then the parts it forked.
+//
+// A loop's first part splits at once if workers look, without a chunk
+// to measure: a parked worker looks only once something wakes it, and
+// would otherwise wake only at the first split (rayon's splitter, too,
+// starts with a part per thread). A nested loop does not: its worker's
+// queue shows the outer loop's parts (Task.Demand).
 func runPart(t *Task, p part) {
 	l := p.l
 	lo, hi, step := p.lo, p.hi, p.step
@@ -281,29 +291,20 @@ func runPart(t *Task, p part) {
 			l.stop.Store(true) // atomic: see loop.stop
 		}
 	}()
+	if p.first {
+		if k := t.Demand(); k > 0 {
+			hi, parts = split(t, l, lo, hi, step, k, parts)
+		}
+	}
 	start := time.Now()
 	var ran time.Duration // the time of the chunks so far
 	done := 0             // the indices they ran
 	for lo < hi && !l.stopped() {
 		if done > 0 {
-			if k := t.Demand(); k > 0 {
-				// A split pays when the part has at least a chunk's time
-				// left at its measured rate, and each part gets a grain.
-				left := hi - lo
-				if float64(left)*float64(ran) >= float64(done)*float64(chunkTime) {
-					if k = min(k, left/l.grain-1); k > 0 {
-						q := left / (k + 1)
-						// The far parts first: thieves take the oldest.
-						for j := k; j >= 1; j-- {
-							end := hi
-							if j < k {
-								end = lo + (j+1)*q
-							}
-							parts = append(parts, ForkFunc(t, runPart, part{l: l, lo: lo + j*q, hi: end, step: step}))
-						}
-						hi = lo + q
-					}
-				}
+			// A split pays when the part has at least a chunk's time left
+			// at its measured rate.
+			if k := t.Demand(); k > 0 && float64(hi-lo)*float64(ran) >= float64(done)*float64(chunkTime) {
+				hi, parts = split(t, l, lo, hi, step, k, parts)
 			}
 		}
 		end := lo + min(step, hi-lo)
@@ -330,4 +331,26 @@ func runPart(t *Task, p part) {
 	for i := len(parts) - 1; i >= 0; i-- {
 		parts[i].Join(t)
 	}
+}
+
+// split forks, for k workers that look for work, k equal parts of the
+// part's indices [lo, hi) after the first, at least a grain each, and
+// publishes them at once: the workers look now. It returns the part's new
+// end and the futures of what it forked.
+func split(t *Task, l *loopState, lo, hi, step, k int, parts []Future[struct{}]) (int, []Future[struct{}]) {
+	left := hi - lo
+	if k = min(k, left/l.grain-1); k <= 0 {
+		return hi, parts
+	}
+	q := left / (k + 1)
+	// The far parts first: thieves take the oldest.
+	for j := k; j >= 1; j-- {
+		end := hi
+		if j < k {
+			end = lo + (j+1)*q
+		}
+		parts = append(parts, ForkFunc(t, runPart, part{l: l, lo: lo + j*q, hi: end, step: step}))
+	}
+	t.Demand() // publishes the parts: the workers that look take them
+	return lo + q, parts
 }
