@@ -315,7 +315,7 @@ func TestTaskLayout(t *testing.T) {
 // once (here by Task.Block) grows its goroutine's buffer of forks to
 // publish; the goroutine lets go of it once it is back at depth zero.
 func TestPublishBufferReleased(t *testing.T) {
-	const forks = 1 << 16
+	const forks = 1 << 12
 	p, err := NewPool(Config[Job]{Workers: 1})
 	require.NoError(t, err)
 	defer p.Close()
