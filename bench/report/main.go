@@ -102,13 +102,13 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.args, "args", "", "pass `arguments` to the test binary, such as -dag.nodes=2500000")
 	fs.BoolVar(&o.progress, "progress", true, "show progress while the benchmarks run")
 	fs.StringVar(&o.plan, "plan", "", "run the families of benchmarks listed in `file`, one a line (# starts a comment)")
-	fs.Func("family", "run the family `'REGEXP [BENCHTIME] [FLAG ...]'` (repeatable; after those of -plan)", func(s string) error {
+	fs.Func("family", "run the benchmark `family` 'REGEXP [BENCHTIME] [FLAG ...]' (repeatable; after those of -plan)", func(s string) error {
 		f, err := parseFamily(s)
 		o.family = append(o.family, f)
 		return err
 	})
 	fs.IntVar(&o.rounds, "rounds", 0, "run `n` interleaved rounds of one sample of each family and binary, and write rounds.txt")
-	fs.Func("bin", "with -rounds, run the test binary at `name=path` (repeatable; default: -pkg's, built, named head)", func(s string) error {
+	fs.Func("bin", "run the test binary at `name=path`, built elsewhere with go test -c (repeatable with -rounds; default: -pkg's, built here, named head)", func(s string) error {
 		b, err := parseBinary(s)
 		o.bins = append(o.bins, b)
 		return err
