@@ -12,8 +12,8 @@ import (
 	"time"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/bench/dag"
 	"github.com/worksteal/wsq/catalog"
-	"github.com/worksteal/wsq/internal/dag"
 	"github.com/worksteal/wsq/internal/schedstats"
 	"github.com/worksteal/wsq/sched"
 )

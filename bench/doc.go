@@ -1,7 +1,8 @@
 // Package bench holds the module's benchmarks: the experiments of the paper
 // "A Lock-Free Work-Stealing Algorithm for Bulk Operations" (push latency by
 // batch size, steal latency by proportion, pop latency, DAG exploration) as
-// Go benchmarks over every implementation in package catalog.
+// Go benchmarks over every implementation in package catalog. The DAG
+// exploration is package bench/dag, which examples/dagexplore runs too.
 //
 // Run them with
 //

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/worksteal/wsq/bench/dag"
 	"github.com/worksteal/wsq/catalog"
-	"github.com/worksteal/wsq/internal/dag"
 	"github.com/worksteal/wsq/sched"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/worksteal/wsq/blockq"
-	"github.com/worksteal/wsq/internal/queuetest"
+	"github.com/worksteal/wsq/internal/check/queuetest"
 )
 
 // The block-queue contenders (blockq):

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/worksteal/wsq/chaselev"
-	"github.com/worksteal/wsq/internal/queuetest"
+	"github.com/worksteal/wsq/internal/check/queuetest"
 	"github.com/worksteal/wsq/tfdeque"
 )
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	wsq "github.com/worksteal/wsq"
-	"github.com/worksteal/wsq/internal/queuetest"
+	"github.com/worksteal/wsq/internal/check/queuetest"
 	"github.com/worksteal/wsq/lfqueue"
 	"github.com/worksteal/wsq/mutexq"
 )

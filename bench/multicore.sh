@@ -50,7 +50,7 @@ RUN holds:
   race-sched.txt, race-blockq.txt
                 the tests of sched and blockq (-test.v) under the race
                 detector with GOMAXPROCS P, at their quick sizes (see
-                internal/testenv); a failure is reported but does not
+                internal/check/testenv); a failure is reported but does not
                 stop the benchmarks
   thieves.txt   the owner's push+pop among 0, 1, 3, 7, ..., P-1 thieves
                 (BenchmarkThieves): bq, cl-ub, tf-ub, lf, mutex

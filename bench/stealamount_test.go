@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	wsq "github.com/worksteal/wsq"
-	"github.com/worksteal/wsq/internal/dag"
+	"github.com/worksteal/wsq/bench/dag"
 	"github.com/worksteal/wsq/sched"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/blockq"
-	"github.com/worksteal/wsq/internal/queuetest"
+	"github.com/worksteal/wsq/internal/check/queuetest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

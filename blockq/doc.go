@@ -117,7 +117,7 @@
 // Chase-Lev pop needs that store-load order. Here the pop's
 // compare-and-swap carries it, and thieves' reservations contend on it.
 //
-// The interleaving checks (internal/interleave) run every atomic
+// The interleaving checks (internal/check/interleave) run every atomic
 // operation as a sequentially consistent step, the release store
 // included. This section is why the weaker store loses no behaviour they
 // cover.

@@ -8,13 +8,13 @@ import (
 	"testing"
 
 	wsq "github.com/worksteal/wsq"
-	"github.com/worksteal/wsq/internal/interleave"
-	qc "github.com/worksteal/wsq/internal/interleave/queuecheck"
+	"github.com/worksteal/wsq/internal/check/interleave"
+	qc "github.com/worksteal/wsq/internal/check/interleave/queuecheck"
 )
 
 // The interleaving checks of blockq: small scenarios whose every schedule
 // (or, for the larger ones, many random schedules) runs under the
-// deterministic scheduler of internal/interleave, each history checked for
+// deterministic scheduler of internal/check/interleave, each history checked for
 // linearizability and each final state for the structure's invariants. The
 // blocks hold two items, so that every scenario meets block boundaries: a
 // cut on a block edge, a block the owner empties while a thief walks it, a

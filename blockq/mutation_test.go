@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/worksteal/wsq/internal/mutant"
+	"github.com/worksteal/wsq/internal/check/mutant"
 )
 
 // The deliberate bugs of blockq, each a patch of blockq.go that a test
-// compiles into a test binary of its own (internal/mutant) to show that a
+// compiles into a test binary of its own (internal/check/mutant) to show that a
 // check finds it: the interleaving explorer (TestMutantsFoundByExplorer)
 // or the wrap test that guards a counter (TestMutantsIgnoringWrap). The
 // code under test carries no switch for them.

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/worksteal/wsq/blockq"
-	"github.com/worksteal/wsq/internal/queuetest"
+	"github.com/worksteal/wsq/internal/check/queuetest"
 )
 
 // item64 is a 64-byte item that holds pointers, so that its slots are

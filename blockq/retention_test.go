@@ -7,8 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/worksteal/wsq/blockq"
-	"github.com/worksteal/wsq/internal/queuetest"
-	"github.com/worksteal/wsq/internal/testenv"
+	"github.com/worksteal/wsq/internal/check/queuetest"
+	"github.com/worksteal/wsq/internal/check/testenv"
 )
 
 // TestRetentionLists runs the conformance suite's steady patterns with the

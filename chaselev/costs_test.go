@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/worksteal/wsq/internal/testenv"
+	"github.com/worksteal/wsq/internal/check/testenv"
 )
 
 // lockedInstruction matches a locked instruction in an amd64 listing: a

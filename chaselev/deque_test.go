@@ -15,9 +15,9 @@ import (
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/chaselev"
-	"github.com/worksteal/wsq/internal/model"
+	"github.com/worksteal/wsq/internal/check/model"
+	"github.com/worksteal/wsq/internal/check/queuetest"
 	"github.com/worksteal/wsq/internal/pad"
-	"github.com/worksteal/wsq/internal/queuetest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -5,7 +5,7 @@ package chaselev
 import (
 	"testing"
 
-	qc "github.com/worksteal/wsq/internal/interleave/queuecheck"
+	qc "github.com/worksteal/wsq/internal/check/interleave/queuecheck"
 )
 
 // TestInterleaveStealAcrossCancel guards the bug chaos mode found: a

@@ -7,13 +7,13 @@ import (
 	"testing"
 
 	wsq "github.com/worksteal/wsq"
-	"github.com/worksteal/wsq/internal/interleave"
-	qc "github.com/worksteal/wsq/internal/interleave/queuecheck"
+	"github.com/worksteal/wsq/internal/check/interleave"
+	qc "github.com/worksteal/wsq/internal/check/interleave/queuecheck"
 )
 
 // The interleaving checks of chaselev: small scenarios whose every schedule
 // (or, for the larger ones, many random schedules) runs under the
-// deterministic scheduler of internal/interleave, each history checked for
+// deterministic scheduler of internal/check/interleave, each history checked for
 // linearizability. Run them with
 //
 //	go test -tags wsqcheck -run Interleave ./chaselev/

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/worksteal/wsq/internal/mutant"
+	"github.com/worksteal/wsq/internal/check/mutant"
 )
 
 // The deliberate bugs of chaselev, each a patch of deque.go that the tests
-// below compile into a test binary of their own (internal/mutant) to show
+// below compile into a test binary of their own (internal/check/mutant) to show
 // that a check finds it. The code under test carries no switch for them.
 
 func patch(old, new string) mutant.Patch { return mutant.Patch{File: "deque.go", Old: old, New: new} }

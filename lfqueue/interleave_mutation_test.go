@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	qc "github.com/worksteal/wsq/internal/interleave/queuecheck"
-	"github.com/worksteal/wsq/internal/mutant"
+	qc "github.com/worksteal/wsq/internal/check/interleave/queuecheck"
+	"github.com/worksteal/wsq/internal/check/mutant"
 )
 
 // The explorer can fail: each protocol bug of mutation_test.go, compiled

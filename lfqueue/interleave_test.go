@@ -9,13 +9,13 @@ import (
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/internal/atomicx"
-	"github.com/worksteal/wsq/internal/interleave"
-	qc "github.com/worksteal/wsq/internal/interleave/queuecheck"
+	"github.com/worksteal/wsq/internal/check/interleave"
+	qc "github.com/worksteal/wsq/internal/check/interleave/queuecheck"
 )
 
 // The interleaving checks of lfqueue: small scenarios whose every schedule
 // (or, for the larger ones, many random schedules) runs under the
-// deterministic scheduler of internal/interleave. Run them with
+// deterministic scheduler of internal/check/interleave. Run them with
 //
 //	go test -tags wsqcheck -run Interleave ./lfqueue/
 

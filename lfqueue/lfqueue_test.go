@@ -10,8 +10,8 @@ import (
 	"go.uber.org/goleak"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/check/queuetest"
 	"github.com/worksteal/wsq/internal/pad"
-	"github.com/worksteal/wsq/internal/queuetest"
 	"github.com/worksteal/wsq/lfqueue"
 )
 

@@ -5,12 +5,12 @@ package lfqueue
 import (
 	"testing"
 
-	"github.com/worksteal/wsq/internal/mutant"
+	"github.com/worksteal/wsq/internal/check/mutant"
 )
 
 // The deliberate bugs of lfqueue, each a patch of lfqueue.go that the tests
 // of this file and of interleave_mutation_test.go compile into a test
-// binary of their own (internal/mutant) to show that the checks find it.
+// binary of their own (internal/check/mutant) to show that the checks find it.
 // The code under test carries no switch for them.
 
 func patch(old, new string) mutant.Patch { return mutant.Patch{File: "lfqueue.go", Old: old, New: new} }

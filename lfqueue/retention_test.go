@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/worksteal/wsq/internal/queuetest"
-	"github.com/worksteal/wsq/internal/testenv"
+	"github.com/worksteal/wsq/internal/check/queuetest"
+	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/lfqueue"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/worksteal/wsq/internal/model"
+	"github.com/worksteal/wsq/internal/check/model"
 )
 
 // startCounters sets every counter of a new queue a few operations short of

@@ -8,11 +8,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	wsq "github.com/worksteal/wsq"
-	"github.com/worksteal/wsq/internal/model"
+	"github.com/worksteal/wsq/internal/check/model"
 	"github.com/worksteal/wsq/mutexq"
 )
 
-// The conformance suite runs on this package from internal/queuetest, where
+// The conformance suite runs on this package from internal/check/queuetest, where
 // it also checks the suite itself; here the constructors, and the ring's
 // wrapping and growth against the reference model.
 func TestConstructors(t *testing.T) {

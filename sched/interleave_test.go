@@ -11,12 +11,12 @@ import (
 
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/blockq"
-	"github.com/worksteal/wsq/internal/interleave"
+	"github.com/worksteal/wsq/internal/check/interleave"
 )
 
 // The interleaving checks of the private forks (see runner): an owner
 // forks while a thief steals from the worker's queue and asks when it
-// finds nothing, under the deterministic scheduler of internal/interleave.
+// finds nothing, under the deterministic scheduler of internal/check/interleave.
 // The queue is a blockq of two-slot blocks, whose atomic operations are
 // the scheduling points; the owner yields between its forks. Every
 // schedule, up to a bound on preemptions, must keep:

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/worksteal/wsq/catalog"
-	"github.com/worksteal/wsq/internal/queuetest"
+	"github.com/worksteal/wsq/internal/check/queuetest"
 	"github.com/worksteal/wsq/sched"
 )
 

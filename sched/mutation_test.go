@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/worksteal/wsq/internal/mutant"
+	"github.com/worksteal/wsq/internal/check/mutant"
 )
 
 // The deliberate bugs of the rules that keep work from hiding: the private
 // forks (runner.go, crew.go) and the items a queue may hold (worker.go).
 // Each is a patch that a test compiles into a test binary of its own
-// (internal/mutant) to show that a check finds it. The code under test
+// (internal/check/mutant) to show that a check finds it. The code under test
 // carries no switch for them.
 
 func patchOf(file, old, new string) mutant.Patch {

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	wsq "github.com/worksteal/wsq"
-	"github.com/worksteal/wsq/internal/testenv"
+	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/mutexq"
 	"github.com/worksteal/wsq/sched"
 )

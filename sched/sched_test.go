@@ -16,8 +16,8 @@ import (
 	wsq "github.com/worksteal/wsq"
 	"github.com/worksteal/wsq/blockq"
 	"github.com/worksteal/wsq/catalog"
+	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/internal/schedstats"
-	"github.com/worksteal/wsq/internal/testenv"
 	"github.com/worksteal/wsq/mutexq"
 	"github.com/worksteal/wsq/sched"
 )

@@ -14,6 +14,42 @@
 //	cd bench/report && go run .                                # run ./bench, write results/report-DATE
 //	cd bench/report && go run . -in ../../bench.txt -out /tmp/r # from saved output, into /tmp/r only
 //	go test -run '^$' -bench . -count 6 ./bench | (cd bench/report && go run . -in - -out /tmp/r)
+//	cd bench/report && go run . -plan benchmarks.plan          # what BENCHMARKS.md plots
+//
+// # Families, rounds and ratios
+//
+// A family is what one run of the test binary measures, written on one
+// line: a -test.bench regexp, an optional -test.benchtime, and more flags
+// of the test binary. -plan reads families from a file, a line each;
+// -family gives one on the command line. With families the command builds
+// the test binary once and runs each family in turn, -count samples each;
+// loads.txt records the load average before each. benchmarks.plan holds
+// the families that BENCHMARKS.md plots, each with an iteration count that
+// keeps a sample short.
+//
+// Two builds, or two settings, compare best in interleaved rounds: with
+// -rounds N every binary runs every family once per round, one sample, in
+// an order that starts one place later each round, so that a drift of
+// the machine's speed falls on all alike. -bin NAME=PATH names the test
+// binaries, built with go test -c at the commits to compare; without it
+// the command builds the checkout's, named head. rounds.txt keeps each
+// result line after its binary's name and round:
+//
+//	cd bench/report && go run . -rounds 8 -bin old=/tmp/old.test -bin new=/tmp/new.test \
+//		-family '^BenchmarkForkJoin$/impl=(pool|join)-bq/ 20x -test.cpu 1,2' -ratio new/old
+//
+// -ratio NUM/DEN then writes ratios.md: per benchmark the median of each
+// side over the rounds, and the median over rounds of NUM ÷ DEN in the
+// same round, with the smallest and largest. NUM and DEN are binary names,
+// or two values of one element of the benchmark names: queue=bq/queue=cl-ub
+// compares the rows that differ only there. DEN * compares NUM with every
+// other value in turn, and adds the ratio of NUM's median to the least of
+// theirs (steal=auto/steal=*: the scheduler's choice against the best
+// fixed one). -metric picks the unit, ns/op by default. With -in, -ratio
+// reads saved rounds and prints the tables: rounds.txt, or any file whose
+// result lines carry their round (a number, or r and a number) and a tag
+// before the name, or sit under "# round N" comment lines, as bench/peers'
+// loops.sh writes its records.txt.
 //
 // # What it writes
 //

@@ -32,7 +32,7 @@ const (
 )
 
 // description is the first line of the help text.
-const description = "Report runs the wsq benchmarks, or reads saved `go test -bench` output, and writes CSV files, a Markdown report and PNG plots of the results."
+const description = "Report runs the wsq benchmarks, or reads saved `go test -bench` output, and writes CSV files, a Markdown report and PNG plots of the results; or runs them in interleaved rounds and writes the ratios of each round."
 
 // modes is the help text between the synopsis and the flags.
 const modes = `Without -in it runs go test -bench on -pkg from the repository root (ROOT),
@@ -41,7 +41,26 @@ header, as bench.txt in the -out folder. With -in it reads saved output. It
 writes only under the -out folder (by default a folder of the run's date
 under ROOT/bench/report/results), unless -md names a document whose report
 region to rewrite. It checks its input before it creates anything, and
-prints the name of every file it writes.`
+prints the name of every file it writes.
+
+With -plan or -family it builds the test binary of -pkg (go test -c) and
+runs each family of benchmarks in turn, -count samples each, and saves the
+load average before each in loads.txt. A family is one line:
+REGEXP [BENCHTIME] [FLAG ...], the flags the test binary's own (such as
+-test.cpu 1,2 or -dag.nodes=100000).
+
+With -rounds N it runs N interleaved rounds instead: in each, every binary
+(-bin, or the one it builds, named head) runs every family once, one sample,
+in an order that starts one place later each round. It saves rounds.txt:
+each result line after its binary's name and round, a comment line with
+the load average per round. With one binary it also writes the report.
+-ratio NUM/DEN then writes ratios.md: for each benchmark, the median over
+rounds of NUM's -metric over DEN's in the same round, with the smallest and
+largest. NUM and DEN are binary names (new/old), or values of one element
+of the benchmark names (queue=bq/queue=cl-ub); DEN * takes every other in
+turn, and the last column divides by the best of them. With -in, -ratio
+reads such rounds (any file of result lines with the round and the binary
+before the name, or under "# round N" comment lines) and prints the tables.`
 
 // options are the command's flags.
 type options struct {
@@ -49,6 +68,13 @@ type options struct {
 	pkg, bench, benchtime, cpu, args string
 	count                            int
 	progress                         bool
+	// The runs of test binaries, and the ratios of their rounds.
+	plan   string
+	family []family
+	rounds int
+	bins   []testBinary
+	ratios []comparison
+	metric string
 	// mdSet records that -md was given.
 	mdSet bool
 }
@@ -56,7 +82,7 @@ type options struct {
 // runOnly are the flags that choose what the benchmarks run; with -in they
 // would be ignored, so they are refused. (-progress is harmless and
 // accepted.)
-var runOnly = []string{"pkg", "bench", "benchtime", "cpu", "count", "args"}
+var runOnly = []string{"pkg", "bench", "benchtime", "cpu", "count", "args", "plan", "family", "rounds", "bin"}
 
 // newFlagSet returns the command's flags, writing into o. It prints
 // nothing: run reports errors and help itself.
@@ -75,6 +101,24 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.IntVar(&o.count, "count", 6, "take `n` samples of each benchmark; 6 is the fewest for which benchstat gives a 95 % interval of the median")
 	fs.StringVar(&o.args, "args", "", "pass `arguments` to the test binary, such as -dag.nodes=2500000")
 	fs.BoolVar(&o.progress, "progress", true, "show progress while the benchmarks run")
+	fs.StringVar(&o.plan, "plan", "", "run the families of benchmarks listed in `file`, one a line (# starts a comment)")
+	fs.Func("family", "run the benchmark `family` 'REGEXP [BENCHTIME] [FLAG ...]' (repeatable; after those of -plan)", func(s string) error {
+		f, err := parseFamily(s)
+		o.family = append(o.family, f)
+		return err
+	})
+	fs.IntVar(&o.rounds, "rounds", 0, "run `n` interleaved rounds of one sample of each family and binary, and write rounds.txt")
+	fs.Func("bin", "run the test binary at `name=path`, built elsewhere with go test -c (repeatable with -rounds; default: -pkg's, built here, named head)", func(s string) error {
+		b, err := parseBinary(s)
+		o.bins = append(o.bins, b)
+		return err
+	})
+	fs.Func("ratio", "write the same-round ratios `NUM/DEN` of -rounds or -in (repeatable): binary names, or KEY=A/KEY=B", func(s string) error {
+		q, err := parseRatio(s)
+		o.ratios = append(o.ratios, q)
+		return err
+	})
+	fs.StringVar(&o.metric, "metric", "ns/op", "the `unit` whose ratios -ratio takes")
 	return fs
 }
 
@@ -110,6 +154,30 @@ func parseArgs(args []string) (*options, *flag.FlagSet, error) {
 	}
 	if o.count < 1 {
 		return bad("-count %d: want at least 1", o.count)
+	}
+	if o.rounds < 0 {
+		return bad("-rounds %d: want at least 1", o.rounds)
+	}
+	if o.plan != "" || len(o.family) > 0 {
+		for _, name := range []string{"bench", "benchtime", "cpu", "args"} {
+			if set[name] {
+				return bad("-%s does not go with -plan or -family: write it in the family", name)
+			}
+		}
+	}
+	switch {
+	case o.rounds > 0 && set["count"]:
+		return bad("-count does not go with -rounds: each round takes one sample")
+	case len(o.bins) > 1 && o.rounds == 0:
+		return bad("-bin names %d binaries: compare them with -rounds", len(o.bins))
+	case len(o.ratios) > 0 && o.in == "" && o.rounds == 0:
+		return bad("-ratio needs the rounds of -rounds, or -in")
+	case len(o.ratios) > 0 && o.in != "" && (set["out"] || set["md"]):
+		return bad("-ratio with -in prints its tables and writes nothing: drop -out and -md")
+	case set["metric"] && len(o.ratios) == 0:
+		return bad("-metric applies only to -ratio")
+	case o.mdSet && len(o.bins) > 1:
+		return bad("-md needs the report of one binary, not %d", len(o.bins))
 	}
 	if o.mdSet && o.md == "" {
 		return bad("-md needs a file name, or none")
@@ -147,6 +215,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // run does the work of the command.
 func (o *options) run(stdin io.Reader, stdout, stderr io.Writer) error {
+	if o.in != "" && len(o.ratios) > 0 {
+		return o.printRatios(stdin, stdout)
+	}
 	// The input first, so that a bad one leaves nothing behind.
 	var raw []byte
 	var set *Set
@@ -180,13 +251,21 @@ func (o *options) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 
+	var ran *runOutput
 	if o.in == "" {
 		var err error
-		if raw, err = runBenchmarks(root, o, stderr); err != nil {
+		if o.usesBinaries() {
+			if ran, err = runBinaries(root, o, stderr); err != nil {
+				return err
+			}
+			raw = ran.bench
+		} else if raw, err = runBenchmarks(root, o, stderr); err != nil {
 			return err
 		}
-		if set, err = parseChecked(raw, "go test output"); err != nil {
-			return err
+		if raw != nil {
+			if set, err = parseChecked(raw, "go test output"); err != nil {
+				return err
+			}
 		}
 	}
 
@@ -194,12 +273,89 @@ func (o *options) run(stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	w := &writer{dir: out, stdout: stdout}
+	if ran != nil {
+		if err := o.writeRun(w, ran); err != nil {
+			return err
+		}
+		if raw == nil {
+			return nil
+		}
+	}
 	if o.in == "" || o.in == "-" || !sameFile(o.in, filepath.Join(out, "bench.txt")) {
 		if err := w.write("bench.txt", raw); err != nil {
 			return err
 		}
 	}
 	return writeAll(set, w, md)
+}
+
+// writeRun writes what a run of test binaries made besides bench.txt:
+// rounds.txt and the tables of -ratio, or loads.txt.
+func (o *options) writeRun(w *writer, ran *runOutput) error {
+	if ran.loads != nil {
+		if err := w.write("loads.txt", ran.loads); err != nil {
+			return err
+		}
+	}
+	if ran.rounds == nil {
+		return nil
+	}
+	// The rounds are saved before the ratios are taken, so that a ratio
+	// that finds nothing to compare loses no run.
+	if err := w.write("rounds.txt", ran.rounds); err != nil {
+		return err
+	}
+	if len(o.ratios) == 0 {
+		return nil
+	}
+	tables, err := o.ratioTables(ran.rounds, "rounds.txt")
+	if err != nil {
+		return err
+	}
+	if err := w.write("ratios.md", []byte(tables)); err != nil {
+		return err
+	}
+	fmt.Fprint(w.stdout, tables)
+	return nil
+}
+
+// ratioTables returns the tables of every -ratio over the rounds in data.
+func (o *options) ratioTables(data []byte, name string) (string, error) {
+	results, err := readRounds(data, name)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, q := range o.ratios {
+		t, err := ratioTables(results, q, o.metric)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(t)
+	}
+	return b.String(), nil
+}
+
+// printRatios prints the tables of -ratio over the rounds of -in.
+func (o *options) printRatios(stdin io.Reader, stdout io.Writer) error {
+	name := o.in
+	var data []byte
+	var err error
+	if o.in == "-" {
+		name = "standard input"
+		data, err = io.ReadAll(stdin)
+	} else {
+		data, err = os.ReadFile(o.in)
+	}
+	if err != nil {
+		return err
+	}
+	tables, err := o.ratioTables(data, name)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(stdout, strings.TrimPrefix(tables, "\n"))
+	return err
 }
 
 // readInput reads and parses the saved output named by -in.

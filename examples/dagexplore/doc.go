@@ -1,13 +1,13 @@
 // Command dagexplore runs the DAG-exploration workload of the paper "A
 // Lock-Free Work-Stealing Algorithm for Bulk Operations": workers explore an
-// implicit, seeded graph (package dag), each handled node spinning for its
-// cost and pushing all its children as one batch, while the scheduler
-// (package sched) balances the load with the paper's master-worker
-// proportional steals or with randomized stealing. It shows live progress,
-// prints a summary (nodes per second, steals, items moved, per-worker
-// figures, optionally the speedup over one worker) and checks that every node
-// was handled exactly once. It first names the queue, with the description of
-// package catalog, and the scheduler's settings:
+// implicit, seeded graph (package bench/dag, which the benchmarks share), each
+// handled node spinning for its cost and pushing all its children as one
+// batch, while the scheduler (package sched) balances the load with the
+// paper's master-worker proportional steals or with randomized stealing. It
+// shows live progress, prints a summary (nodes per second, steals, items
+// moved, per-worker figures, optionally the speedup over one worker) and
+// checks that every node was handled exactly once. It first names the queue,
+// with the description of package catalog, and the scheduler's settings:
 //
 //	queue: bq, lock-free bulk queue of linked blocks (blockq), the recommended queue
 //	scheduler: master mode, proportion auto, 2 workers

@@ -11,9 +11,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/worksteal/wsq/bench/dag"
 	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/examples/internal/cli"
-	"github.com/worksteal/wsq/internal/dag"
 	"github.com/worksteal/wsq/internal/schedstats"
 	"github.com/worksteal/wsq/sched"
 )

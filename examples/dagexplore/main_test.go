@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/worksteal/wsq/bench/dag"
 	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/examples/internal/cli"
 	"github.com/worksteal/wsq/examples/internal/cmdtest"
-	"github.com/worksteal/wsq/internal/dag"
 	"github.com/worksteal/wsq/internal/schedstats"
 	"github.com/worksteal/wsq/sched"
 )

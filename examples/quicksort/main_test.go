@@ -15,7 +15,7 @@ import (
 	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/examples/internal/cli"
 	"github.com/worksteal/wsq/examples/internal/cmdtest"
-	"github.com/worksteal/wsq/internal/testenv"
+	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/sched"
 )
 

@@ -14,12 +14,19 @@
 //     inline_test.go checks that the compiler inlines them and the hot
 //     paths of the queues).
 //   - Under the tag wsqcheck every operation is first a scheduling point
-//     of the deterministic scheduler of internal/interleave, which explores
-//     the interleavings of small scenarios (seam_check.go).
+//     of the deterministic scheduler of internal/check/interleave, which
+//     explores the interleavings of small scenarios (seam_check.go).
 //   - Under the tag wsqchaos every operation is first a point where
-//     internal/chaos may yield or sleep, which stretches the windows between
-//     a load and the compare-and-swap that depends on it in real concurrent
-//     runs (seam_chaos.go).
+//     internal/check/chaos may yield or sleep, which stretches the windows
+//     between a load and the compare-and-swap that depends on it in real
+//     concurrent runs (seam_chaos.go).
+//
+// So this library helper imports two test harnesses, in those two files
+// only. The hooks must sit where the atomic operations are, below every
+// queue, so the call goes from the seam to the harness. A normal build
+// compiles neither file and links no harness. Neither harness imports
+// anything of the module, so no arrow points up. TestFloors
+// (internal/check) fails if any other library file imports a harness.
 //
 // Inlining across packages needs the callee's body in the export data the
 // compiler reads; a program that reaches the queues only through package

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/worksteal/wsq/internal/chaos"
+	"github.com/worksteal/wsq/internal/check/chaos"
 )
 
 // TestOps runs every method of the chaos build once: each must behave as in

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/worksteal/wsq/internal/atomicx"
-	"github.com/worksteal/wsq/internal/interleave"
+	"github.com/worksteal/wsq/internal/check/interleave"
 )
 
 // TestOps runs every method of the check build once outside an exploration,

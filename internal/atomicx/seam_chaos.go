@@ -2,10 +2,10 @@
 
 package atomicx
 
-import "github.com/worksteal/wsq/internal/chaos"
+import "github.com/worksteal/wsq/internal/check/chaos"
 
 // checking is true in the chaos build (tag wsqchaos): before every atomic
-// operation and every Lock and Unlock, internal/chaos may yield the
+// operation and every Lock and Unlock, internal/check/chaos may yield the
 // processor or put the goroutine to sleep, so that the windows between a
 // load and the compare-and-swap that depends on it become long. (With both
 // tags, wsqcheck wins: an exploration needs a deterministic program.)

@@ -2,13 +2,13 @@
 
 package atomicx
 
-import "github.com/worksteal/wsq/internal/interleave"
+import "github.com/worksteal/wsq/internal/check/interleave"
 
 // checking is true in the interleaving checker's build (tag wsqcheck):
 // every atomic operation and every Lock and Unlock is first a scheduling
-// point of internal/interleave. Outside an exploration a scheduling point
-// costs one atomic load and the types behave as in the normal build, so
-// every other test still runs.
+// point of internal/check/interleave. Outside an exploration a scheduling
+// point costs one atomic load and the types behave as in the normal build,
+// so every other test still runs.
 const checking = true
 
 var kinds = [...]interleave.Kind{

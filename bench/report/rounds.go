@@ -1,0 +1,317 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A family is what one run of a test binary measures: the benchmarks that
+// match a -test.bench regexp, at a -test.benchtime (empty: the binary's
+// default), with more flags of the test binary (such as -test.cpu 1,2 or
+// -dag.nodes=100000). It is written as one line:
+//
+//	REGEXP [BENCHTIME] [FLAG ...]
+//
+// The fields are split at spaces, so the regexp holds none.
+type family struct {
+	bench, benchtime string
+	args             []string
+}
+
+// parseFamily parses a family's line.
+func parseFamily(line string) (family, error) {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return family{}, errors.New("a family needs a -bench regexp")
+	}
+	fam := family{bench: f[0], args: f[1:]}
+	if len(fam.args) > 0 && !strings.HasPrefix(fam.args[0], "-") {
+		fam.benchtime, fam.args = fam.args[0], fam.args[1:]
+	}
+	if len(fam.args) > 0 && !strings.HasPrefix(fam.args[0], "-") {
+		return family{}, fmt.Errorf("family %q: %q is neither a benchtime nor a flag", line, fam.args[0])
+	}
+	return fam, nil
+}
+
+// String returns the family's line.
+func (f family) String() string {
+	fields := []string{f.bench}
+	if f.benchtime != "" {
+		fields = append(fields, f.benchtime)
+	}
+	return strings.Join(append(fields, f.args...), " ")
+}
+
+// argv returns the test binary's arguments for count samples of f.
+func (f family) argv(count int) []string {
+	a := []string{"-test.run", "^$", "-test.bench", f.bench, "-test.count", strconv.Itoa(count), "-test.timeout", "0"}
+	if f.benchtime != "" {
+		a = append(a, "-test.benchtime", f.benchtime)
+	}
+	return append(a, f.args...)
+}
+
+// readPlan reads a plan: a family a line; blank lines and lines that
+// start with # are skipped.
+func readPlan(name string) ([]family, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var fams []family
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f, err := parseFamily(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, i+1, err)
+		}
+		fams = append(fams, f)
+	}
+	if len(fams) == 0 {
+		return nil, fmt.Errorf("%s: no family in the plan", name)
+	}
+	return fams, nil
+}
+
+// families returns the families of a run: those of -plan and -family, or
+// else the one of -bench, -benchtime, -cpu and -args.
+func (o *options) families() ([]family, error) {
+	var fams []family
+	if o.plan != "" {
+		var err error
+		if fams, err = readPlan(o.plan); err != nil {
+			return nil, err
+		}
+	}
+	fams = append(fams, o.family...)
+	if len(fams) > 0 {
+		return fams, nil
+	}
+	f := family{bench: o.bench, benchtime: o.benchtime}
+	if o.cpu != "" {
+		f.args = append(f.args, "-test.cpu", o.cpu)
+	}
+	f.args = append(f.args, strings.Fields(o.args)...)
+	return []family{f}, nil
+}
+
+// A testBinary is a compiled test binary of the benchmarked package, by
+// the name its lines carry in rounds.txt.
+type testBinary struct{ name, path string }
+
+// binName is what a binary's name may be: not a number, which would read
+// as a round, and no spaces.
+var binName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9._-]*$`)
+
+// parseBinary parses -bin's NAME=PATH.
+func parseBinary(s string) (testBinary, error) {
+	name, path, ok := strings.Cut(s, "=")
+	if !ok || path == "" || !binName.MatchString(name) {
+		return testBinary{}, fmt.Errorf("-bin %q: want NAME=PATH, NAME a letter and then letters, digits, '.', '_' or '-'", s)
+	}
+	return testBinary{name, path}, nil
+}
+
+// usesBinaries reports whether the run goes through test binaries (a plan,
+// families, rounds or given binaries) rather than one go test command.
+func (o *options) usesBinaries() bool {
+	return o.plan != "" || len(o.family) > 0 || o.rounds > 0 || len(o.bins) > 0
+}
+
+// runOutput is what a run of test binaries produced.
+type runOutput struct {
+	// bench is the header, go test's configuration lines and every
+	// result line, as go test prints them: the report's input. It is nil
+	// for rounds of more than one binary, whose lines the report would
+	// mix.
+	bench []byte
+	// rounds, with -rounds, is the header, then each result line after
+	// its binary's name and its round, under a comment line per round.
+	rounds []byte
+	// loads is the load average before each run of a family, without
+	// -rounds (rounds.txt has it per round).
+	loads []byte
+}
+
+// runBinaries builds the package's test binary unless -bin named some,
+// and runs every family: -count samples each, one after the other, or
+// with -rounds in interleaved rounds of one sample each.
+func runBinaries(root string, o *options, stderr io.Writer) (*runOutput, error) {
+	fams, err := o.families()
+	if err != nil {
+		return nil, err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	bins := o.bins
+	if len(bins) == 0 {
+		tmp, err := os.MkdirTemp("", "wsq-report-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		b := testBinary{"head", filepath.Join(tmp, "head.test")}
+		fmt.Fprintf(stderr, "building go test -c -o %s %s (in %s)\n", b.path, o.pkg, root)
+		cmd := exec.CommandContext(ctx, "go", "test", "-c", "-o", b.path, o.pkg)
+		cmd.Dir, cmd.Stdout, cmd.Stderr = root, stderr, stderr
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("go test -c %s: %w", o.pkg, err)
+		}
+		bins = []testBinary{b}
+	}
+	for i, b := range bins {
+		abs, err := filepath.Abs(b.path)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return nil, err
+		}
+		bins[i].path = abs
+	}
+	h, err := header(root, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	r := &binaryRun{ctx: ctx, dir: filepath.Join(root, o.pkg), stderr: stderr, progress: o.progress}
+	if o.rounds == 0 {
+		return r.sequential(h, bins[0], fams, o.count)
+	}
+	return r.interleaved(h, bins, fams, o.rounds)
+}
+
+// binaryRun runs test binaries in the benchmarked package's directory.
+type binaryRun struct {
+	ctx      context.Context
+	dir      string
+	stderr   io.Writer
+	progress bool
+	// config holds go test's configuration lines (goos: and the like) of
+	// the first run, once configured is set.
+	config     []byte
+	configured bool
+}
+
+// run runs binary b with arguments args and returns its result lines;
+// it keeps the configuration lines of the first run.
+func (r *binaryRun) run(b testBinary, args []string) ([]string, error) {
+	cmd := exec.CommandContext(r.ctx, b.path, args...)
+	cmd.Dir, cmd.Stderr = r.dir, r.stderr
+	out, err := cmd.Output()
+	var results, failed []string
+	for _, line := range strings.Split(string(out), "\n") {
+		switch {
+		case strings.HasPrefix(line, "Benchmark"):
+			results = append(results, line)
+		case strings.HasPrefix(line, "--- FAIL") || strings.HasPrefix(line, "FAIL") || strings.Contains(line, "panic:"):
+			failed = append(failed, line)
+		case !r.configured && configLine.MatchString(line):
+			r.config = append(r.config, line+"\n"...)
+		}
+	}
+	r.configured = true
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w\n%s", b.name, strings.Join(args, " "), err, strings.Join(failed, "\n"))
+	}
+	return results, nil
+}
+
+// configLine matches go test's configuration lines, such as "cpu: ...".
+var configLine = regexp.MustCompile(`^[a-z]+: `)
+
+// sequential runs each family once with count samples.
+func (r *binaryRun) sequential(h string, b testBinary, fams []family, count int) (*runOutput, error) {
+	var results, loads bytes.Buffer
+	for i, f := range fams {
+		fmt.Fprintf(&loads, "# load before %s: %s\n", f, loadAverage())
+		if r.progress {
+			fmt.Fprintf(r.stderr, "family %d/%d: %s\n", i+1, len(fams), f)
+		}
+		lines, err := r.run(b, f.argv(count))
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range lines {
+			results.WriteString(l + "\n")
+		}
+	}
+	fmt.Fprintf(&loads, "# load after: %s\n", loadAverage())
+	bench := append(append([]byte(h), r.config...), results.Bytes()...)
+	return &runOutput{bench: bench, loads: loads.Bytes()}, nil
+}
+
+// interleaved runs n rounds; in each, every binary runs every family
+// once, one sample, in an order that rotates from round to round, so that
+// a drift of the machine's speed falls on every run alike.
+func (r *binaryRun) interleaved(h string, bins []testBinary, fams []family, n int) (*runOutput, error) {
+	type run struct {
+		b testBinary
+		f family
+	}
+	var order []run
+	for _, f := range fams {
+		for _, b := range bins {
+			order = append(order, run{b, f})
+		}
+	}
+	var rounds, bench bytes.Buffer
+	fmt.Fprintf(&rounds, "# rounds: %d\n", n)
+	for _, b := range bins {
+		fmt.Fprintf(&rounds, "# binary %s: %s\n", b.name, b.path)
+	}
+	for _, f := range fams {
+		fmt.Fprintf(&rounds, "# family: %s\n", f)
+	}
+	for round := 1; round <= n; round++ {
+		fmt.Fprintf(&rounds, "# round %d load %s\n", round, loadAverage())
+		for i := range order {
+			x := order[rotated(i, round, len(order))]
+			if r.progress {
+				fmt.Fprintf(r.stderr, "round %d/%d: %s %s\n", round, n, x.b.name, x.f)
+			}
+			lines, err := r.run(x.b, x.f.argv(1))
+			if err != nil {
+				return nil, err
+			}
+			for _, l := range lines {
+				fmt.Fprintf(&rounds, "%s %d %s\n", x.b.name, round, l)
+				bench.WriteString(l + "\n")
+			}
+		}
+	}
+	fmt.Fprintf(&rounds, "# end load %s\n", loadAverage())
+	out := &runOutput{rounds: append(append([]byte(h), r.config...), rounds.Bytes()...)}
+	if len(bins) == 1 {
+		out.bench = append(append([]byte(h), r.config...), bench.Bytes()...)
+	}
+	return out, nil
+}
+
+// rotated returns which of n runs goes i-th in round (from 1): the order
+// starts one place later each round.
+func rotated(i, round, n int) int { return (i + round - 1) % n }
+
+// loadAverage returns the load averages of the last 1, 5 and 15 minutes,
+// or "unknown" where /proc/loadavg does not say.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
+}

@@ -1,0 +1,335 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseFamily(t *testing.T) {
+	for _, tc := range []struct {
+		line, want string
+		argv       []string
+	}{
+		{"^BenchmarkPop$", "^BenchmarkPop$", []string{"-test.run", "^$", "-test.bench", "^BenchmarkPop$", "-test.count", "3", "-test.timeout", "0"}},
+		{"  Pop   20x ", "Pop 20x", []string{"-test.run", "^$", "-test.bench", "Pop", "-test.count", "3", "-test.timeout", "0", "-test.benchtime", "20x"}},
+		{"ForkJoin/impl=(a|b)$ 5x -test.cpu 1,2", "ForkJoin/impl=(a|b)$ 5x -test.cpu 1,2", []string{"-test.run", "^$", "-test.bench", "ForkJoin/impl=(a|b)$", "-test.count", "3", "-test.timeout", "0", "-test.benchtime", "5x", "-test.cpu", "1,2"}},
+		{"DAG -dag.nodes=100000", "DAG -dag.nodes=100000", []string{"-test.run", "^$", "-test.bench", "DAG", "-test.count", "3", "-test.timeout", "0", "-dag.nodes=100000"}},
+	} {
+		f, err := parseFamily(tc.line)
+		if err != nil {
+			t.Errorf("%q: %v", tc.line, err)
+			continue
+		}
+		if f.String() != tc.want {
+			t.Errorf("%q reads as %q, want %q", tc.line, f, tc.want)
+		}
+		if got := f.argv(3); !slices.Equal(got, tc.argv) {
+			t.Errorf("%q: argv %q, want %q", tc.line, got, tc.argv)
+		}
+	}
+	for _, bad := range []string{"", "   ", "Pop 20x 30x"} {
+		if _, err := parseFamily(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+func TestReadPlan(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.plan")
+	bad := filepath.Join(dir, "bad.plan")
+	os.WriteFile(good, []byte("# families\n\nPop 10x\n  # indented comment\nPush -test.cpu 2\n"), 0o644)
+	os.WriteFile(bad, []byte("Pop\n\nPush 1x 2x\n"), 0o644)
+	fams, err := readPlan(good)
+	if err != nil || len(fams) != 2 || fams[0].String() != "Pop 10x" || fams[1].String() != "Push -test.cpu 2" {
+		t.Errorf("good plan: %v, %v", fams, err)
+	}
+	if _, err := readPlan(bad); err == nil || !strings.Contains(err.Error(), "bad.plan:3:") {
+		t.Errorf("bad plan: %v, want an error at line 3", err)
+	}
+}
+
+func TestPlanOfTheDocs(t *testing.T) {
+	fams, err := readPlan("benchmarks.plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fams) < 10 {
+		t.Errorf("benchmarks.plan has %d families", len(fams))
+	}
+}
+
+func TestMisuseRounds(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-plan", "x.plan", "-bench", "Pop"}, "-bench does not go with -plan or -family"},
+		{[]string{"-family", "Pop", "-cpu", "2"}, "-cpu does not go with -plan or -family"},
+		{[]string{"-rounds", "3", "-count", "2"}, "-count does not go with -rounds"},
+		{[]string{"-rounds", "-1"}, "-rounds -1: want at least 1"},
+		{[]string{"-bin", "a=x", "-bin", "b=y"}, "compare them with -rounds"},
+		{[]string{"-bin", "1=x", "-rounds", "2"}, `-bin "1=x": want NAME=PATH`},
+		{[]string{"-bin", "a", "-rounds", "2"}, `-bin "a": want NAME=PATH`},
+		{[]string{"-ratio", "new/old"}, "-ratio needs the rounds of -rounds, or -in"},
+		{[]string{"-in", "r.txt", "-ratio", "new/old", "-out", "x"}, "-ratio with -in prints its tables and writes nothing"},
+		{[]string{"-in", "r.txt", "-plan", "x.plan"}, "-plan applies only when the benchmarks run"},
+		{[]string{"-metric", "ns/task"}, "-metric applies only to -ratio"},
+		{[]string{"-ratio", "new"}, "not two parts"},
+		{[]string{"-ratio", "queue=bq/old"}, "a tag against a name element"},
+		{[]string{"-ratio", "queue=bq/impl=x"}, "two keys"},
+		{[]string{"-ratio", "*/old"}, "the numerator is *"},
+		{[]string{"-family", "Pop 1x 2x"}, "neither a benchtime nor a flag"},
+		{[]string{"-rounds", "2", "-bin", "a=x", "-bin", "b=y", "-md", "BENCHMARKS.md"}, "-md needs the report of one binary"},
+	} {
+		code, stdout, stderr := runCmd(t, "", tc.args...)
+		if code != exitUsage || stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q; want %d and nothing", tc.args, code, stdout, exitUsage)
+		}
+		checkOneError(t, stderr, tc.want)
+	}
+}
+
+func TestReadRounds(t *testing.T) {
+	in := `# goversion: go1.26.8
+goos: linux
+# round 1 load 1.0
+old r1 BenchmarkA/x=1-2   10   100 ns/op   5 ns/task
+new r1 BenchmarkA/x=1-2   10   50 ns/op
+# round 1 again, as rounds.sh wrote it before each binary
+BenchmarkB/q=bq-2   10   7 ns/op   0.5 idle-share
+# round 2 load 1.1
+BenchmarkB/q=bq-2   10   8 ns/op
+3 sa5 BenchmarkC/steal=auto-2 1200
+2 1 BenchmarkLoop/work=w/impl=wsq 18505822
+PASS
+`
+	rs, err := readRounds([]byte(in), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []roundResult{
+		{"r1", "old", "BenchmarkA/x=1-2", map[string]float64{"ns/op": 100, "ns/task": 5}},
+		{"r1", "new", "BenchmarkA/x=1-2", map[string]float64{"ns/op": 50}},
+		{"#1", "", "BenchmarkB/q=bq-2", map[string]float64{"ns/op": 7, "idle-share": 0.5}},
+		{"#2", "", "BenchmarkB/q=bq-2", map[string]float64{"ns/op": 8}},
+		{"r3", "sa5", "BenchmarkC/steal=auto-2", map[string]float64{"ns/op": 1200}},
+		{"r2", "1", "BenchmarkLoop/work=w/impl=wsq", map[string]float64{"ns/op": 18505822}},
+	}
+	if len(rs) != len(want) {
+		t.Fatalf("%d results, want %d: %v", len(rs), len(want), rs)
+	}
+	for i, w := range want {
+		r := rs[i]
+		if r.round != w.round || r.tag != w.tag || r.name != w.name || len(r.metrics) != len(w.metrics) {
+			t.Errorf("result %d: %+v, want %+v", i, r, w)
+		}
+		for u, v := range w.metrics {
+			if r.metrics[u] != v {
+				t.Errorf("result %d: %s %v, want %v", i, u, r.metrics[u], v)
+			}
+		}
+	}
+	for _, bad := range []string{"BenchmarkA 10 x ns/op\n", "BenchmarkA 10 1 ns/op 2\n", "BenchmarkA ten 1 ns/op\n", "PASS\n"} {
+		if _, err := readRounds([]byte(bad), "bad"); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+func TestRatioTables(t *testing.T) {
+	var in strings.Builder
+	// Three rounds; new takes half of old's time, then a fifth, then as
+	// long: the ratios 0.5, 0.2 and 1, median 0.5.
+	for i, r := range []struct{ old, new string }{{"100", "50"}, {"100", "20"}, {"40", "40"}} {
+		round := []string{"1", "2", "3"}[i]
+		in.WriteString("old " + round + " BenchmarkA/q=x-2 1 " + r.old + " ns/op\n")
+		in.WriteString("new " + round + " BenchmarkA/q=x-2 1 " + r.new + " ns/op\n")
+	}
+	rs, err := readRounds([]byte(in.String()), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _ := parseRatio("new/old")
+	got, err := ratioTables(rs, q, "ns/op")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "| A/q=x-2 | 40.0 ns | 100 ns | 0.500 (0.200–1.000) | 3 |") {
+		t.Errorf("new/old:\n%s", got)
+	}
+
+	// Choices of one element: auto against every other value, by round
+	// and per tag.
+	in.Reset()
+	for _, l := range []string{
+		"# round 1", "BenchmarkS/w=a/steal=auto-2 1 10 ns/op", "BenchmarkS/w=a/steal=one-2 1 20 ns/op", "BenchmarkS/w=a/steal=half-2 1 8 ns/op",
+		"# round 2", "BenchmarkS/w=a/steal=auto-2 1 12 ns/op", "BenchmarkS/w=a/steal=one-2 1 12 ns/op", "BenchmarkS/w=a/steal=half-2 1 10 ns/op",
+		"# round 3", "BenchmarkS/w=a/steal=auto-2 1 11 ns/op", "BenchmarkS/w=a/steal=one-2 1 22 ns/op", "BenchmarkS/w=a/steal=half-2 1 9 ns/op",
+	} {
+		in.WriteString(l + "\n")
+	}
+	rs, err = readRounds([]byte(in.String()), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _ = parseRatio("steal=auto/steal=*")
+	got, err = ratioTables(rs, q, "ns/op")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// auto ÷ one: 0.5, 1, 0.5; auto ÷ half: 1.25, 1.2, 1.222; the best
+	// median is half's, 9: 11 / 9 = 1.222.
+	if !strings.Contains(got, "| S/w=a/steal=*-2 | 11.0 ns | 20.0 ns | 9.00 ns | 0.500 (0.500–1.000) | 1.222 (1.200–1.250) | 1.222 (half) | 3 |") ||
+		!strings.Contains(got, "steal=auto is within 5 % of the best in 0 of 1 rows.") || strings.Contains(got, "| tag |") {
+		t.Errorf("steal=auto/steal=*:\n%s", got)
+	}
+	q, _ = parseRatio("steal=auto/steal=none")
+	if _, err := ratioTables(rs, q, "ns/op"); err == nil {
+		t.Error("a ratio with nothing to compare: no error")
+	}
+}
+
+func TestRotated(t *testing.T) {
+	var rounds [][]int
+	for r := 1; r <= 3; r++ {
+		var order []int
+		for i := range 3 {
+			order = append(order, rotated(i, r, 3))
+		}
+		rounds = append(rounds, order)
+	}
+	if want := [][]int{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}}; !slices.EqualFunc(rounds, want, slices.Equal) {
+		t.Errorf("orders %v, want %v", rounds, want)
+	}
+}
+
+// fakeBinary writes a shell script that acts as a test binary: it appends
+// its arguments to log and prints one result of ns nanoseconds per
+// benchmark of the family (Pop or Push), for each -test.count.
+func fakeBinary(t *testing.T, dir, name, ns, log string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	script := `#!/bin/sh
+echo "$@" >> ` + log + `
+count=1 bench=
+while [ $# -gt 0 ]; do
+  case $1 in -test.count) count=$2 ;; -test.bench) bench=$2 ;; esac
+  shift
+done
+echo "goos: linux"
+echo "cpu: Fake CPU"
+i=0
+while [ $i -lt $count ]; do
+  case $bench in
+    *Pop*) echo "BenchmarkPop/queue=bq-2 	 1000	 ` + ns + ` ns/op" ;;
+    *Push*) echo "BenchmarkPush/queue=bq-2 	 1000	 ` + ns + ` ns/op" ;;
+  esac
+  i=$((i+1))
+done
+echo PASS
+`
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestRunRounds(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake test binaries are shell scripts")
+	}
+	root := fakeRoot(t)
+	if err := os.MkdirAll(filepath.Join(root, "bench"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "args.log")
+	a := fakeBinary(t, dir, "a.test", "10", log)
+	b := fakeBinary(t, dir, "b.test", "5", log)
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := runCmd(t, "", "-rounds", "2", "-bin", "old="+a, "-bin", "new="+b,
+		"-family", "^BenchmarkPop$ 3x", "-family", "^BenchmarkPush$ -test.cpu 2",
+		"-ratio", "new/old", "-out", out, "-progress=false")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rounds, err := os.ReadFile(filepath.Join(out, "rounds.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tagged []string
+	for _, l := range strings.Split(string(rounds), "\n") {
+		if f := strings.Fields(l); len(f) > 2 && strings.HasPrefix(f[2], "Benchmark") {
+			tagged = append(tagged, f[0]+" "+f[1]+" "+f[2])
+		}
+	}
+	want := []string{
+		"old 1 BenchmarkPop/queue=bq-2", "new 1 BenchmarkPop/queue=bq-2", "old 1 BenchmarkPush/queue=bq-2", "new 1 BenchmarkPush/queue=bq-2",
+		"new 2 BenchmarkPop/queue=bq-2", "old 2 BenchmarkPush/queue=bq-2", "new 2 BenchmarkPush/queue=bq-2", "old 2 BenchmarkPop/queue=bq-2",
+	}
+	if !slices.Equal(tagged, want) {
+		t.Errorf("rounds.txt's results:\n%s\nwant\n%s", strings.Join(tagged, "\n"), strings.Join(want, "\n"))
+	}
+	for _, w := range []string{"# rounds: 2\n", "cpu: Fake CPU\n", "# family: ^BenchmarkPush$ -test.cpu 2\n", "# round 2 load "} {
+		if !strings.Contains(string(rounds), w) {
+			t.Errorf("rounds.txt lacks %q:\n%s", w, rounds)
+		}
+	}
+	ratios, _ := os.ReadFile(filepath.Join(out, "ratios.md"))
+	if !strings.Contains(string(ratios), "| Pop/queue=bq-2 | 5.00 ns | 10.0 ns | 0.500 (0.500–0.500) | 2 |") || !strings.Contains(stdout, string(ratios)) {
+		t.Errorf("ratios.md:\n%s\nstdout:\n%s", ratios, stdout)
+	}
+	if _, err := os.Stat(filepath.Join(out, "bench.txt")); err == nil {
+		t.Error("rounds of two binaries wrote bench.txt")
+	}
+	args, _ := os.ReadFile(log)
+	if !strings.Contains(string(args), "-test.run ^$ -test.bench ^BenchmarkPop$ -test.count 1 -test.timeout 0 -test.benchtime 3x\n") ||
+		!strings.Contains(string(args), "-test.bench ^BenchmarkPush$ -test.count 1 -test.timeout 0 -test.cpu 2\n") {
+		t.Errorf("the binaries' arguments:\n%s", args)
+	}
+
+	// -in reads the rounds back.
+	code, stdout, stderr = runCmd(t, "", "-in", filepath.Join(out, "rounds.txt"), "-ratio", "new/old")
+	if code != exitOK || !strings.HasPrefix(stdout, "Medians of ns/op") || !strings.Contains(string(ratios), stdout) {
+		t.Errorf("-in rounds.txt -ratio: exit %d, %s\nstdout:\n%s", code, stderr, stdout)
+	}
+}
+
+func TestRunPlan(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake test binary is a shell script")
+	}
+	root := fakeRoot(t)
+	if err := os.MkdirAll(filepath.Join(root, "bench"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "args.log")
+	bin := fakeBinary(t, dir, "a.test", "10", log)
+	plan := filepath.Join(dir, "x.plan")
+	os.WriteFile(plan, []byte("# two families\n^BenchmarkPop$ 1x\n^BenchmarkPush$\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := runCmd(t, "", "-plan", plan, "-bin", "a="+bin, "-count", "2", "-out", out, "-progress=false")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	raw, _ := os.ReadFile(filepath.Join(out, "bench.txt"))
+	if strings.Count(string(raw), "BenchmarkPop/queue=bq-2") != 2 || strings.Count(string(raw), "BenchmarkPush/queue=bq-2") != 2 ||
+		strings.Count(string(raw), "goos: linux") != 1 || !strings.HasPrefix(string(raw), "# goversion: ") {
+		t.Errorf("bench.txt:\n%s", raw)
+	}
+	loads, _ := os.ReadFile(filepath.Join(out, "loads.txt"))
+	if !strings.Contains(string(loads), "# load before ^BenchmarkPop$ 1x: ") || !strings.Contains(string(loads), "# load after: ") {
+		t.Errorf("loads.txt:\n%s", loads)
+	}
+	for _, f := range []string{"report.md", "samples.csv", "pop.png"} {
+		if !strings.Contains(stdout, filepath.Join(out, f)) {
+			t.Errorf("the plan's run did not write %s:\n%s", f, stdout)
+		}
+	}
+}
