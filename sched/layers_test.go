@@ -16,16 +16,17 @@ import (
 // of the fork-join layer, through its exported names only; the fork-join
 // layer runs tasks on the engine's workers. No layer names one above it.
 //
-//	loops       loop.go  map.go  reduce.go  sort.go
+//	loops       loop.go  map.go  reduce.go  sort.go  seq.go
 //	              |  exported names only: Task, ForkFunc, JoinFunc, Future
 //	fork-join   pool.go  task.go  runner.go  fork.go  group.go  crew.go
+//	            default.go
 //	              |  host (Pool implements it)
 //	engine      sched.go  scheduler.go  worker.go  master.go  random.go
 //	            park.go  inject.go  latch.go  panic.go  queue.go
 //	            perworker.go  stats.go  race.go  norace.go  doc.go
 var (
-	loopFiles     = []string{"loop.go", "map.go", "reduce.go", "sort.go"}
-	forkJoinFiles = []string{"pool.go", "task.go", "runner.go", "fork.go", "group.go", "crew.go"}
+	loopFiles     = []string{"loop.go", "map.go", "reduce.go", "sort.go", "seq.go"}
+	forkJoinFiles = []string{"pool.go", "task.go", "runner.go", "fork.go", "group.go", "crew.go", "default.go"}
 	engineFiles   = []string{
 		"sched.go", "scheduler.go", "worker.go", "master.go", "random.go",
 		"park.go", "inject.go", "latch.go", "panic.go", "queue.go",

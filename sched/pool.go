@@ -148,10 +148,13 @@ func (p *Pool) setUp(g *Group, ctx context.Context) *Group {
 // Starting a task from outside the pool (Do, or Group.Go with a nil Task)
 // after Close has begun panics; tasks that are still running may start
 // more. Close panics if a task calls it: it would wait for itself. Later
-// calls return the same Stats.
+// calls return the same Stats. Close of the default pool panics.
 func (p *Pool) Close() Stats {
 	if p.crew.onPool() {
 		panic("sched: Pool.Close called by a task, which would wait for itself")
+	}
+	if p == defaultPool.p.Load() {
+		panic("sched: Pool.Close of the default pool, which is never closed")
 	}
 	p.closeOnce.Do(func() {
 		p.stats = p.s.shutdown()

@@ -31,7 +31,12 @@ const maxBlocks = 4096
 // combine is nil, and with a *PanicError if f or combine panics. It splits
 // the blocks as For splits a range: see Loop.
 func Reduce[R any](t *Task, n int, identity R, f func(t *Task, i int) R, combine func(x, y R) R) R {
-	checkLoop(t, "Reduce", f == nil || combine == nil)
+	checkLoop("Reduce", f == nil || combine == nil)
+	if t == nil {
+		var r R
+		onDefault(func(t *Task) { r = Reduce(t, n, identity, f, combine) })
+		return r
+	}
 	return reduce(t, n, identity, func(t *Task, lo, hi int) R {
 		acc := identity
 		for i := lo; i < hi; i++ {
@@ -55,7 +60,12 @@ func Reduce[R any](t *Task, n int, identity R, f func(t *Task, i int) R, combine
 //		return s
 //	}, func(a, b float64) float64 { return a + b })
 func ReduceRange[R any](t *Task, n int, identity R, body func(t *Task, lo, hi int) R, combine func(x, y R) R) R {
-	checkLoop(t, "ReduceRange", body == nil || combine == nil)
+	checkLoop("ReduceRange", body == nil || combine == nil)
+	if t == nil {
+		var r R
+		onDefault(func(t *Task) { r = reduce(t, n, identity, body, combine) })
+		return r
+	}
 	return reduce(t, n, identity, body, combine)
 }
 
