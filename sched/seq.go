@@ -237,7 +237,9 @@ const maxMapBatch = windowPerProc / 4
 // An error of f comes out at its item, and the map goes on: the range
 // decides whether to stop. A panic of f, or of seq, comes out at its
 // item as a *PanicError: the range stops there, and panics with it. A
-// Goexit likewise makes the range call runtime.Goexit at that item.
+// Goexit likewise makes the range call runtime.Goexit at that item; a
+// task's range, when it waits for the round of tasks that ran it, which
+// may be before.
 //
 // Who ranges over the sequence decides where the work runs:
 //
