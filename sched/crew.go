@@ -273,10 +273,8 @@ func (c *crew) serve(pw *runner) {
 	c.mu.Lock()
 	c.ids[pw.gid] = true
 	c.mu.Unlock()
-	poolGoroutines.Store(pw.gid, c)
 	returned := false
 	defer func() {
-		poolGoroutines.Delete(pw.gid)
 		c.mu.Lock()
 		delete(c.ids, pw.gid)
 		c.mu.Unlock()

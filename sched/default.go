@@ -3,10 +3,9 @@ package sched
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
-
-	"github.com/worksteal/wsq/internal/atomicx"
 )
 
 // The default pool serves code that is not a task: a call with a nil Task
@@ -18,9 +17,9 @@ import (
 //	a task, of any Pool          panics: it would block its worker; pass t
 //	a Task.Block's function      as a goroutine that is no task
 //
-// Go has no goroutine-local state, so a Pool knows its goroutines by
-// atomicx.Goroutine. poolGoroutines holds those of every Pool, so that a
-// nil from any pool's task is caught, not only one from the default's.
+// Go has no goroutine-local state, so a Pool knows the goroutines that run
+// its workers by atomicx.Goroutine (crew.caller). pools holds every Pool,
+// so that a nil from any pool's task is caught, not only the default's.
 
 // defaultPool is the default pool's slot.
 var defaultPool poolSlot
@@ -31,11 +30,35 @@ type poolSlot struct {
 	p  atomic.Pointer[Pool] // nil until the start; then set for good
 }
 
-// poolGoroutines maps the atomicx.Goroutine of every live goroutine of
-// every Pool to its crew. A goroutine stores itself when it starts and
-// deletes itself before it ends (crew.serve). A sync.Map: a goroutine
-// that is no task reads it at each call with a nil Task, without a lock.
-var poolGoroutines sync.Map // uint64 → *crew
+// pools holds the crews of every Pool from NewPool to Close, for
+// calledByTask. NewPool and Close replace the slice, under the lock; a
+// call with a nil Task reads it without one.
+var pools struct {
+	mu   sync.Mutex
+	list atomic.Pointer[[]*crew]
+}
+
+// addPool adds c to pools.
+func addPool(c *crew) {
+	pools.mu.Lock()
+	defer pools.mu.Unlock()
+	var list []*crew
+	if old := pools.list.Load(); old != nil {
+		list = slices.Clone(*old)
+	}
+	list = append(list, c)
+	pools.list.Store(&list) // atomic: calledByTask loads it without the lock
+}
+
+// removePool takes c off pools.
+func removePool(c *crew) {
+	pools.mu.Lock()
+	defer pools.mu.Unlock()
+	if old := pools.list.Load(); old != nil {
+		list := slices.DeleteFunc(slices.Clone(*old), func(x *crew) bool { return x == c })
+		pools.list.Store(&list)
+	}
+}
 
 // Default returns the default pool: the Pool that every call with a nil
 // Task runs on, and Do. It starts the pool at the first call, with
@@ -140,13 +163,17 @@ func runDefault(op string, f func(t *Task)) {
 }
 
 // calledByTask reports whether the calling goroutine runs a task of some
-// Pool: it runs a worker, and is not in a Task.Block function. It costs a
-// lookup in poolGoroutines.
+// Pool: it runs a worker, and is not in a Task.Block function. It looks
+// at each worker of each Pool: a few loads per worker.
 func calledByTask() bool {
-	c, ok := poolGoroutines.Load(atomicx.Goroutine())
-	if !ok {
+	list := pools.list.Load()
+	if list == nil {
 		return false
 	}
-	pw := c.(*crew).caller()
-	return pw != nil && pw.top != nil // top is nil in Task.Block's function
+	for _, c := range *list {
+		if pw := c.caller(); pw != nil {
+			return pw.top != nil // top is nil in Task.Block's function
+		}
+	}
+	return false
 }

@@ -96,7 +96,8 @@ func NewPool(cfg ...PoolConfig) (*Pool, error) {
 	p.s = s
 	s.inj.init() // tasks come from outside a Pool only
 	p.crew = newCrew(p, s)
-	s.hold() // the Pool's own count, until Close
+	addPool(p.crew) // until Close: see calledByTask
+	s.hold()        // the Pool's own count, until Close
 	s.start(context.Background())
 	return p, nil
 }
@@ -157,6 +158,7 @@ func (p *Pool) Close() Stats {
 		panic("sched: Pool.Close of the default pool, which is never closed")
 	}
 	p.closeOnce.Do(func() {
+		removePool(p.crew)
 		p.stats = p.s.shutdown()
 		p.blockStats(&p.stats)
 		p.closed.Store(&p.stats) // after the last write: Stats reads it on any goroutine
