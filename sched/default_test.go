@@ -299,8 +299,9 @@ func TestDefaultPool(t *testing.T) {
 }
 
 // ExampleSetDefault sets up the default pool first thing in main: four
-// workers in Random mode. It has no output: in go test the default pool
-// has started before the examples run, and SetDefault returns an error.
+// workers in Random mode. go test compiles it but does not run it: the
+// default pool has started before the examples run, and SetDefault would
+// return an error.
 func ExampleSetDefault() {
 	if err := sched.SetDefault(sched.PoolConfig{Workers: 4, Mode: sched.Random}); err != nil {
 		fmt.Println(err)
@@ -336,4 +337,23 @@ func ExampleForErrContext() {
 	})
 	fmt.Println(err)
 	// Output: record 2: "garbage"
+}
+
+// ExampleDefault starts tasks on the default pool from main, as errgroup's
+// Go does, and waits for them with the group's Wait.
+func ExampleDefault() {
+	g := sched.Default().NewGroup(context.Background())
+	var sum atomic.Int64
+	for i := range 100 {
+		g.Go(nil, func(t *sched.Task) error {
+			sum.Add(int64(i))
+			return nil
+		})
+	}
+	if err := g.Wait(nil); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(sum.Load())
+	// Output: 4950
 }

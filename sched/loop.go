@@ -102,7 +102,8 @@ func ForRangeErrContext(ctx context.Context, n int, body func(t *Task, lo, hi in
 //	n up to math.MaxInt        splits without overflow; the last index is n-1
 //	body panics                stops the loop; For panics with a *PanicError
 //	body calls runtime.Goexit  stops the loop; For calls runtime.Goexit
-//	nil body, or nil t         panics before it calls anything
+//	nil body                   panics before it calls anything
+//	nil t                      runs the loop on the default pool (see Do)
 //
 // A loop that stops early runs no new chunk, and waits for the chunks
 // already running. For does not watch t's context: it runs every index,
@@ -158,12 +159,8 @@ func (lp Loop) ForRange(t *Task, n int, body func(t *Task, lo, hi int)) {
 //
 // So ForErr keeps errgroup's contract: the first error wins, and the
 // others are dropped. A cancelled context stops the loop before its first
-// call. To run a loop from a goroutine that is not a task, with a context
-// that cancels it, use Pool.Do:
-//
-//	err := pool.Do(ctx, func(t *sched.Task) error {
-//		return sched.ForErr(t, len(urls), func(t *sched.Task, i int) error { return check(t, urls[i]) })
-//	})
+// call. A goroutine that is not a task, with a context that cancels the
+// loop, calls ForErrContext.
 //
 // Panics, Goexit and the edge cases are those of For.
 func (lp Loop) ForErr(t *Task, n int, body func(t *Task, i int) error) error {

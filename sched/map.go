@@ -5,7 +5,8 @@ import "context"
 // Map returns a new slice that holds f(s[i]) at each index i, computed in
 // parallel when other workers look for work, as For would. The result has
 // len(s) elements; Map of a nil s returns nil, as slices.Clone does. It
-// panics if t or f is nil, and with a *PanicError if f panics.
+// panics if f is nil, and with a *PanicError if f panics. With a nil t, it
+// runs on the default pool (see Do).
 //
 //	lengths := sched.Map(t, words, func(t *sched.Task, w string) int { return len(w) })
 //
