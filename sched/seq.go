@@ -346,28 +346,39 @@ func failedWith(v any) *itemFailure {
 	return &itemFailure{panic: pe}
 }
 
-// newMapping starts a range over MapSeq(t, seq, f): it starts the first
-// producer. A task that ranges with a nil t panics here, in Do.
+// newMapping starts a range over MapSeq(t, seq, f): it starts a producer,
+// and one more for each worker that looks for work. A task that ranges
+// with a nil t panics here, in Do.
 func newMapping[T, R any](t *Task, seq iter.Seq[T], f func(t *Task, x T) (R, error)) *mapping[T, R] {
 	w := int64(windowPerProc * max(1, runtime.GOMAXPROCS(0)))
 	m := &mapping[T, R]{f: f, t: t, slots: make([]slot[R], w), w: w}
 	m.waiting.Store(-1)
-	m.active.Store(1)
 	if t != nil {
 		m.g = t.NewGroup()
 		m.src = newSource(seq)
-		m.start(t, m.g)
+		n := 1 + t.Demand()
+		m.active.Store(int32(n))
+		for range n {
+			m.start(t, m.g)
+		}
 		return m
 	}
 	m.wake = make(chan struct{}, 1)
 	m.g = Default().NewGroup(context.Background())
-	// Do checks that the caller is no task, and hands the first producer
-	// to a worker, whose queue then holds it.
+	// Do checks that the caller is no task. Its task counts the other
+	// workers, idle while it runs: the producers go to the pool's shared
+	// entry, where idle workers take them at once.
+	idle := 0
 	_ = Do(context.Background(), func(t *Task) error {
-		m.src = newSource(seq) // here: a caller that Do refuses pulls nothing
-		m.start(t, m.g)
+		idle = t.Demand()
 		return nil
 	})
+	m.src = newSource(seq)
+	n := 1 + idle
+	m.active.Store(int32(n))
+	for range n {
+		m.start(nil, m.g)
+	}
 	return m
 }
 
