@@ -69,7 +69,7 @@
 // before its first use; Default returns it.
 //
 // The rule is one: a goroutine that is not a task passes nil for the
-// Task. Every call that takes a Task follows it:
+// Task. The calls that take a Task follow it:
 //
 //	call with a nil Task                     does
 //	For, ForRange, ForErr, ForRangeErr       runs the loop on the default pool, and returns when done
@@ -80,6 +80,8 @@
 //	the Loop methods                         as the functions of the same name
 //	Do(ctx, f)                               runs f as a task of the default pool, and waits
 //	Group.Go, Group.Wait                     puts the task in the pool's shared entry; blocks
+//	Future.Join                              blocks until the fork is done
+//	Fork, ForkFunc, Join, JoinFunc           panics: a fork belongs to a task; run them in Do
 //
 // Each call with a nil Task waits as Pool.Do does. It panics with a
 // *PanicError if a task panicked, and calls runtime.Goexit if one did.
