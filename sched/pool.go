@@ -32,7 +32,7 @@ import (
 //	each goroutine    up to 64 task frames, and 64 fork records by depth and 64 more, cleared
 //	each worker       its buffers, up to 1024 items each once it parks; its queue
 //	the pool          at most one parked spare goroutine per worker, after Block;
-//	                  a ring of 1024 slots for tasks from outside
+//	                  a ring of 1024 slots for tasks from outside, and a block of 256 behind it
 //
 // A deeper recursion grows the frames and records with its depth, and
 // gives back those beyond 64 when the goroutine is back at depth zero. A
