@@ -277,7 +277,7 @@ func MapSeq[T, R any](t *Task, seq iter.Seq[T], f func(t *Task, x T) (R, error))
 			if !yield(r, err) {
 				return
 			}
-			m.consumed(s + 1)
+			m.passedOn(s + 1)
 		}
 	}
 }
@@ -287,13 +287,13 @@ func MapSeq[T, R any](t *Task, seq iter.Seq[T], f func(t *Task, x T) (R, error))
 //
 // The window is a ring of w slots. Item s goes into slot s % w, which the
 // producer that pulled it writes, and then marks ready. The range reads
-// it, clears it, and moves done on past s. Producers pull item s only
-// while s < done + w: so the slot is free.
+// it, clears it, and moves passed on past s. Producers pull item s only
+// while s < passed + w: so the slot is free.
 //
 //	field     written by                         read by
 //	pulled    producers, under src.mu            anyone (atomic)
 //	active    producers and the range, src.mu    anyone (atomic)
-//	done      the range (atomic)                 producers, under src.mu
+//	passed    the range (atomic)                 producers, under src.mu
 //	slots     the producer of the item, the range, in turn (ready orders them)
 type mapping[T, R any] struct {
 	src   *source[T]
@@ -305,7 +305,7 @@ type mapping[T, R any] struct {
 
 	pulled atomic.Int64 // items taken from seq, and numbered
 	active atomic.Int32 // producers started and not yet ended
-	done   atomic.Int64 // items the range has passed on
+	passed atomic.Int64 // items the range has passed on
 	// stopped is set when no more items may be pulled: an item failed, or
 	// the range ended. broken is set when the range ended: pulled items
 	// are skipped.
@@ -391,11 +391,11 @@ func (m *mapping[T, R]) start(t *Task, g *Group) {
 	})
 }
 
-// consumed records that the range has passed on the items below s, and
+// passedOn records that the range has passed on the items below s, and
 // restarts the producers when they have all ended and half the window is
 // free.
-func (m *mapping[T, R]) consumed(s int64) {
-	m.done.Store(s) // atomic: producers read it for the room left
+func (m *mapping[T, R]) passedOn(s int64) {
+	m.passed.Store(s) // atomic: producers read it for the room left
 	if m.active.Load() != 0 || m.stopped.Load() || m.src.done.Load() || s+m.w-m.pulled.Load() < m.w/2 {
 		return
 	}
@@ -529,7 +529,7 @@ func (m *mapping[T, R]) take(buf []T, step int, more *int) (base int64, batch []
 	m.src.mu.Lock()
 	defer m.src.mu.Unlock()
 	base = m.pulled.Load()
-	room := m.done.Load() + m.w - base
+	room := m.passed.Load() + m.w - base
 	if room <= 0 || m.src.done.Load() || m.stopped.Load() {
 		*more = 0
 		return base, buf[:0], nil
