@@ -2,7 +2,7 @@
 # The rounds of this folder: bench/pools's benchmarks built once, then
 # ROUNDS interleaved rounds. A round runs each scenario's contenders once
 # (-count 1), one scenario after another; before each scenario it waits,
-# up to ten minutes, for the last minute's load to fall below 1, since
+# up to half a minute, for the last minute's load to fall below 1, since
 # other jobs share the machine, and it records the load. Run from anywhere:
 #   bash bench/report/results/pools-2026-12-06/run.sh [ROUNDS]
 set -euo pipefail
@@ -19,7 +19,7 @@ scenarios=(
   echo "# $(date -u '+%Y-%m-%d %H:%M:%S') UTC, commit $(git rev-parse --short HEAD), $(go version), GOMAXPROCS=$(nproc)"
   for r in $(seq 1 "$ROUNDS"); do
     for s in "${scenarios[@]}"; do
-      for _ in $(seq 1 60); do
+      for _ in $(seq 1 3); do
         awk '{exit !($1 < 1.0)}' /proc/loadavg && break
         sleep 10
       done
