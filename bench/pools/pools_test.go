@@ -39,7 +39,10 @@ import (
 // work, GOMAXPROCS, the number of processors; for sleeps, blockLimit, as
 // ants' benchmark sizes its pool to a twentieth of its tasks. Plain
 // goroutines have no limit: they are the floor, not a pool. Each op runs
-// every task once, and checks that it did.
+// every task once, and checks that it did. Beside the time per task, the
+// benchmark reports the process's processor time per task (cpu-ns/task):
+// the work each contender does, which other jobs on the machine do not
+// stretch.
 //
 //	go test -run '^$' -bench Pools -count 6
 func BenchmarkPools(b *testing.B) {
@@ -164,7 +167,9 @@ func runPools(b *testing.B, work string, submitters int, impl string) {
 	begin, close := contender(b, impl, work, run)
 	b.ReportAllocs()
 	b.ResetTimer()
+	var cpu time.Duration // the process's processor time in the ops
 	for range b.N {
+		cpu0 := cpuTime()
 		s := begin()
 		var next atomic.Int64
 		var wg sync.WaitGroup
@@ -184,6 +189,7 @@ func runPools(b *testing.B, work string, submitters int, impl string) {
 		wg.Wait()
 		s.wait()
 		b.StopTimer()
+		cpu += cpuTime() - cpu0
 		for i, x := range out {
 			// Each task adds 1 or more, and less than 1 + cpuCalls: it ran once.
 			if x < 1 || x >= 1+cpuCalls {
@@ -196,6 +202,7 @@ func runPools(b *testing.B, work string, submitters int, impl string) {
 	b.StopTimer()
 	close()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/task")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/task")
 }
 
 // BenchmarkOrderedMap maps a sequence of items in parallel, in order, and
@@ -265,6 +272,7 @@ func runOrderedMap(b *testing.B, impl string, rounds int, want []uint64) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for range b.N {
 		i := 0
 		for r, err := range results() {
@@ -280,7 +288,9 @@ func runOrderedMap(b *testing.B, impl string, rounds int, want []uint64) {
 			b.Fatalf("%d results of %d", i, n)
 		}
 	}
+	cpu := cpuTime() - cpu0
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/item")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/item")
 }
 
 // spin computes for a while from x, rounds steps of xorshift, and returns
