@@ -6,7 +6,14 @@
 //	API    for                                        a handler or task
 //	Run    items that produce items, none waits       pushes children with Worker.Spawn
 //	Pool   fork-join tasks that wait for each other   forks (Fork, Group.Go) and joins (Join, Wait)
-//	loops  a range, a slice, a reduction, a sort      calls For, Map, Reduce, Sort in a task
+//	loops  a range, a slice, a sequence, a sort       calls For, Map, ForEach, MapSeq, Sort
+//
+// A program's first line is often a loop from main, in one statement:
+//
+//	sched.For(nil, len(xs), func(t *sched.Task, i int) { ys[i] = math.Sqrt(xs[i]) })
+//
+// The nil says that the caller is not a task: the loop runs on the default
+// pool (see The default pool), and For returns when it is done.
 //
 // # Pool
 //
@@ -32,7 +39,8 @@
 // Every call that starts or waits for tasks takes the calling task, t. Go
 // has no goroutine-local state: t is how the pool knows which worker's
 // queue to use. Name the parameter of every task function t, so that an
-// inner t shadows the outer one.
+// inner t shadows the outer one. A goroutine that is not a task passes
+// nil (see The default pool).
 //
 // Join does a fork and its join in one call, as rayon's join does in Rust.
 // It costs less than Fork and Future.Join: there is no Future to make, to
@@ -52,11 +60,45 @@
 // returns. So a task never outlives the task that started it, and Do
 // returns only when every task it started has finished.
 //
+// # The default pool
+//
+// The default pool serves code that is not a task, as rayon's global pool
+// does. It starts at its first use with GOMAXPROCS workers and the default
+// queue, and is never closed. Its workers park when it is idle, so that it
+// costs no processor time then. SetDefault sets it up otherwise, once,
+// before its first use; Default returns it.
+//
+// The rule is one: a goroutine that is not a task passes nil for the
+// Task. The calls that take a Task follow it:
+//
+//	call with a nil Task                     does
+//	For, ForRange, ForErr, ForRangeErr       runs the loop on the default pool, and returns when done
+//	Map, MapErr, Reduce, ReduceRange         likewise, with the result
+//	Sort, SortFunc, SortStableFunc           likewise
+//	ForEach, ForEachErr                      likewise, over an iter.Seq
+//	MapSeq                                   maps on the default pool while the range consumes
+//	the Loop methods                         as the functions of the same name
+//	Do(ctx, f)                               runs f as a task of the default pool, and waits
+//	Group.Go, Group.Wait                     puts the task in the pool's shared entry; blocks
+//	Join, JoinFunc                           runs both halves on the default pool, and returns when done
+//	Future.Join                              blocks until the fork is done
+//	Fork, ForkFunc                           panics: a fork belongs to a task; run it in Do
+//
+// Each call with a nil Task waits as Pool.Do does. It panics with a
+// *PanicError if a task panicked, and calls runtime.Goexit if one did.
+// The calls that can fail have forms that take a context, for code
+// that is not a task: ForErrContext, ForRangeErrContext, MapErrContext,
+// ForEachErrContext. A task of any Pool passes its own t: its waits then
+// run other tasks. A nil from a task panics, with a message that says so,
+// since its wait would block its worker. In a Task.Block function, and in
+// a goroutine that a task starts, nil is right: neither is a task.
+//
 // # Loops
 //
 // The loop functions run inside a task, on its pool, and return when the
-// loop is done. They are a layer above fork-join: a loop forks parts of
-// its range as tasks, and its worker helps run them.
+// loop is done; with a nil Task, on the default pool. They are a layer
+// above fork-join: a loop forks parts of its range as tasks, and its
+// worker helps run them.
 //
 //	function                   does                                      as
 //	For, ForRange              body(i), or body(lo, hi) per chunk        a for loop
@@ -65,6 +107,8 @@
 //	Reduce, ReduceRange        a fold in an order fixed by the indices   a serial fold
 //	Sort, SortFunc             an unstable sort in place                 slices.Sort, slices.SortFunc
 //	SortStableFunc             a stable sort                             slices.SortStableFunc
+//	ForEach, ForEachErr        body(x) for each item of an iter.Seq      for x := range seq
+//	MapSeq                     f(x) for each item, out in seq's order    rill's OrderedMap
 //
 // A range splits by demand: between chunks, a worker that sees k workers
 // look for work keeps 1/(k+1) of its remaining iterations and forks the
@@ -74,12 +118,15 @@
 // queue, and so does not split: nesting never oversubscribes.
 //
 // A body gets the Task of the part that runs it, for a nested loop, a
-// Fork or Task.Block. A goroutine outside the pool runs a loop in
-// Pool.Do; the ...Err functions stop when the context of Do is cancelled.
+// Fork or Task.Block. A goroutine that is not a task passes nil, or runs
+// the loop in Pool.Do of a pool of its own. The ...Err functions stop when
+// the task's context is cancelled; the ...Context forms take the context.
 //
-//	err := pool.Do(ctx, func(t *sched.Task) error {
-//		return sched.ForErr(t, len(urls), func(t *sched.Task, i int) error { return fetch(t, urls[i]) })
-//	})
+//	err := sched.ForErrContext(ctx, len(urls), func(t *sched.Task, i int) error { return fetch(t, urls[i]) })
+//
+// ForEach and MapSeq pull the items of an iter.Seq, a batch at a time,
+// on the worker that runs out of items. MapSeq yields the results in the
+// sequence's order, with at most a window of items in flight.
 //
 // # Load balancing
 //

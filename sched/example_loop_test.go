@@ -5,10 +5,55 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/worksteal/wsq/sched"
 )
+
+// ExampleFor_main is a parallel loop in a program's main, in one
+// statement: a nil Task runs it on the default pool, which starts at its
+// first use with GOMAXPROCS workers.
+func ExampleFor_main() {
+	xs := []float64{1, 4, 9, 16, 25}
+	ys := make([]float64, len(xs))
+	sched.For(nil, len(xs), func(t *sched.Task, i int) { ys[i] = math.Sqrt(xs[i]) })
+	fmt.Println(ys)
+	// Output: [1 2 3 4 5]
+}
+
+// ExampleForRangeErrContext validates blocks of records from main, and
+// stops at the first bad block or when ctx is cancelled.
+func ExampleForRangeErrContext() {
+	records := make([]int, 10_000)
+	for i := range records {
+		records[i] = i
+	}
+	records[7_777] = -1
+	err := sched.ForRangeErrContext(context.Background(), len(records), func(t *sched.Task, lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			if records[i] < 0 {
+				return fmt.Errorf("record %d is negative", i)
+			}
+		}
+		return nil
+	})
+	fmt.Println(err)
+	// Output: record 7777 is negative
+}
+
+// ExampleMapErrContext parses numbers from main; the first bad one stops
+// the map.
+func ExampleMapErrContext() {
+	parse := func(t *sched.Task, s string) (int, error) { return strconv.Atoi(s) }
+	n, err := sched.MapErrContext(context.Background(), []string{"1", "22", "333"}, parse)
+	fmt.Println(n, err)
+	_, err = sched.MapErrContext(context.Background(), []string{"1", "x", "3"}, parse)
+	fmt.Println(err)
+	// Output:
+	// [1 22 333] <nil>
+	// strconv.Atoi: parsing "x": invalid syntax
+}
 
 // ExampleFor computes square roots in parallel. The loop splits its range
 // when other workers look for work: there is no grain to choose.

@@ -77,3 +77,12 @@ func Spin[T any](c Config[T]) int { return c.spin }
 // that they cut alike.
 func PartitionOrdered(x []int) int                      { return partitionOrdered(x) }
 func PartitionFunc(x []int, cmp func(a, b int) int) int { return partitionFunc(x, cmp) }
+
+// CloseDefault closes the default pool, if it started, and forgets it:
+// TestMain calls it after the tests, so that goleak then finds none of
+// the pool's goroutines.
+func CloseDefault() {
+	if p := defaultPool.p.Swap(nil); p != nil {
+		p.Close()
+	}
+}

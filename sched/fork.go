@@ -204,12 +204,17 @@ func (f Future[R]) joinOther(t *Task) R {
 //
 // A panicking task that g leaves unjoined counts as g's panic.
 //
-// t is the calling task: Join panics if t is nil or not the Task of the
-// function that calls it (see Task). It panics, starting nothing, if f or
-// g is nil.
+// t is the calling task: Join panics if t is not the Task of the function
+// that calls it (see Task). A goroutine that is not a task passes nil:
+// Join then runs on the default pool (see Default) and returns when both
+// halves have; a task that passes nil panics. It panics, starting
+// nothing, if f or g is nil.
 //
 // The returns of f and g synchronize before the return of Join.
 func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) RB, b B) (ra RA, rb RB) {
+	if t == nil {
+		return joinDefault(f, a, g, b)
+	}
 	t.use("Join")
 	if f == nil || g == nil {
 		panic(joinNil("Join", f == nil))
@@ -244,6 +249,13 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 	return ra, rb
 }
 
+// joinDefault is Join with a nil Task: on the default pool. A function of
+// its own, so that Join's results do not escape for its closure.
+func joinDefault[A, RA, B, RB any](f func(*Task, A) RA, a A, g func(*Task, B) RB, b B) (ra RA, rb RB) {
+	runDefault("Join", func(t *Task) { ra, rb = Join(t, f, a, g, b) })
+	return ra, rb
+}
+
 // JoinFunc is Join for functions without a result, as ForkFunc is to
 // Fork. It runs f(t, a) and g(t', b), in parallel when another worker is
 // free to take g, and returns once both have returned. All that Join says
@@ -252,6 +264,10 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 //	// sort is func(*sched.Task, []int)
 //	sched.JoinFunc(t, sort, xs[:mid], sort, xs[mid:])
 func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
+	if t == nil {
+		runDefault("JoinFunc", func(t *Task) { JoinFunc(t, f, a, g, b) })
+		return
+	}
 	t.use("JoinFunc")
 	if f == nil || g == nil {
 		panic(joinNil("JoinFunc", f == nil))

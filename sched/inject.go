@@ -33,6 +33,11 @@ import (
 // after the overflow began, if it read ovN before; its later items go to
 // the overflow, and the check under the lock keeps them behind it.
 //
+// The overflow is a list of blocks of injectBlock items, so that a
+// backlog of any length costs neither a copy of what it holds nor more
+// than a block at a time. A take takes at most injectRing items: a large
+// backlog goes out in shares that a worker copies at once.
+//
 // Invariants: head <= tail <= head+injectRing; ovN is the overflow's
 // length, changed under mu.
 type injector[T any] struct {
@@ -42,12 +47,25 @@ type injector[T any] struct {
 	_      pad.Line
 	head   atomic.Uint64 // the next position to take; takers CAS it
 	_      pad.Line
-	ovN    atomic.Int64 // len(items) - ovHead
+	ovN    atomic.Int64 // the items in the overflow
 	ring   *[injectRing]injectorSlot[T]
 	mu     sync.Mutex
-	items  []T // the overflow, oldest first from ovHead
-	ovHead int
+	// The overflow, under mu: its items lie from first.items[firstAt] to
+	// last.items[lastN-1], oldest first; first and last are nil when it
+	// has none. spare is an emptied block, kept for the next.
+	first, last    *injectBlock[T]
+	firstAt, lastN int
+	spare          *injectBlock[T]
 }
+
+// injectBlock is a block of the overflow.
+type injectBlock[T any] struct {
+	items [injectBlockLen]T
+	next  *injectBlock[T]
+}
+
+// injectBlockLen is the number of items of an overflow block.
+const injectBlockLen = 256
 
 // injectRing is the number of slots of an injector's ring.
 const injectRing = 1024
@@ -96,12 +114,21 @@ func (q *injector[T]) put(v T) {
 		}
 	}
 	q.mu.Lock()
-	if q.ovHead > 0 && len(q.items) == cap(q.items) {
-		live := copy(q.items, q.items[q.ovHead:])
-		clear(q.items[live:])
-		q.items, q.ovHead = q.items[:live], 0
+	if q.last == nil || q.lastN == injectBlockLen {
+		b := q.spare
+		q.spare = nil
+		if b == nil {
+			b = new(injectBlock[T])
+		}
+		if q.last == nil {
+			q.first, q.firstAt = b, 0
+		} else {
+			q.last.next = b
+		}
+		q.last, q.lastN = b, 0
 	}
-	q.items = append(q.items, v)
+	q.last.items[q.lastN] = v
+	q.lastN++
 	q.ovN.Add(1) // after the item: a taker that reads ovN > 0 finds it under mu
 	q.mu.Unlock()
 }
@@ -113,7 +140,7 @@ func (q *injector[T]) close() { q.closed.Store(true) }
 // parts takers (at least one item, if there are any), and returns dst. It
 // stops in the ring at a slot whose putter has not written it yet.
 func (q *injector[T]) take(dst []T, parts int) []T {
-	want := (q.size() + int64(parts) - 1) / int64(parts)
+	want := min((q.size()+int64(parts)-1)/int64(parts), injectRing)
 	var zero T
 	for want > 0 {
 		h := q.head.Load()
@@ -149,14 +176,30 @@ func (q *injector[T]) take(dst []T, parts int) []T {
 		q.mu.Unlock()
 		return dst
 	}
-	k := min(int(want), len(q.items)-q.ovHead)
-	dst = append(dst, q.items[q.ovHead:q.ovHead+k]...)
-	clear(q.items[q.ovHead : q.ovHead+k])
-	q.ovHead += k
-	if q.ovHead == len(q.items) {
-		q.items, q.ovHead = shrink(q.items), 0
+	taken := int64(0)
+	for b := q.first; b != nil && taken < want; b = q.first {
+		end := injectBlockLen
+		if b == q.last {
+			end = q.lastN
+		}
+		k := min(end-q.firstAt, int(want-taken))
+		dst = append(dst, b.items[q.firstAt:q.firstAt+k]...)
+		clear(b.items[q.firstAt : q.firstAt+k])
+		q.firstAt += k
+		taken += int64(k)
+		if q.firstAt < end {
+			break
+		}
+		// b is empty, its items cleared: keep it as the spare.
+		if b == q.last {
+			q.first, q.last, q.firstAt, q.lastN = nil, nil, 0, 0
+		} else {
+			q.first, q.firstAt = b.next, 0
+		}
+		b.next = nil
+		q.spare = b
 	}
-	q.ovN.Add(-int64(k)) // under mu, with ovHead
+	q.ovN.Add(-taken) // under mu, with the blocks
 	q.mu.Unlock()
 	return dst
 }

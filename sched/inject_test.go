@@ -242,3 +242,24 @@ func TestGroupLayout(t *testing.T) {
 	}
 	assert.LessOrEqual(t, g.Size(), uintptr(112))
 }
+
+// TestInjectorBacklog puts a backlog of many blocks: a take takes at most
+// injectRing items, every item comes out once and in order, and the
+// emptied overflow keeps one block.
+func TestInjectorBacklog(t *testing.T) {
+	q := newInjector()
+	const n = 10*injectRing + 7
+	for i := range n {
+		q.put(uint64(i))
+	}
+	got := q.take(nil, 1)
+	assert.Len(t, got, injectRing, "one take")
+	got = append(got, takeAll(q, 1)...)
+	require.Len(t, got, n)
+	for i, v := range got {
+		require.Equal(t, uint64(i), v)
+	}
+	assert.Nil(t, q.first)
+	assert.NotNil(t, q.spare, "the spare block")
+	assert.Zero(t, q.ovN.Load())
+}

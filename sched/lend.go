@@ -287,13 +287,11 @@ func (c *crew) serve(r *runner) {
 	c.mu.Lock()
 	c.ids[r.gid] = true
 	c.mu.Unlock()
-	goroutines.Store(r.gid, r)
 	returned := false
 	defer func() {
 		c.mu.Lock()
 		delete(c.ids, r.gid)
 		c.mu.Unlock()
-		goroutines.Delete(r.gid)
 		if returned {
 			return
 		}
@@ -382,28 +380,17 @@ func (c *crew) caller() *runner {
 
 // onPool reports whether the calling goroutine is one of the pool's.
 func (c *crew) onPool() bool {
-	r := poolGoroutine()
-	return r != nil && r.p == c.p
-}
-
-// goroutines holds the goroutines of every Pool, by atomicx.Goroutine:
-// each stores its runner when it starts and deletes it when it ends.
-var goroutines sync.Map
-
-// poolGoroutine returns the runner of the calling goroutine, or nil if it
-// is no Pool's.
-func poolGoroutine() *runner {
-	if v, ok := goroutines.Load(atomicx.Goroutine()); ok {
-		return v.(*runner)
-	}
-	return nil
+	id := atomicx.Goroutine()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ids[id]
 }
 
 // nilWait panics if a task of any pool calls op with a nil Task: the wait
 // would block its worker, and on a pool of one worker never end. A
-// goroutine in Task.Block's function runs no task (top is nil).
+// goroutine in Task.Block's function runs no task.
 func nilWait(op string) {
-	if r := poolGoroutine(); r != nil && r.top != nil {
+	if calledByTask() {
 		panic("sched: " + op + " with a nil Task, called by a task: pass the task's own t, so that its worker runs other tasks while it waits")
 	}
 }

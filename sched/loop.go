@@ -67,6 +67,24 @@ func ForRangeErr(t *Task, n int, body func(t *Task, lo, hi int) error) error {
 	return Loop{}.ForRangeErr(t, n, body)
 }
 
+// ForErrContext is ForErr for a goroutine that is not a task: it runs on
+// the default pool (see Do), and stops at the first error or when ctx is
+// cancelled, and returns that error. Each call of body gets a Task whose
+// context derives from ctx.
+//
+//	err := sched.ForErrContext(ctx, len(urls), func(t *sched.Task, i int) error { return check(t, urls[i]) })
+func ForErrContext(ctx context.Context, n int, body func(t *Task, i int) error) error {
+	checkLoop("ForErrContext", body == nil)
+	return Do(ctx, func(t *Task) error { return ForErr(t, n, body) })
+}
+
+// ForRangeErrContext is ForRangeErr for a goroutine that is not a task,
+// as ForErrContext is ForErr's.
+func ForRangeErrContext(ctx context.Context, n int, body func(t *Task, lo, hi int) error) error {
+	checkLoop("ForRangeErrContext", body == nil)
+	return Do(ctx, func(t *Task) error { return ForRangeErr(t, n, body) })
+}
+
 // For calls body(i) for every i from 0 to n-1, as the function For does,
 // with the loop's Grain.
 //
@@ -88,7 +106,8 @@ func ForRangeErr(t *Task, n int, body func(t *Task, lo, hi int) error) error {
 //	n up to math.MaxInt        splits without overflow; the last index is n-1
 //	body panics                stops the loop; For panics with a *PanicError
 //	body calls runtime.Goexit  stops the loop; For calls runtime.Goexit
-//	nil body, or nil t         panics before it calls anything
+//	nil body                   panics before it calls anything
+//	nil t                      runs the loop on the default pool (see Do)
 //
 // A loop that stops early runs no new chunk, and waits for the chunks
 // already running. For does not watch t's context: it runs every index,
@@ -98,7 +117,11 @@ func ForRangeErr(t *Task, n int, body func(t *Task, lo, hi int) error) error {
 // that calls it (see Task). Every call of body synchronizes before the
 // return of For.
 func (lp Loop) For(t *Task, n int, body func(t *Task, i int)) {
-	checkLoop(t, "For", body == nil)
+	checkLoop("For", body == nil)
+	if t == nil {
+		onDefault(func(t *Task) { lp.For(t, n, body) })
+		return
+	}
 	if n <= 0 {
 		return
 	}
@@ -120,7 +143,11 @@ func (lp Loop) For(t *Task, n int, body func(t *Task, i int)) {
 //		}
 //	})
 func (lp Loop) ForRange(t *Task, n int, body func(t *Task, lo, hi int)) {
-	checkLoop(t, "ForRange", body == nil)
+	checkLoop("ForRange", body == nil)
+	if t == nil {
+		onDefault(func(t *Task) { lp.ForRange(t, n, body) })
+		return
+	}
 	if n <= 0 {
 		return
 	}
@@ -136,16 +163,15 @@ func (lp Loop) ForRange(t *Task, n int, body func(t *Task, lo, hi int)) {
 //
 // So ForErr keeps errgroup's contract: the first error wins, and the
 // others are dropped. A cancelled context stops the loop before its first
-// call. To run a loop from a goroutine that is not a task, with a context
-// that cancels it, use Pool.Do:
-//
-//	err := pool.Do(ctx, func(t *sched.Task) error {
-//		return sched.ForErr(t, len(urls), func(t *sched.Task, i int) error { return check(t, urls[i]) })
-//	})
+// call. A goroutine that is not a task, with a context that cancels the
+// loop, calls ForErrContext.
 //
 // Panics, Goexit and the edge cases are those of For.
 func (lp Loop) ForErr(t *Task, n int, body func(t *Task, i int) error) error {
-	checkLoop(t, "ForErr", body == nil)
+	checkLoop("ForErr", body == nil)
+	if t == nil {
+		return Do(context.Background(), func(t *Task) error { return lp.ForErr(t, n, body) })
+	}
 	if n <= 0 {
 		return nil
 	}
@@ -163,7 +189,10 @@ func (lp Loop) ForErr(t *Task, n int, body func(t *Task, i int) error) error {
 // ForRange does, and stops at the first error or at a cancellation of t's
 // context, as ForErr does.
 func (lp Loop) ForRangeErr(t *Task, n int, body func(t *Task, lo, hi int) error) error {
-	checkLoop(t, "ForRangeErr", body == nil)
+	checkLoop("ForRangeErr", body == nil)
+	if t == nil {
+		return Do(context.Background(), func(t *Task) error { return lp.ForRangeErr(t, n, body) })
+	}
 	if n <= 0 {
 		return nil
 	}
@@ -199,15 +228,21 @@ func asTask[A any](t *Task, f func(*Task, A), a A) { JoinFunc(t, nop, struct{}{}
 // nop is a function that does nothing: asTask's f.
 func nop(*Task, struct{}) {}
 
-// checkLoop panics if t is nil or the body is, for the loop function op.
-// Other misuses of t panic in the first call that takes it.
-func checkLoop(t *Task, op string, nilBody bool) {
-	if t == nil {
-		panic("sched: " + op + " with a nil Task: a loop runs inside a task; outside the pool, call it in the function of Pool.Do")
-	}
+// checkLoop panics if the body of the loop function op is nil. A misuse of
+// t panics in the first call that takes it.
+func checkLoop(op string, nilBody bool) {
 	if nilBody {
 		panic("sched: " + op + " with a nil function")
 	}
+}
+
+// onDefault runs f as a task of the default pool and waits for it, for a
+// loop called with a nil Task: see Do.
+func onDefault(f func(t *Task)) {
+	_ = Do(context.Background(), func(t *Task) error {
+		f(t)
+		return nil
+	})
 }
 
 // chunkTime is how long a chunk should run. A chunk that ran for less

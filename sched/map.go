@@ -1,15 +1,23 @@
 package sched
 
+import "context"
+
 // Map returns a new slice that holds f(s[i]) at each index i, computed in
 // parallel when other workers look for work, as For would. The result has
 // len(s) elements; Map of a nil s returns nil, as slices.Clone does. It
-// panics if t or f is nil, and with a *PanicError if f panics.
+// panics if f is nil, and with a *PanicError if f panics. With a nil t, it
+// runs on the default pool (see Do).
 //
 //	lengths := sched.Map(t, words, func(t *sched.Task, w string) int { return len(w) })
 //
 // Map splits the slice as For splits a range: see Loop.
 func Map[T, R any](t *Task, s []T, f func(t *Task, x T) R) []R {
-	checkLoop(t, "Map", f == nil)
+	checkLoop("Map", f == nil)
+	if t == nil {
+		var out []R
+		onDefault(func(t *Task) { out = Map(t, s, f) })
+		return out
+	}
 	if s == nil {
 		return nil
 	}
@@ -26,7 +34,10 @@ func Map[T, R any](t *Task, s []T, f func(t *Task, x T) R) []R {
 // or at a cancellation of t's context, as ForErr does, and then returns
 // nil and that error. With no error it returns what Map would and nil.
 func MapErr[T, R any](t *Task, s []T, f func(t *Task, x T) (R, error)) ([]R, error) {
-	checkLoop(t, "MapErr", f == nil)
+	checkLoop("MapErr", f == nil)
+	if t == nil {
+		return MapErrContext(context.Background(), s, f)
+	}
 	if s == nil {
 		return nil, nil
 	}
@@ -45,4 +56,28 @@ func MapErr[T, R any](t *Task, s []T, f func(t *Task, x T) (R, error)) ([]R, err
 		return nil, err
 	}
 	return out, nil
+}
+
+// MapErrContext is MapErr for a goroutine that is not a task: it runs on
+// the default pool (see Do), and stops at the first error or when ctx is
+// cancelled. f's Task has a context derived from ctx.
+//
+//	sizes, err := sched.MapErrContext(ctx, paths, func(t *sched.Task, p string) (int64, error) {
+//		var fi fs.FileInfo
+//		var err error
+//		t.Block(func() { fi, err = os.Stat(p) })
+//		if err != nil {
+//			return 0, err
+//		}
+//		return fi.Size(), nil
+//	})
+func MapErrContext[T, R any](ctx context.Context, s []T, f func(t *Task, x T) (R, error)) ([]R, error) {
+	checkLoop("MapErrContext", f == nil)
+	var out []R
+	err := Do(ctx, func(t *Task) error {
+		var err error
+		out, err = MapErr(t, s, f)
+		return err
+	})
+	return out, err
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // The deliberate bugs of the rules that keep work from hiding: the private
-// forks (runner.go, crew.go) and the items a queue may hold (worker.go).
+// forks (runner.go, lend.go) and the items a queue may hold (worker.go).
 // Each is a patch that a test compiles into a test binary of its own
 // (internal/check/mutant) to show that a check finds it. The code under test
 // carries no switch for them.
@@ -75,7 +75,7 @@ var testCases = []struct {
 	// Task.Block lends the worker with forks kept private on the goroutine
 	// that blocks: nobody can run them meanwhile.
 	{mutant.Mutant{Name: "Block keeps the private forks", Patches: []mutant.Patch{
-		patchOf("crew.go", "\tr.forks.publishAll(r.w) // the worker's next goroutine, and thieves, may run them meanwhile\n", ""),
+		patchOf("lend.go", "\tr.forks.publishAll(r.w) // the worker's next goroutine, and thieves, may run them meanwhile\n", ""),
 	}}, "^TestBlockPublishes$"},
 	// A pop while someone sleeps does not wake it, though the pop may
 	// have published what a sleeper asked for.

@@ -35,7 +35,7 @@ import (
 //	                  and a buffer of 64 forks to publish
 //	each worker       its buffers, up to 1024 items each once it parks; its queue
 //	the pool          at most one parked spare goroutine per worker, after Block;
-//	                  a ring of 1024 slots for tasks from outside
+//	                  a ring of 1024 slots for tasks from outside, and a block of 256 behind it
 //
 // A deeper recursion grows the frames and records with its depth, and
 // gives back those beyond 64 when the goroutine is back at depth zero. A
@@ -44,7 +44,7 @@ import (
 // go of the buffers and the queues.
 type Pool struct {
 	s         *scheduler[Job]
-	crew      *crew // the goroutines, and the hand-over of workers (crew.go)
+	crew      *crew // the goroutines, and the hand-over of workers (lend.go)
 	closeOnce sync.Once
 	stats     Stats
 	closed    atomic.Pointer[Stats] // &stats, once Close has set it
@@ -100,7 +100,8 @@ func NewPool(cfg ...PoolConfig) (*Pool, error) {
 	s.inj.init()        // tasks come from outside a Pool only
 	s.hostCounts = true // exec counts each task, however it ends
 	p.crew = newCrew(p, s)
-	s.pin() // the Pool's own count, until Close
+	addPool(p.crew) // until Close: see calledByTask
+	s.pin()         // the Pool's own count, until Close
 	s.start(context.Background())
 	return p, nil
 }
@@ -152,12 +153,16 @@ func (p *Pool) setUp(g *Group, ctx context.Context) *Group {
 // Starting a task from outside the pool (Do, or Group.Go with a nil Task)
 // after Close has begun panics; tasks that are still running may start
 // more. Close panics if a task calls it: it would wait for itself. Later
-// calls return the same Stats.
+// calls return the same Stats. Close of the default pool panics.
 func (p *Pool) Close() Stats {
 	if p.crew.onPool() {
 		panic("sched: Pool.Close called by a task, which would wait for itself")
 	}
+	if p == defaultPool.p.Load() {
+		panic("sched: Pool.Close of the default pool, which is never closed")
+	}
 	p.closeOnce.Do(func() {
+		removePool(p.crew)
 		p.stats = p.s.shutdown()
 		p.blockStats(&p.stats)
 		p.closed.Store(&p.stats) // after the last write: Stats reads it on any goroutine
@@ -203,6 +208,7 @@ func (p *Pool) blockStats(st *Stats) {
 	st.Blocks = p.crew.blocks.Load()
 	st.BlockWaits = p.crew.waits.Load()
 	st.PeakBlocked = int(p.crew.peak.Load())
+	st.detail.Compensations = p.crew.compensations.Load()
 }
 
 // errClosed is the panic of a task started from outside a closed Pool.

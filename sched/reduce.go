@@ -27,11 +27,17 @@ const maxBlocks = 4096
 //		func(t *sched.Task, i int) float64 { return xs[i] * xs[i] },
 //		func(a, b float64) float64 { return a + b })
 //
-// Reduce holds one result per block until the end. It panics if t, f or
+// Reduce holds one result per block until the end. It panics if f or
 // combine is nil, and with a *PanicError if f or combine panics. It splits
-// the blocks as For splits a range: see Loop.
+// the blocks as For splits a range: see Loop. With a nil t, it runs on the
+// default pool (see Do).
 func Reduce[R any](t *Task, n int, identity R, f func(t *Task, i int) R, combine func(x, y R) R) R {
-	checkLoop(t, "Reduce", f == nil || combine == nil)
+	checkLoop("Reduce", f == nil || combine == nil)
+	if t == nil {
+		var r R
+		onDefault(func(t *Task) { r = Reduce(t, n, identity, f, combine) })
+		return r
+	}
 	return reduce(t, n, identity, func(t *Task, lo, hi int) R {
 		acc := identity
 		for i := lo; i < hi; i++ {
@@ -55,7 +61,12 @@ func Reduce[R any](t *Task, n int, identity R, f func(t *Task, i int) R, combine
 //		return s
 //	}, func(a, b float64) float64 { return a + b })
 func ReduceRange[R any](t *Task, n int, identity R, body func(t *Task, lo, hi int) R, combine func(x, y R) R) R {
-	checkLoop(t, "ReduceRange", body == nil || combine == nil)
+	checkLoop("ReduceRange", body == nil || combine == nil)
+	if t == nil {
+		var r R
+		onDefault(func(t *Task) { r = reduce(t, n, identity, body, combine) })
+		return r
+	}
 	return reduce(t, n, identity, body, combine)
 }
 

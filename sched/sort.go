@@ -37,7 +37,10 @@ const mergeLeaf = 8192
 // Sort of a nil or short x returns at once. t is the calling task: Sort
 // panics if it is nil or not the Task of the function that calls it.
 func Sort[S ~[]E, E cmp.Ordered](t *Task, x S) {
-	checkLoop(t, "Sort", false)
+	if t == nil {
+		onDefault(func(t *Task) { Sort(t, x) })
+		return
+	}
 	if len(x) < 2 {
 		return
 	}
@@ -60,7 +63,11 @@ func Sort[S ~[]E, E cmp.Ordered](t *Task, x S) {
 // SortFunc panics if t or cmp is nil, and with a *PanicError if cmp
 // panics.
 func SortFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
-	checkLoop(t, "SortFunc", cmp == nil)
+	checkLoop("SortFunc", cmp == nil)
+	if t == nil {
+		onDefault(func(t *Task) { SortFunc(t, x, cmp) })
+		return
+	}
 	if len(x) < 2 {
 		return
 	}
@@ -83,7 +90,11 @@ func SortFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
 // SortStableFunc panics if t or cmp is nil, and with a *PanicError if
 // cmp panics.
 func SortStableFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
-	checkLoop(t, "SortStableFunc", cmp == nil)
+	checkLoop("SortStableFunc", cmp == nil)
+	if t == nil {
+		onDefault(func(t *Task) { SortStableFunc(t, x, cmp) })
+		return
+	}
 	if len(x) < 2 {
 		return
 	}

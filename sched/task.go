@@ -22,10 +22,11 @@ import (
 // with a message that starts with "sched: " and says what was wrong:
 //
 //	mistake                                                    panics in
-//	a nil Task, or another task's (kept, or an enclosing one)  the call that takes it
+//	a nil Task to Fork or ForkFunc; another task's Task        the call that takes it
+//	(kept, or an enclosing one)
 //	a Task used in a Task.Block's function                     the call that takes it
 //	a Task used by another goroutine                           the call (-race: always; else when seen)
-//	a nil Task given to Join or Wait by a task                 Future.Join, Group.Wait
+//	a nil Task given by a task to a call that waits            the call: Join, Wait, a loop, Do
 //	a task that waits for a Group it belongs to                Group.Wait
 //	a Future joined twice, or not made by Fork                 Future.Join
 //	Group.Go after the group's Wait returned                   Group.Go

@@ -22,6 +22,10 @@ type Detail struct {
 	// MasterWait the time from a worker's running out of work to its
 	// hand-off, summed over hand-offs. Both are zero in Random mode.
 	MasterBusy, MasterWait time.Duration
+	// Compensations counts the helping waits that found nothing they may
+	// run and lent their worker meanwhile (Pool only). Each is a
+	// goroutine that sched.Stats.PeakBlocked may count.
+	Compensations int64
 }
 
 // of reads the Detail of a sched.Stats; package sched sets it.
