@@ -16,7 +16,8 @@ import (
 // of the fork-join layer, through its exported names only; the fork-join
 // layer runs tasks on the engine's workers. No layer names one above it.
 //
-//	loops       loop.go  map.go  reduce.go  sort.go
+//	loops       loop.go  map.go  reduce.go  sort.go  sortquick.go
+//	            sortblock.go  sortradix.go  sortstable.go
 //	              |  exported names only: Task, ForkFunc, JoinFunc, Future
 //	fork-join   pool.go  task.go  runner.go  fork.go  group.go  crew.go
 //	              |  host (Pool implements it)
@@ -24,7 +25,10 @@ import (
 //	            park.go  inject.go  latch.go  panic.go  queue.go
 //	            perworker.go  stats.go  race.go  norace.go  doc.go
 var (
-	loopFiles     = []string{"loop.go", "map.go", "reduce.go", "sort.go"}
+	loopFiles = []string{
+		"loop.go", "map.go", "reduce.go",
+		"sort.go", "sortquick.go", "sortblock.go", "sortradix.go", "sortstable.go",
+	}
 	forkJoinFiles = []string{"pool.go", "task.go", "runner.go", "fork.go", "group.go", "crew.go"}
 	engineFiles   = []string{
 		"sched.go", "scheduler.go", "worker.go", "master.go", "random.go",
