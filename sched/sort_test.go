@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -233,6 +234,49 @@ func TestSortStrings(t *testing.T) {
 	slices.Sort(want)
 	require.NoError(t, p.Do(ctx, func(t *sched.Task) error { sched.Sort(t, xs); return nil }))
 	require.Equal(t, want, xs)
+}
+
+// TestSortStringBytes sorts strings that Sort compares by their first
+// eight bytes and then whole: short and empty ones, zero bytes, long
+// shared prefixes, against slices.Sort; and checks that the block
+// partitions for strings and with strings.Compare cut alike.
+func TestSortStringBytes(t *testing.T) {
+	p := newPool(t, sched.PoolConfig{Workers: 4})
+	r := rand.New(rand.NewPCG(8, 9))
+	alphabet := []string{"", "\x00", "a", "a\x00", "ab", "\xff", "prefix--", "prefix--a", "prefix--\x00", "zzzzzzzz"}
+	n := 40_000
+	xs := make([]string, n)
+	for i := range xs {
+		s := alphabet[r.IntN(len(alphabet))]
+		for range r.IntN(3) {
+			s += alphabet[r.IntN(len(alphabet))]
+		}
+		xs[i] = s
+	}
+	want := slices.Clone(xs)
+	slices.Sort(want)
+	x, y := slices.Clone(xs), slices.Clone(xs)
+	require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
+		sched.Sort(t, x)
+		sched.SortFunc(t, y, strings.Compare)
+		return nil
+	}))
+	require.Equal(t, want, x, "Sort")
+	require.Equal(t, want, y, "SortFunc")
+	for _, pivot := range []string{"", "\x00", "a", "prefix--", "prefix--a", "zzzzzzzz", "\xff\xff"} {
+		for _, le := range []bool{false, true} {
+			x, y := slices.Clone(xs[:5000]), slices.Clone(xs[:5000])
+			px := sched.BlockPartitionOrdered(x, pivot, le)
+			py := sched.BlockPartitionFunc(y, pivot, le, strings.Compare)
+			require.Equal(t, px, py, "pivot %q le=%v: the cut", pivot, le)
+			require.Equal(t, x, y, "pivot %q le=%v: the partitions", pivot, le)
+			for i, v := range x {
+				if before := v < pivot || le && v == pivot; before != (i < px) {
+					t.Fatalf("pivot %q le=%v: x[%d] = %q is on the wrong side, cut at %d", pivot, le, i, v, px)
+				}
+			}
+		}
+	}
 }
 
 // floatInputs returns float64 inputs of n elements that hold NaNs, both

@@ -3,6 +3,7 @@ package sched
 import (
 	"cmp"
 	"math/bits"
+	"strings"
 )
 
 // The serial kernel of the unstable sorts: pattern-defeating quicksort
@@ -326,6 +327,9 @@ func blockPartitionFunc[E any](x []E, pivot E, le bool, cmp func(a, b E) int) in
 // whether or not the element belongs elsewhere; only the count depends on
 // the comparison, so the loop has no branch on it.
 func offsetsOrdered[E cmp.Ordered](xs []E, pivot E, le, right bool, off *[blockLen]uint8) int {
+	if ss, ok := any(xs).([]string); ok {
+		return offsetsString(ss, any(pivot).(string), le, right, off)
+	}
 	n := 0
 	switch {
 	case !right && !le:
@@ -659,4 +663,77 @@ func reverse[E any](x []E) {
 	for i, j := 0, len(x)-1; i < j; i, j = i+1, j-1 {
 		x[i], x[j] = x[j], x[i]
 	}
+}
+
+// offsetsString is offsetsOrdered for strings. It compares the first
+// eight bytes of the strings as integers, with no call and no branch, and
+// calls the string comparison only when they are equal. So the loads of
+// the strings' bytes, which miss the cache in a long part, overlap.
+func offsetsString(xs []string, pivot string, le, right bool, off *[blockLen]uint8) int {
+	pp := prefix8(pivot)
+	thr := b2i(le) // an element belongs after the pivot if it compares at or above thr
+	n := 0
+	if !right {
+		for i, e := range xs {
+			var pe uint64
+			if len(e) >= 8 {
+				pe = load8(e)
+			} else {
+				pe = prefixShort(e)
+			}
+			c := b2i(pe > pp) - b2i(pe < pp)
+			if pe == pp {
+				c = strings.Compare(e, pivot)
+			}
+			off[n&(blockLen-1)] = uint8(i)
+			n += b2i(c >= thr)
+		}
+		return n
+	}
+	for i, j := 0, len(xs)-1; j >= 0; i, j = i+1, j-1 {
+		e := xs[j]
+		var pe uint64
+		if len(e) >= 8 {
+			pe = load8(e)
+		} else {
+			pe = prefixShort(e)
+		}
+		c := b2i(pe > pp) - b2i(pe < pp)
+		if pe == pp {
+			c = strings.Compare(e, pivot)
+		}
+		off[n&(blockLen-1)] = uint8(i)
+		n += b2i(c < thr)
+	}
+	return n
+}
+
+// prefix8 returns the first eight bytes of s as a big-endian integer,
+// zeros past its end. Two strings whose prefixes differ are in the order
+// of their prefixes.
+func prefix8(s string) uint64 {
+	if len(s) >= 8 {
+		return load8(s)
+	}
+	return prefixShort(s)
+}
+
+// load8 returns the first eight bytes of s, which has at least eight, as a
+// big-endian integer. The compiler makes it one load and a byte swap.
+func load8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0])<<56 | uint64(s[1])<<48 | uint64(s[2])<<40 | uint64(s[3])<<32 |
+		uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
+}
+
+// prefixShort is prefix8 of a string shorter than eight bytes. It stays
+// out of line: short strings are rare in a long sort.
+//
+//go:noinline
+func prefixShort(s string) uint64 {
+	var p uint64
+	for i := 0; i < len(s) && i < 8; i++ {
+		p |= uint64(s[i]) << (56 - 8*i)
+	}
+	return p
 }
