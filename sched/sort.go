@@ -37,8 +37,12 @@ const (
 	sortBlock = 1 << 12
 	// mergeLeaf is the size below which a merge runs serially.
 	mergeLeaf = 8192
-	// stableLeaf is the longest part that slices.SortStableFunc sorts.
+	// stableLeaf is the longest part of the stable sort that one worker
+	// sorts.
 	stableLeaf = 2048
+	// stableRun is the longest run of the stable sort that insertion
+	// sorts.
+	stableRun = 16
 )
 
 // Sort sorts x in ascending order, as slices.Sort does, in parallel when

@@ -78,10 +78,7 @@ type mergeArgs[E any] struct {
 func mergeSort[E any](t *Task, a mergeArgs[E]) {
 	m, x, buf := a.m, a.x, a.buf
 	if len(x) <= stableLeaf {
-		slices.SortStableFunc(x, m.cmp)
-		if a.toBuf {
-			copy(buf, x)
-		}
+		mergeSortSerial(x, buf, a.toBuf, m.cmp)
 		return
 	}
 	h := len(x) / 2
@@ -98,6 +95,33 @@ func mergeSort[E any](t *Task, a mergeArgs[E]) {
 		}
 	}()
 	mergeParts(t, mergeHalves[E]{m, buf[:h], buf[h:], x})
+	merged = true
+}
+
+// mergeSortSerial sorts x as mergeSort does, on one worker, down to runs
+// of stableRun elements that insertion sorts.
+func mergeSortSerial[E any](x, buf []E, toBuf bool, cmp func(a, b E) int) {
+	if len(x) <= stableRun {
+		insertionFunc(x, cmp)
+		if toBuf {
+			copy(buf, x)
+		}
+		return
+	}
+	h := len(x) / 2
+	mergeSortSerial(x[:h], buf[:h], !toBuf, cmp)
+	mergeSortSerial(x[h:], buf[h:], !toBuf, cmp)
+	if toBuf {
+		mergeSerial(x[:h], x[h:], buf, cmp)
+		return
+	}
+	merged := false
+	defer func() {
+		if !merged { // as in mergeSort
+			copy(x, buf)
+		}
+	}()
+	mergeSerial(buf[:h], buf[h:], x, cmp)
 	merged = true
 }
 
