@@ -175,31 +175,28 @@ func blockTask(t *Task, s blockSpan) {
 const sortedProbe = 32
 
 // presorted returns true when x is sorted in ascending order, or was in
-// descending order and is now reversed. asc(y) reports whether y is
-// sorted, desc(y) whether it is in the order that reverses into a sorted
-// one. The check runs in parallel blocks, each of which also checks the
-// element before it, and stops when one finds neither.
-func presorted[E any](t *Task, m *sortMeter, x []E, asc, desc func(y []E) bool) bool {
+// descending order and is now reversed. order(y, up, down) reports
+// whether y is sorted (if up asks), and whether it is in the order that
+// reverses into a sorted one (if down asks). The check runs in parallel
+// blocks, each of which also checks the element before it; a block checks
+// only the orders that no other block has ruled out.
+func presorted[E any](t *Task, m *sortMeter, x []E, order func(y []E, up, down bool) (bool, bool)) bool {
 	probe := x[:min(len(x), sortedProbe)]
-	up, down := asc(probe), desc(probe)
+	up, down := order(probe, true, true)
 	if !up && !down {
 		return false
 	}
 	// notUp and notDown are set by the blocks that find x out of either
-	// order; the others stop checking that order.
+	// order.
 	var notUp, notDown atomic.Bool
-	if !up {
-		notUp.Store(true)
-	}
-	if !down {
-		notDown.Store(true)
-	}
+	notUp.Store(!up)
+	notDown.Store(!down)
 	forBlocks(t, m, len(x)-len(probe), sortBlock, func(t *Task, lo, hi int) {
-		y := x[len(probe)+lo-1 : len(probe)+hi]
-		if !notUp.Load() && !asc(y) {
+		u, d := order(x[len(probe)+lo-1:len(probe)+hi], !notUp.Load(), !notDown.Load())
+		if !u {
 			notUp.Store(true)
 		}
-		if !notDown.Load() && !desc(y) {
+		if !d {
 			notDown.Store(true)
 		}
 	})

@@ -665,24 +665,23 @@ func reverse[E any](x []E) {
 	}
 }
 
-// offsetsString is offsetsOrdered for strings. It compares the first
-// eight bytes of the strings as integers, with no call and no branch, and
-// calls the string comparison only when they are equal. So the loads of
-// the strings' bytes, which miss the cache in a long part, overlap.
+// offsetsString is offsetsOrdered for strings. A string of eight bytes or
+// more is compared by its first eight, read as an integer, with no call and
+// no branch on the result; only when they equal the pivot's, or for a
+// shorter string, does it call strings.Compare. So the loads of the
+// strings' bytes, which miss the cache in a long part, overlap.
 func offsetsString(xs []string, pivot string, le, right bool, off *[blockLen]uint8) int {
 	pp := prefix8(pivot)
 	thr := b2i(le) // an element belongs after the pivot if it compares at or above thr
 	n := 0
 	if !right {
 		for i, e := range xs {
-			var pe uint64
+			c := 0
 			if len(e) >= 8 {
-				pe = load8(e)
-			} else {
-				pe = prefixShort(e)
+				pe := load8(e)
+				c = b2i(pe > pp) - b2i(pe < pp)
 			}
-			c := b2i(pe > pp) - b2i(pe < pp)
-			if pe == pp {
+			if c == 0 {
 				c = strings.Compare(e, pivot)
 			}
 			off[n&(blockLen-1)] = uint8(i)
@@ -692,14 +691,12 @@ func offsetsString(xs []string, pivot string, le, right bool, off *[blockLen]uin
 	}
 	for i, j := 0, len(xs)-1; j >= 0; i, j = i+1, j-1 {
 		e := xs[j]
-		var pe uint64
+		c := 0
 		if len(e) >= 8 {
-			pe = load8(e)
-		} else {
-			pe = prefixShort(e)
+			pe := load8(e)
+			c = b2i(pe > pp) - b2i(pe < pp)
 		}
-		c := b2i(pe > pp) - b2i(pe < pp)
-		if pe == pp {
+		if c == 0 {
 			c = strings.Compare(e, pivot)
 		}
 		off[n&(blockLen-1)] = uint8(i)
@@ -726,10 +723,7 @@ func load8(s string) uint64 {
 		uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
 }
 
-// prefixShort is prefix8 of a string shorter than eight bytes. It stays
-// out of line: short strings are rare in a long sort.
-//
-//go:noinline
+// prefixShort is prefix8 of a string shorter than eight bytes.
 func prefixShort(s string) uint64 {
 	var p uint64
 	for i := 0; i < len(s) && i < 8; i++ {

@@ -181,7 +181,7 @@ func swapSegments[E any](y []E, a, b []segment, lo, hi int) {
 // by the radix kernel if E is an integer type. m is nil but in a test that
 // meters the sort.
 func sortOrdered[E cmp.Ordered](t *Task, x []E, m *sortMeter, radix bool) {
-	if presorted(t, m, x, slices.IsSorted[[]E], descendingOrdered[E]) {
+	if presorted(t, m, x, orderOrdered[E]) {
 		return
 	}
 	q := &quickSorter[E]{
@@ -203,15 +203,40 @@ func sortOrdered[E cmp.Ordered](t *Task, x []E, m *sortMeter, radix bool) {
 	quickTask(t, quickPart[E]{q, x, 0, len(x), sortLimit(len(x))})
 }
 
-// descendingOrdered reports whether no element of x is above the one
-// before it.
-func descendingOrdered[E cmp.Ordered](x []E) bool {
-	for i := 1; i < len(x); i++ {
-		if cmp.Less(x[i-1], x[i]) {
-			return false
+// orderOrdered is the order function of presorted for Sort: up is
+// ascending, down is descending (not strictly). A sorted y is descending
+// too if its ends are equal.
+func orderOrdered[E cmp.Ordered](y []E, up, down bool) (bool, bool) {
+	if up && slices.IsSorted(y) {
+		return true, down && !cmp.Less(y[0], y[len(y)-1])
+	}
+	if !down {
+		return false, false
+	}
+	for i := 1; i < len(y); i++ {
+		if cmp.Less(y[i-1], y[i]) {
+			return false, false
 		}
 	}
-	return true
+	return false, true
+}
+
+// orderFunc is orderOrdered with a comparison function. With strict, down
+// is strictly descending, the order whose reversal is stable.
+func orderFunc[E any](y []E, up, down, strict bool, cmp func(a, b E) int) (bool, bool) {
+	if up && slices.IsSortedFunc(y, cmp) {
+		return true, down && !strict && cmp(y[0], y[len(y)-1]) >= 0
+	}
+	if !down {
+		return false, false
+	}
+	least := b2i(strict) // cmp(y[i-1], y[i]) must be at least this
+	for i := 1; i < len(y); i++ {
+		if cmp(y[i-1], y[i]) < least {
+			return false, false
+		}
+	}
+	return false, true
 }
 
 // funcSort is a sort with a comparison function, as its first task's
@@ -236,16 +261,8 @@ func sortFunc[E any](t *Task, x []E, cmp func(a, b E) int, m *sortMeter) {
 // sortFuncTask is the first task of SortFunc.
 func sortFuncTask[E any](t *Task, s funcSort[E]) {
 	x, cmp := s.x, s.cmp
-	asc := func(y []E) bool { return slices.IsSortedFunc(y, cmp) }
-	desc := func(y []E) bool {
-		for i := 1; i < len(y); i++ {
-			if cmp(y[i-1], y[i]) < 0 {
-				return false
-			}
-		}
-		return true
-	}
-	if presorted(t, s.m, x, asc, desc) {
+	order := func(y []E, up, down bool) (bool, bool) { return orderFunc(y, up, down, false, cmp) }
+	if presorted(t, s.m, x, order) {
 		return
 	}
 	q := &quickSorter[E]{

@@ -38,16 +38,8 @@ func sortStable[E any](t *Task, x []E, cmp func(a, b E) int, m *sortMeter) {
 // it by mergeSort.
 func stableTask[E any](t *Task, s stableSort[E]) {
 	x, cmp := s.x, s.cmp
-	asc := func(y []E) bool { return slices.IsSortedFunc(y, cmp) }
-	desc := func(y []E) bool {
-		for i := 1; i < len(y); i++ {
-			if cmp(y[i-1], y[i]) <= 0 {
-				return false
-			}
-		}
-		return true
-	}
-	if presorted(t, s.m, x, asc, desc) {
+	order := func(y []E, up, down bool) (bool, bool) { return orderFunc(y, up, down, true, cmp) }
+	if presorted(t, s.m, x, order) {
 		return
 	}
 	if len(x) <= stableLeaf {
