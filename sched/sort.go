@@ -181,7 +181,14 @@ const sortedProbe = 32
 // blocks, each of which also checks the element before it; a block checks
 // only the orders that no other block has ruled out.
 func presorted[E any](t *Task, m *sortMeter, x []E, order func(y []E, up, down bool) (bool, bool)) bool {
-	probe := x[:min(len(x), sortedProbe)]
+	if len(x) <= sortBlock { // on this worker
+		up, down := order(x, true, true)
+		if !up && down {
+			reverse(x)
+		}
+		return up || down
+	}
+	probe := x[:sortedProbe]
 	up, down := order(probe, true, true)
 	if !up && !down {
 		return false

@@ -179,28 +179,49 @@ func swapSegments[E any](y []E, a, b []segment, lo, hi int) {
 
 // sortOrdered sorts x, of at least two elements, for Sort; with radix,
 // by the radix kernel if E is an integer type. m is nil but in a test that
-// meters the sort.
+// meters the sort. A short x is sorted by its kernel at once: pdqsort
+// costs one pass for a sorted x, and the radix sort is preceded by the
+// check for one.
 func sortOrdered[E cmp.Ordered](t *Task, x []E, m *sortMeter, radix bool) {
+	var rs func(x, buf []E, m *sortMeter)
+	if radix {
+		rs = radixSorter[E]()
+	}
+	n := len(x)
+	switch {
+	case (rs == nil || n < radixMin) && n <= quickLeaf:
+		pdqMetered(x, 0, n, sortLimit(n), m)
+		return
+	case rs != nil && n >= radixMin && n <= radixLeaf:
+		if !presorted(t, m, x, orderOrdered[E]) {
+			rs(x, make([]E, n), m)
+		}
+		return
+	}
 	if presorted(t, m, x, orderOrdered[E]) {
 		return
 	}
 	q := &quickSorter[E]{
 		less:      cmp.Less[E],
 		partition: blockPartitionOrdered[E],
+		kernel:    func(data []E, a, b, limit int) { pdqMetered(data, a, b, limit, m) },
 		leaf:      quickLeaf,
 		m:         m,
 		ticks:     true,
-		kernel: func(data []E, a, b, limit int) {
-			if m != nil {
-				m.tick((b - a) * bits.Len(uint(b-a)))
-			}
-			pdqOrdered(data, a, b, limit)
-		},
 	}
-	if k := radixKernel[E](len(x), m); radix && k != nil {
-		q.kernel, q.leaf = k, radixLeaf
+	if rs != nil {
+		q.kernel, q.leaf = radixKernel(rs, n, m), radixLeaf
 	}
-	quickTask(t, quickPart[E]{q, x, 0, len(x), sortLimit(len(x))})
+	quickTask(t, quickPart[E]{q, x, 0, n, sortLimit(n)})
+}
+
+// pdqMetered is pdqOrdered, with m's model of its comparisons: n log2 n
+// for n elements.
+func pdqMetered[E cmp.Ordered](data []E, a, b, limit int, m *sortMeter) {
+	if m != nil {
+		m.tick((b - a) * bits.Len(uint(b-a)))
+	}
+	pdqOrdered(data, a, b, limit)
 }
 
 // orderOrdered is the order function of presorted for Sort: up is
@@ -261,6 +282,10 @@ func sortFunc[E any](t *Task, x []E, cmp func(a, b E) int, m *sortMeter) {
 // sortFuncTask is the first task of SortFunc.
 func sortFuncTask[E any](t *Task, s funcSort[E]) {
 	x, cmp := s.x, s.cmp
+	if len(x) <= quickLeaf { // pdqsort costs one pass for a sorted x
+		pdqFunc(x, 0, len(x), sortLimit(len(x)), cmp)
+		return
+	}
 	order := func(y []E, up, down bool) (bool, bool) { return orderFunc(y, up, down, false, cmp) }
 	if presorted(t, s.m, x, order) {
 		return

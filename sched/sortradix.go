@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"cmp"
 	"math/bits"
 	"sync"
 )
@@ -28,61 +29,61 @@ type integer interface {
 		~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr
 }
 
-// radixKernel returns the radix kernel of a sort of n elements of type E,
-// or nil if E is not one of the integer types (a type defined from one, as
-// type Age int, is not).
-func radixKernel[E any](n int, m *sortMeter) func(data []E, a, b, limit int) {
-	var k any
+// radixSorter returns the radix sort of the element type E, or nil if E
+// is not one of the integer types (a type defined from one, as type Age
+// int, is not).
+func radixSorter[E any]() func(x, buf []E, m *sortMeter) {
+	var f any
 	switch any(*new(E)).(type) {
 	case int:
-		k = newRadixKernel[int](n, m)
+		f = radixSort[int]
 	case int8:
-		k = newRadixKernel[int8](n, m)
+		f = radixSort[int8]
 	case int16:
-		k = newRadixKernel[int16](n, m)
+		f = radixSort[int16]
 	case int32:
-		k = newRadixKernel[int32](n, m)
+		f = radixSort[int32]
 	case int64:
-		k = newRadixKernel[int64](n, m)
+		f = radixSort[int64]
 	case uint:
-		k = newRadixKernel[uint](n, m)
+		f = radixSort[uint]
 	case uint8:
-		k = newRadixKernel[uint8](n, m)
+		f = radixSort[uint8]
 	case uint16:
-		k = newRadixKernel[uint16](n, m)
+		f = radixSort[uint16]
 	case uint32:
-		k = newRadixKernel[uint32](n, m)
+		f = radixSort[uint32]
 	case uint64:
-		k = newRadixKernel[uint64](n, m)
+		f = radixSort[uint64]
 	case uintptr:
-		k = newRadixKernel[uintptr](n, m)
+		f = radixSort[uintptr]
 	}
-	f, _ := k.(func(data []E, a, b, limit int))
-	return f
+	rs, _ := f.(func(x, buf []E, m *sortMeter))
+	return rs
 }
 
-// newRadixKernel returns the radix kernel of a sort of n elements. Its
-// leaves take scratch slices of up to radixLeaf elements from a pool: one
-// per worker that sorts a leaf at a time, reused from leaf to leaf.
-func newRadixKernel[E integer](n int, m *sortMeter) func(data []E, a, b, limit int) {
+// radixSort sorts x with buf, as long, as scratch.
+func radixSort[E integer](x, buf []E, m *sortMeter) { newRadixKey[E]().sort(x, buf, m) }
+
+// radixKernel returns the quicksort kernel of a sort of n elements by the
+// radix sort rs. Its leaves take scratch slices of up to radixLeaf
+// elements from a pool: one per worker that sorts a leaf at a time, reused
+// from leaf to leaf.
+func radixKernel[E cmp.Ordered](rs func(x, buf []E, m *sortMeter), n int, m *sortMeter) func(data []E, a, b, limit int) {
 	size := min(n, radixLeaf)
 	scratch := sync.Pool{New: func() any {
 		buf := make([]E, size)
 		return &buf
 	}}
-	k := newRadixKey[E]()
 	return func(data []E, a, b, limit int) {
 		x := data[a:b]
 		if len(x) < radixMin || len(x) > size {
 			// Short, or left whole after too many unbalanced cuts.
-			if m != nil {
-				m.tick(len(x) * bits.Len(uint(len(x))))
-			}
-			pdqOrdered(data, a, b, limit)
+			pdqMetered(data, a, b, limit, m)
 			return
 		}
 		buf := scratch.Get().(*[]E)
-		k.sort(x, (*buf)[:len(x)], m)
+		rs(x, (*buf)[:len(x)], m)
 		scratch.Put(buf)
 	}
 }

@@ -33,17 +33,17 @@ func sortStable[E any](t *Task, x []E, cmp func(a, b E) int, m *sortMeter) {
 	JoinFunc(t, nop, struct{}{}, stableTask[E], s)
 }
 
-// stableTask is the first task of a stable sort: it returns if x is
-// sorted, reverses it if its order is strictly descending, and else sorts
-// it by mergeSort.
+// stableTask is the first task of a stable sort: it sorts a short x by
+// slices.SortStableFunc; it returns if a longer x is sorted, reverses it
+// if its order is strictly descending, and else sorts it by mergeSort.
 func stableTask[E any](t *Task, s stableSort[E]) {
 	x, cmp := s.x, s.cmp
-	order := func(y []E, up, down bool) (bool, bool) { return orderFunc(y, up, down, true, cmp) }
-	if presorted(t, s.m, x, order) {
-		return
-	}
 	if len(x) <= stableLeaf {
 		slices.SortStableFunc(x, cmp)
+		return
+	}
+	order := func(y []E, up, down bool) (bool, bool) { return orderFunc(y, up, down, true, cmp) }
+	if presorted(t, s.m, x, order) {
 		return
 	}
 	mergeSort(t, mergeArgs[E]{m: &merger[E]{cmp: cmp, m: s.m}, x: x, buf: make([]E, len(x))})
