@@ -5,25 +5,33 @@ import (
 	"sync/atomic"
 )
 
-// The sorts are parallel forms of the standard library's, with no pass
-// over all of x on one worker, at any depth.
+// The sorts are parallel forms of the standard library's. None makes a
+// pass over all of x on one worker, at any depth: their span, the longest
+// chain of steps, grows as a power of log n.
 //
-//	sort            parts                         serial kernel
-//	Sort, integers  quicksort, parallel cuts      radix sort (MSD), scratch per worker
-//	Sort, others    quicksort, parallel cuts      pdqsort with block partitions
-//	SortFunc        quicksort, parallel cuts      pdqsort with block partitions
-//	SortStableFunc  merge sort, parallel merges   slices.SortStableFunc
+//	sort               parts                          kernel, on one worker
+//	Sort of integers   quicksort, cut in parallel     radix sort (MSD), with scratch
+//	Sort of others     quicksort, cut in parallel     pdqsort, block partitions
+//	SortFunc           quicksort, cut in parallel     pdqsort, block partitions
+//	SortStableFunc     merge sort, parallel merges    merge sort of insertion runs
 //
-// A parallel cut partitions a part in blocks, in parallel, and then swaps
-// the elements that lie on the wrong side of the cut, in parallel too
-// (sortquick.go). Its span is a block, so a sort's span is a sum of blocks
-// and leaves over the levels: polylogarithmic in len(x). The kernel's
-// block partition is BlockQuicksort's (Edelkamp and Weiß, ESA 2016), in
-// pattern-defeating quicksort (sortblock.go). IPS⁴o (Axtmann et al., ESA
-// 2017) shares the idea: classify with no branch on the comparison.
+// A parallel cut partitions the blocks of a part in parallel, each around
+// the same pivot. The part then holds, block after block, runs of small
+// and large elements; those on the wrong side of the cut swap pairwise,
+// in parallel too (sortquick.go). A cut's span is about two blocks.
 //
-// First, one parallel pass checks whether x is sorted, or reversed: then
-// it costs that pass, and a parallel reversal.
+// The kernel is pattern-defeating quicksort with BlockQuicksort's
+// branchless partition (Edelkamp and Weiß, ESA 2016): a block records
+// which of its elements are misplaced with no branch on a comparison
+// (sortblock.go). IPS⁴o (Axtmann, Witt, Ferizovic and Sanders, ESA 2017)
+// classifies elements the same way. Strings compare by their first eight
+// bytes first, as integers. Integers skip comparisons: a radix sort
+// sorts each leaf through a scratch slice that stays in cache
+// (sortradix.go).
+//
+// A long x is first checked in one parallel pass: a sorted x costs that
+// pass, and a descending one that pass and a parallel reversal. A short
+// one goes to the kernel at once, which finds a sorted x in one pass too.
 
 const (
 	// quickLeaf is the longest part that the kernel sorts on one worker.
@@ -52,19 +60,20 @@ const (
 //
 //	sched.Sort(t, xs) // xs is a []int
 //
-// Sort is a quicksort whose cuts run in parallel blocks. A part of up to
-// 16,384 elements is sorted on one worker. For the integer types (int,
-// int8 to int64, uint, uint8 to uint64, uintptr) that worker uses a radix
-// sort; other types use pattern-defeating quicksort with branchless block
-// partitions. The worst case stays O(n log n). An x that is sorted, or in
-// descending order, costs one parallel pass (and a reversal).
+// Sort is a quicksort whose cuts run in parallel blocks. Parts of up to
+// 16,384 elements are sorted on one worker, by pattern-defeating
+// quicksort with branchless block partitions. For the integer types
+// (int, int8 to int64, uint, uint8 to uint64, uintptr, but not types
+// defined from them) parts of up to 65,536 elements go to a radix sort
+// instead. The worst case stays O(n log n). An x that is sorted costs one
+// pass; one in descending order, one pass and a reversal.
 //
-// Sort sorts in place. A sort of integers longer than 256 elements
-// allocates one scratch buffer of up to 65,536 elements per worker; other
-// sorts allocate only bookkeeping, a few words per block of a cut.
+// Sort works in place. A cut allocates a few words per block of 4,096
+// elements. The radix sort takes a scratch slice of up to 65,536 elements
+// per worker, for all its parts, unless x has fewer than 256 elements.
 //
-// Sort of a nil or short x returns at once. t is the calling task: Sort
-// panics if it is nil or not the Task of the function that calls it.
+// Sort of fewer than two elements returns at once. t is the calling task:
+// Sort panics if it is nil or not the Task of the function that calls it.
 func Sort[S ~[]E, E cmp.Ordered](t *Task, x S) {
 	checkLoop(t, "Sort", false)
 	if len(x) < 2 {
@@ -81,8 +90,8 @@ func Sort[S ~[]E, E cmp.Ordered](t *Task, x S) {
 //
 //	sched.SortFunc(t, people, func(a, b Person) int { return cmp.Compare(a.Age, b.Age) })
 //
-// SortFunc is Sort's quicksort, with pdqsort as its kernel. It sorts in
-// place, and allocates only bookkeeping, a few words per block of a cut.
+// SortFunc is the quicksort of Sort, with pdqsort as its kernel. It works
+// in place: a cut allocates a few words per block of 4,096 elements.
 //
 // SortFunc panics if t or cmp is nil, and with a *PanicError if cmp
 // panics. x is then a permutation of its input.
@@ -98,16 +107,17 @@ func SortFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
 // equal elements, as slices.SortStableFunc does. It is a parallel merge
 // sort: the halves are sorted in parallel, then merged in parallel, each
 // merge cut where a binary search splits both halves. An x that is sorted
-// costs one parallel pass; one in strictly descending order, that pass and
-// a reversal.
+// costs one pass; one in strictly descending order, one pass and a
+// reversal. Up to 2,048 elements, slices.SortStableFunc sorts x.
 //
 //	sched.SortStableFunc(t, people, func(a, b Person) int { return strings.Compare(a.Name, b.Name) })
 //
-// A longer x than 2,048 elements that is not sorted allocates one buffer of
-// len(x) elements.
+// SortStableFunc allocates one buffer of len(x) elements, unless x is
+// short, sorted or strictly descending.
 //
 // SortStableFunc panics if t or cmp is nil, and with a *PanicError if
-// cmp panics. x is then a permutation of its input.
+// cmp panics. x is then a permutation of its input: a merge that was
+// writing x when cmp panicked copies its halves back from the buffer.
 func SortStableFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
 	checkLoop(t, "SortStableFunc", cmp == nil)
 	if len(x) < 2 {
