@@ -293,7 +293,8 @@ var sortZipf = []int{1200, 1, 1 << 20}
 // sortInputs are the kinds of input of the sort benchmarks: random 64-bit
 // values; sorted and reversed ones; all equal; drawn from sortDistinct
 // random values; Zipf-distributed (as rand.NewZipf draws them with
-// sortZipf). The strings are the values formatted in base 36.
+// sortZipf). The strings are the values formatted in base 36; the sorted
+// and reversed strings are sorted as strings.
 var sortInputs = []string{"random", "sorted", "reversed", "equal", "distinct16", "zipf"}
 
 // sortValues returns n values of the kind of input, drawn from a
@@ -348,6 +349,13 @@ func sortData(kind string) ([]int, []string) {
 	strs := make([]string, len(vs))
 	for i, v := range vs {
 		strs[i] = strconv.FormatUint(v, 36)
+	}
+	switch kind { // in the order of strings, not of numbers
+	case "sorted":
+		slices.Sort(strs)
+	case "reversed":
+		slices.Sort(strs)
+		slices.Reverse(strs)
 	}
 	return ints, strs
 }

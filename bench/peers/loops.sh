@@ -90,12 +90,13 @@ side() {
       "$bin/bench.test" -test.run '^$' -test.bench "^BenchmarkSort(Stable)?\$/data=${sortpat:-.}" -test.benchtime "$sortn" -test.cpu "$2" >> "$f" 2>&1 || { cat "$f" >&2; die "go failed"; }
     fi
   else
-    local sorts="BenchmarkSort/data=*${sortpat}*|BenchmarkSortStable/data=*${sortpat}*"
-    local pat="BenchmarkLoop/*|$sorts"
-    [ "$only" != loop ] || pat='BenchmarkLoop/*'
-    [ "$only" != sort ] || pat=$sorts
     set -f
-    "$bin/rust/target/release/wsq-peers" -bench "$pat" -benchtime "$loopn" -cpu "$2" >> "$f" 2>&1 || { set +f; cat "$f" >&2; die "rust failed"; }
+    if [ "$only" != sort ]; then
+      "$bin/rust/target/release/wsq-peers" -bench 'BenchmarkLoop/*' -benchtime "$loopn" -cpu "$2" >> "$f" 2>&1 || { set +f; cat "$f" >&2; die "rust failed"; }
+    fi
+    if [ "$only" != loop ]; then
+      "$bin/rust/target/release/wsq-peers" -bench "BenchmarkSort/data=*${sortpat}*|BenchmarkSortStable/data=*${sortpat}*" -benchtime "$sortn" -cpu "$2" >> "$f" 2>&1 || { set +f; cat "$f" >&2; die "rust failed"; }
+    fi
     set +f
   fi
   awk -v r="$1" -v c="$2" '/^Benchmark/ { n = $1; sub(/-[0-9]+$/, "", n); print r, c, n, $3 }' "$f" >> "$out/records.txt"
