@@ -219,27 +219,12 @@ func cutFunc[E any](x []E, p int, le bool, cmp func(a, b E) int) (mid int, alrea
 }
 
 // blockPartitionOrdered moves the elements of x below pivot (with le, no
-// greater than it) before the others, and returns how many there are.
+// greater than it) before the others, and returns how many there are. It
+// is BlockQuicksort's partition: a block at each end records the offsets
+// of its misplaced elements (offsetsOrdered), and the recorded elements
+// swap in one cycle. The cycle holds one element aside, but runs no
+// comparison.
 func blockPartitionOrdered[E cmp.Ordered](x []E, pivot E, le bool) int {
-	return blockPartition(x, func(xs []E, right bool, off *[blockLen]uint8) int {
-		return offsetsOrdered(xs, pivot, le, right, off)
-	})
-}
-
-// blockPartitionFunc is blockPartitionOrdered with a comparison function.
-func blockPartitionFunc[E any](x []E, pivot E, le bool, cmp func(a, b E) int) int {
-	return blockPartition(x, func(xs []E, right bool, off *[blockLen]uint8) int {
-		return offsetsFunc(xs, pivot, le, right, off, cmp)
-	})
-}
-
-// blockPartition is BlockQuicksort's partition. A block at each end of x
-// records the offsets of its misplaced elements: offsets(xs, right, off)
-// records them for the block xs, and returns how many there are (see
-// offsetsOrdered). Then the recorded elements of both blocks swap in one
-// cycle, which holds one element aside but runs no comparison. It returns
-// how many elements belong before the pivot; they are first in x.
-func blockPartition[E any](x []E, offsets func(xs []E, right bool, off *[blockLen]uint8) int) int {
 	var offL, offR [blockLen]uint8
 	l, r := 0, len(x) // x[:l] is done, and so is x[r:]
 	lenL, lenR := blockLen, blockLen
@@ -264,10 +249,57 @@ func blockPartition[E any](x []E, offsets func(xs []E, right bool, off *[blockLe
 			}
 		}
 		if startL == endL {
-			startL, endL = 0, offsets(x[l:l+lenL], false, &offL)
+			startL, endL = 0, offsetsOrdered(x[l:l+lenL], pivot, le, false, &offL)
 		}
 		if startR == endR {
-			startR, endR = 0, offsets(x[r-lenR:r], true, &offR)
+			startR, endR = 0, offsetsOrdered(x[r-lenR:r], pivot, le, true, &offR)
+		}
+		if k := min(endL-startL, endR-startR); k > 0 {
+			swapCycle(x, l, r, offL[startL:startL+k], offR[startR:startR+k])
+			startL += k
+			startR += k
+		}
+		if startL == endL {
+			l += lenL
+		}
+		if startR == endR {
+			r -= lenR
+		}
+		if last {
+			break
+		}
+	}
+	return finishBlocks(x, l, r, offL[startL:endL], offR[startR:endR])
+}
+
+// blockPartitionFunc is blockPartitionOrdered with a comparison function.
+func blockPartitionFunc[E any](x []E, pivot E, le bool, cmp func(a, b E) int) int {
+	var offL, offR [blockLen]uint8
+	l, r := 0, len(x)
+	lenL, lenR := blockLen, blockLen
+	startL, endL, startR, endR := 0, 0, 0, 0
+	for {
+		last := r-l <= 2*blockLen
+		if last {
+			rest := r - l
+			if startL < endL || startR < endR {
+				rest -= blockLen
+			}
+			switch {
+			case startL < endL:
+				lenR = rest
+			case startR < endR:
+				lenL = rest
+			default:
+				lenL = rest / 2
+				lenR = rest - lenL
+			}
+		}
+		if startL == endL {
+			startL, endL = 0, offsetsFunc(x[l:l+lenL], pivot, le, false, &offL, cmp)
+		}
+		if startR == endR {
+			startR, endR = 0, offsetsFunc(x[r-lenR:r], pivot, le, true, &offR, cmp)
 		}
 		if k := min(endL-startL, endR-startR); k > 0 {
 			swapCycle(x, l, r, offL[startL:startL+k], offR[startR:startR+k])
