@@ -327,8 +327,9 @@ func blockPartitionFunc[E any](x []E, pivot E, le bool, cmp func(a, b E) int) in
 // whether or not the element belongs elsewhere; only the count depends on
 // the comparison, so the loop has no branch on it.
 func offsetsOrdered[E cmp.Ordered](xs []E, pivot E, le, right bool, off *[blockLen]uint8) int {
-	if ss, ok := any(xs).([]string); ok {
-		return offsetsString(ss, any(pivot).(string), le, right, off)
+	if _, ok := any(*new(E)).(string); ok {
+		// Neither a zero value nor a pointer allocates as an interface.
+		return offsetsString(*any(&xs).(*[]string), *any(&pivot).(*string), le, right, off)
 	}
 	n := 0
 	switch {
