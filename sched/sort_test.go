@@ -397,6 +397,25 @@ func floatBits(xs []float64) []uint64 {
 	return b
 }
 
+// TestSortKernelAllocs checks that the serial kernels allocate nothing:
+// no block partition moves its offsets to the heap.
+func TestSortKernelAllocs(t *testing.T) {
+	r := rand.New(rand.NewPCG(10, 11))
+	strs := make([]string, 5000)
+	for i := range strs {
+		strs[i] = strconv.FormatUint(r.Uint64(), 36)
+	}
+	floats := floatInputs(5000)["mixed"]
+	x, y := slices.Clone(strs), slices.Clone(floats)
+	for name, sortIt := range map[string]func(){
+		"PdqOrdered strings": func() { copy(x, strs); sched.PdqOrdered(x) },
+		"PdqOrdered floats":  func() { copy(y, floats); sched.PdqOrdered(y) },
+		"PdqFunc strings":    func() { copy(x, strs); sched.PdqFunc(x, strings.Compare) },
+	} {
+		require.Zero(t, testing.AllocsPerRun(3, sortIt), name)
+	}
+}
+
 // TestSortBadCmp sorts with comparisons that are no strict weak ordering:
 // the sorts end, and keep the elements.
 func TestSortBadCmp(t *testing.T) {
