@@ -87,7 +87,7 @@ side() {
       "$bin/bench.test" -test.run '^$' -test.bench '^BenchmarkLoop$' -test.benchtime "$loopn" -test.cpu "$2" >> "$f" 2>&1 || { cat "$f" >&2; die "go failed"; }
     fi
     if [ "$only" != loop ]; then
-      "$bin/bench.test" -test.run '^$' -test.bench "^BenchmarkSort(Stable)?\$/data=${sortpat:-.}" -test.benchtime "$sortn" -test.cpu "$2" >> "$f" 2>&1 || { cat "$f" >&2; die "go failed"; }
+      "$bin/bench.test" -test.run '^$' -test.bench "^BenchmarkSort(Stable)?\$/${sortpat:-.}" -test.benchtime "$sortn" -test.cpu "$2" >> "$f" 2>&1 || { cat "$f" >&2; die "go failed"; }
     fi
   else
     set -f
