@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/bits"
@@ -277,8 +278,90 @@ func errgroupChunks(lo, hi, k int, out []uint32, salt uint64, fill func([]uint32
 	_ = g.Wait() // the chunks return nil
 }
 
-// BenchmarkSort sorts 10^7 random ints and 10^6 random strings per op,
-// restored from a copy outside the timer, with:
+// The sorts' inputs, shared with the rust peer (TestPeerConstants): the
+// lengths of the ints and strings; how many values the distinct inputs
+// draw from; the Zipf distribution's s (in thousandths), v and largest
+// value.
+const (
+	sortInts     = 10_000_000
+	sortStrings  = 1_000_000
+	sortDistinct = 16
+)
+
+var sortZipf = []int{1200, 1, 1 << 20}
+
+// sortInputs are the kinds of input of the sort benchmarks: random 64-bit
+// values; sorted and reversed ones; all equal; drawn from sortDistinct
+// random values; Zipf-distributed (as rand.NewZipf draws them with
+// sortZipf). The strings are the values formatted in base 36; the sorted
+// and reversed strings are sorted as strings.
+var sortInputs = []string{"random", "sorted", "reversed", "equal", "distinct16", "zipf"}
+
+// sortValues returns n values of the kind of input, drawn from a
+// generator seeded by seed.
+func sortValues(kind string, n int, seed uint64) []uint64 {
+	r := rand.New(rand.NewPCG(seed, 2))
+	xs := make([]uint64, n)
+	switch kind {
+	case "random":
+		for i := range xs {
+			xs[i] = r.Uint64()
+		}
+	case "sorted", "reversed":
+		for i := range xs {
+			xs[i] = uint64(i) * 1_000_003 // spread, so that strings of them differ in length
+		}
+		if kind == "reversed" {
+			slices.Reverse(xs)
+		}
+	case "equal":
+		v := r.Uint64()
+		for i := range xs {
+			xs[i] = v
+		}
+	case "distinct16":
+		var vs [sortDistinct]uint64
+		for i := range vs {
+			vs[i] = r.Uint64()
+		}
+		for i := range xs {
+			xs[i] = vs[r.IntN(sortDistinct)]
+		}
+	case "zipf":
+		z := rand.NewZipf(r, float64(sortZipf[0])/1000, float64(sortZipf[1]), uint64(sortZipf[2]))
+		for i := range xs {
+			xs[i] = z.Uint64()
+		}
+	default:
+		panic("bench: no sort input " + kind)
+	}
+	return xs
+}
+
+// sortData returns the ints and the strings of a kind of input.
+func sortData(kind string) ([]int, []string) {
+	vs := sortValues(kind, sortInts, 1)
+	ints := make([]int, len(vs))
+	for i, v := range vs {
+		ints[i] = int(v)
+	}
+	vs = sortValues(kind, sortStrings, 2)
+	strs := make([]string, len(vs))
+	for i, v := range vs {
+		strs[i] = strconv.FormatUint(v, 36)
+	}
+	switch kind { // in the order of strings, not of numbers
+	case "sorted":
+		slices.Sort(strs)
+	case "reversed":
+		slices.Sort(strs)
+		slices.Reverse(strs)
+	}
+	return ints, strs
+}
+
+// BenchmarkSort sorts 10^7 ints and 10^6 strings of each kind of input
+// (sortInputs) per op, restored from a copy outside the timer, with:
 //
 //   - wsq: sched.Sort on a Pool of GOMAXPROCS workers made once, in
 //     Pool.Do;
@@ -289,30 +372,37 @@ func errgroupChunks(lo, hi, k int, out []uint32, salt uint64, fill func([]uint32
 //     through a buffer.
 //
 // Each op's result is checked against slices.Sort's, outside the timer.
+// The sub-benchmarks are named data=ELEM-INPUT/impl=IMPL.
 //
 //	go test -run '^$' -bench 'Sort' -cpu 1,2 -count 5 ./bench
 func BenchmarkSort(b *testing.B) {
-	ints := make([]int, 10_000_000)
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := range ints {
-		ints[i] = int(r.Uint64())
+	for _, kind := range sortInputs {
+		ints, strs := sortData(kind)
+		benchSort(b, "ints-"+kind, ints)
+		benchSort(b, "strings-"+kind, strs)
 	}
-	strs := make([]string, 1_000_000)
-	for i := range strs {
-		strs[i] = strconv.FormatUint(r.Uint64(), 36)
+}
+
+// BenchmarkSortStable sorts the inputs of BenchmarkSort with
+// sched.SortStableFunc (wsq) and slices.SortStableFunc (slices), both
+// with cmp.Compare.
+func BenchmarkSortStable(b *testing.B) {
+	for _, kind := range sortInputs {
+		ints, strs := sortData(kind)
+		benchSortStable(b, "ints-"+kind, ints)
+		benchSortStable(b, "strings-"+kind, strs)
 	}
-	benchSort(b, "ints", ints)
-	benchSort(b, "strings", strs)
+}
+
+// sortImpl is a sort of a benchmark, run on a pool made for it.
+type sortImpl[E any] struct {
+	name string
+	sort func(pool *sched.Pool, x []E)
 }
 
 // benchSort runs the sorts of BenchmarkSort on copies of in.
 func benchSort[E interface{ ~int | ~string }](b *testing.B, name string, in []E) {
-	want := slices.Clone(in)
-	slices.Sort(want)
-	sorts := []struct {
-		name string
-		sort func(pool *sched.Pool, x []E)
-	}{
+	runSorts(b, name, in, []sortImpl[E]{
 		{"wsq", func(pool *sched.Pool, x []E) {
 			_ = pool.Do(context.Background(), func(t *sched.Task) error {
 				sched.Sort(t, x)
@@ -323,7 +413,26 @@ func benchSort[E interface{ ~int | ~string }](b *testing.B, name string, in []E)
 		{"goroutines", func(_ *sched.Pool, x []E) {
 			mergeSortGoroutines(x, make([]E, len(x)), bits.Len(uint(runtime.GOMAXPROCS(0)))+1)
 		}},
-	}
+	})
+}
+
+// benchSortStable runs the sorts of BenchmarkSortStable on copies of in.
+func benchSortStable[E interface{ ~int | ~string }](b *testing.B, name string, in []E) {
+	runSorts(b, name, in, []sortImpl[E]{
+		{"wsq", func(pool *sched.Pool, x []E) {
+			_ = pool.Do(context.Background(), func(t *sched.Task) error {
+				sched.SortStableFunc(t, x, cmp.Compare[E])
+				return nil
+			})
+		}},
+		{"slices", func(_ *sched.Pool, x []E) { slices.SortStableFunc(x, cmp.Compare[E]) }},
+	})
+}
+
+// runSorts times each sort of in, checking each op's result.
+func runSorts[E cmp.Ordered](b *testing.B, name string, in []E, sorts []sortImpl[E]) {
+	want := slices.Clone(in)
+	slices.Sort(want)
 	for _, s := range sorts {
 		b.Run(fmt.Sprintf("data=%s/impl=%s", name, s.name), func(b *testing.B) {
 			pool, err := sched.NewPool()

@@ -36,6 +36,10 @@ func peerConstants() map[string][]int {
 		"THIEVES_PART":     {int(thievesPart * 100)}, // in percent
 		"FIB_FINE":         {fibWorks[0].n, fibWorks[0].cutoff},
 		"FIB_COARSE":       {fibWorks[1].n, fibWorks[1].cutoff},
+		"SORT_INTS":        {sortInts},
+		"SORT_STRINGS":     {sortStrings},
+		"SORT_DISTINCT":    {sortDistinct},
+		"SORT_ZIPF":        sortZipf,
 	}
 }
 
@@ -49,6 +53,7 @@ var peerSources = map[string][]string{
 		"WINDOW_ITEMS", "BATCH_SIZES", "STEAL_SIZES", "STEAL_SHARES", "STEAL_QUEUES", "STEAL_ITEMS",
 		"THIEVES_BACKLOG", "THIEVES_CHECK", "FIB_FINE", "FIB_COARSE",
 	},
+	"peers/rust/src/loops.rs": {"SORT_INTS", "SORT_STRINGS", "SORT_DISTINCT", "SORT_ZIPF"},
 	"peers/cpp/harness.cpp": {
 		"WINDOW_ITEMS", "BATCH_SIZES", "STEAL_SIZES", "STEAL_SHARES", "STEAL_QUEUES", "STEAL_ITEMS",
 		"POP_FILL_BATCH", "DEFAULT_CAPACITY", "THIEVES_BACKLOG", "THIEVES_CHECK", "THIEVES_PART",

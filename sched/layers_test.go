@@ -16,7 +16,8 @@ import (
 // of the fork-join layer, through its exported names only; the fork-join
 // layer runs tasks on the engine's workers. No layer names one above it.
 //
-//	loops       loop.go  map.go  reduce.go  sort.go  seq.go
+//	loops       loop.go  map.go  reduce.go  seq.go  sort.go  sortquick.go
+//	            sortblock.go  sortradix.go  sortstable.go
 //	              |  exported names only: Task, ForkFunc, JoinFunc, Future
 //	fork-join   pool.go  task.go  fork.go  forkstack.go  runner.go  group.go  lend.go
 //	            default.go
@@ -25,7 +26,10 @@ import (
 //	            randommode.go  park.go  inject.go  latch.go  panic.go
 //	            perworker.go  stats.go  race.go  norace.go  doc.go
 var (
-	loopFiles     = []string{"loop.go", "map.go", "reduce.go", "sort.go", "seq.go"}
+	loopFiles = []string{
+		"loop.go", "map.go", "reduce.go", "seq.go",
+		"sort.go", "sortquick.go", "sortblock.go", "sortradix.go", "sortstable.go",
+	}
 	forkJoinFiles = []string{"pool.go", "task.go", "fork.go", "forkstack.go", "runner.go", "group.go", "lend.go", "default.go"}
 	engineFiles   = []string{
 		"config.go", "run.go", "scheduler.go", "worker.go", "mastermode.go",

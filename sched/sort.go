@@ -2,40 +2,79 @@ package sched
 
 import (
 	"cmp"
-	"math/bits"
-	"slices"
+	"sync/atomic"
 )
 
-// The sorts are parallel forms of the standard library's. Sort and
-// SortFunc are quicksorts: a task partitions its part around a pivot and
-// sorts the two sides with JoinFunc, down to parts of sortLeaf elements,
-// which slices.Sort or slices.SortFunc sorts. SortStableFunc is a merge
-// sort whose merges split too.
+// The sorts are parallel forms of the standard library's. None makes a
+// pass over all of x on one worker, at any depth: their span, the longest
+// chain of steps, grows as a power of log n.
+//
+//	sort               parts                          kernel, on one worker
+//	Sort of integers   quicksort, cut in parallel     radix sort (MSD), with scratch
+//	Sort of others     quicksort, cut in parallel     pdqsort, block partitions
+//	SortFunc           quicksort, cut in parallel     pdqsort, block partitions
+//	SortStableFunc     merge sort, parallel merges    merge sort of insertion runs
+//
+// A parallel cut partitions the blocks of a part in parallel, each around
+// the same pivot. The part then holds, block after block, runs of small
+// and large elements; those on the wrong side of the cut swap pairwise,
+// in parallel too (sortquick.go). A cut's span is about two blocks.
+//
+// The kernel is pattern-defeating quicksort with BlockQuicksort's
+// branchless partition (Edelkamp and Weiß, ESA 2016): a block records
+// which of its elements are misplaced with no branch on a comparison
+// (sortblock.go). IPS⁴o (Axtmann, Witt, Ferizovic and Sanders, ESA 2017)
+// classifies elements the same way. Strings compare by their first eight
+// bytes first, as integers. Integers skip comparisons: a radix sort
+// sorts each leaf through a scratch slice that stays in cache
+// (sortradix.go).
+//
+// A long x is first checked in one parallel pass: a sorted x costs that
+// pass, and a descending one that pass and a parallel reversal. A short
+// one goes to the kernel at once, which finds a sorted x in one pass too.
 
-// sortLeaf is the size below which a part is sorted serially. A part of
-// this size takes far longer than the Join that starts it.
-const sortLeaf = 2048
-
-// mergeLeaf is the size below which a merge runs serially.
-const mergeLeaf = 8192
+const (
+	// quickLeaf is the longest part that the kernel sorts on one worker.
+	// A part of this size takes far longer than the Join that starts it.
+	quickLeaf = 1 << 14
+	// radixLeaf is the longest part that the radix kernel sorts: its
+	// scratch, of this many elements, stays in a core's cache.
+	radixLeaf = 1 << 16
+	// sortBlock is the block of a parallel pass: of a cut, a check, a
+	// reversal.
+	sortBlock = 1 << 12
+	// mergeLeaf is the size below which a merge runs serially.
+	mergeLeaf = 8192
+	// stableLeaf is the longest part of the stable sort that one worker
+	// sorts.
+	stableLeaf = 2048
+	// stableRun is the longest run of the stable sort that insertion
+	// sorts.
+	stableRun = 16
+)
 
 // Sort sorts x in ascending order, as slices.Sort does, in parallel when
 // other workers look for work. When sorting floating-point numbers, NaNs
-// are ordered before other values. It sorts in place and allocates
-// nothing. The sort is not stable, which no one can see in values of an
-// ordered type.
+// are ordered before other values. The sort is not stable, which no one
+// can see in values of an ordered type.
 //
 //	sched.Sort(t, xs) // xs is a []int
 //
-// Sort is a parallel quicksort. A part is cut around the median of nine
-// of its elements, and the two sides are sorted in parallel, down to small
-// parts that slices.Sort sorts. A part cut badly too often is left to
-// slices.Sort whole, so the worst case stays O(n log n). An x that is
-// sorted already costs one pass. The first cut of a part runs on one
-// worker: the parallel work grows from there.
+// Sort is a quicksort whose cuts run in parallel blocks. Parts of up to
+// 16,384 elements are sorted on one worker, by pattern-defeating
+// quicksort with branchless block partitions. For the integer types
+// (int, int8 to int64, uint, uint8 to uint64, uintptr, but not types
+// defined from them) parts of up to 65,536 elements go to a radix sort
+// instead. The worst case stays O(n log n). An x that is sorted costs one
+// pass; one in descending order, one pass and a reversal.
 //
-// Sort of a nil or short x returns at once. t is the calling task: Sort
-// panics if it is nil or not the Task of the function that calls it.
+// Sort works in place. A cut allocates a few words per block of 4,096
+// elements. The radix sort takes a scratch slice of up to 65,536 elements
+// per worker, for all its parts, unless x has fewer than 256 elements.
+//
+// Sort of fewer than two elements returns at once. t is the calling task,
+// or nil in a goroutine that is not a task: Sort then runs on the default
+// pool and returns when x is sorted (see Do).
 func Sort[S ~[]E, E cmp.Ordered](t *Task, x S) {
 	if t == nil {
 		onDefault(func(t *Task) { Sort(t, x) })
@@ -44,24 +83,23 @@ func Sort[S ~[]E, E cmp.Ordered](t *Task, x S) {
 	if len(x) < 2 {
 		return
 	}
-	q := &quick[E]{
-		sorted:    func(x []E) bool { return slices.IsSorted(x) },
-		partition: partitionOrdered[E],
-		leaf:      func(x []E) { slices.Sort(x) },
-	}
-	q.sort(t, x)
+	sortOrdered(t, []E(x), nil, true)
 }
 
 // SortFunc sorts x in ascending order as cmp determines it, as
 // slices.SortFunc does, in parallel when other workers look for work. cmp
 // must be a strict weak ordering, as slices.SortFunc requires; with one
-// that is not, SortFunc ends, with x in some order. The sort is not
-// stable. All that Sort says holds for SortFunc.
+// that is not, SortFunc ends, with x a permutation of its input. The sort
+// is not stable.
 //
 //	sched.SortFunc(t, people, func(a, b Person) int { return cmp.Compare(a.Age, b.Age) })
 //
-// SortFunc panics if t or cmp is nil, and with a *PanicError if cmp
-// panics.
+// SortFunc is the quicksort of Sort, with pdqsort as its kernel. It works
+// in place: a cut allocates a few words per block of 4,096 elements.
+//
+// A nil t runs SortFunc on the default pool, as it does Sort. SortFunc
+// panics if cmp is nil, and with a *PanicError if cmp panics. x is then a
+// permutation of its input.
 func SortFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
 	checkLoop("SortFunc", cmp == nil)
 	if t == nil {
@@ -71,24 +109,25 @@ func SortFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
 	if len(x) < 2 {
 		return
 	}
-	q := &quick[E]{
-		sorted:    func(x []E) bool { return slices.IsSortedFunc(x, cmp) },
-		partition: func(x []E) int { return partitionFunc(x, cmp) },
-		leaf:      func(x []E) { slices.SortFunc(x, cmp) },
-	}
-	q.sort(t, x)
+	sortFunc(t, []E(x), cmp, nil)
 }
 
 // SortStableFunc sorts x as SortFunc does, keeping the original order of
 // equal elements, as slices.SortStableFunc does. It is a parallel merge
 // sort: the halves are sorted in parallel, then merged in parallel, each
-// merge cut where a binary search splits both halves. It allocates one
-// buffer of len(x) elements.
+// merge cut where a binary search splits both halves. An x that is sorted
+// costs one pass; one in strictly descending order, one pass and a
+// reversal. Up to 2,048 elements, slices.SortStableFunc sorts x.
 //
 //	sched.SortStableFunc(t, people, func(a, b Person) int { return strings.Compare(a.Name, b.Name) })
 //
-// SortStableFunc panics if t or cmp is nil, and with a *PanicError if
-// cmp panics.
+// SortStableFunc allocates one buffer of len(x) elements, unless x is
+// short, sorted or strictly descending.
+//
+// A nil t runs SortStableFunc on the default pool, as it does Sort.
+// SortStableFunc panics if cmp is nil, and with a *PanicError if cmp
+// panics. x is then a permutation of its input: a merge that was writing
+// x when cmp panicked copies its halves back from the buffer.
 func SortStableFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
 	checkLoop("SortStableFunc", cmp == nil)
 	if t == nil {
@@ -98,260 +137,143 @@ func SortStableFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
 	if len(x) < 2 {
 		return
 	}
-	asTask(t, stableSort[E], stableArgs[E]{x: x, cmp: cmp})
+	sortStable(t, []E(x), cmp, nil)
 }
 
-// stableArgs is a whole stable sort.
-type stableArgs[E any] struct {
-	x   []E
-	cmp func(a, b E) int
-}
-
-// stableSort is the first task of a stable sort: it returns at once if
-// x is sorted, and else sorts it by mergeSort.
-func stableSort[E any](t *Task, a stableArgs[E]) {
-	if slices.IsSortedFunc(a.x, a.cmp) {
+// join2 is JoinFunc, or with a meter, f and then g in the calling
+// goroutine, as the meter's model of a join (see sortMeter).
+func join2[A, B any](t *Task, m *sortMeter, f func(*Task, A), a A, g func(*Task, B), b B) {
+	if m == nil {
+		JoinFunc(t, f, a, g, b)
 		return
 	}
-	mergeSort(t, mergeArgs[E]{m: &merger[E]{cmp: a.cmp}, x: a.x, buf: make([]E, len(a.x))})
+	m.fork()
+	f(t, a)
+	m.next()
+	g(t, b)
+	m.join()
 }
 
-// quick is one quicksort: how it cuts a part, and how it sorts a small
-// one.
-type quick[E any] struct {
-	sorted func(x []E) bool // checked once, by the first task
-	// partition moves a pivot of x to some p and the elements to either
-	// side of it: x[:p] holds none above x[p], and x[p+1:] none below.
-	partition func(x []E) int
-	leaf      func(x []E)
+// blocks is a parallel pass over the blocks [i*size, min((i+1)*size, n))
+// of a range of n: body(t, lo, hi) for each.
+type blocks struct {
+	n, size int
+	body    func(t *Task, lo, hi int)
+	m       *sortMeter
 }
 
-// sort sorts x in tasks, the first of which checks whether x is sorted
-// already. A task turns a panic of a comparison into a *PanicError. A
-// part may be cut badly bits.Len(len(x)) times before it is left to leaf.
-func (q *quick[E]) sort(t *Task, x []E) {
-	asTask(t, quickFirst[E], quickArgs[E]{q: q, x: x, bad: bits.Len(uint(len(x)))})
-}
-
-// quickFirst is the first task of a quicksort: it returns at once if x is
-// sorted, and else sorts it by quickSort.
-func quickFirst[E any](t *Task, a quickArgs[E]) {
-	if !a.q.sorted(a.x) {
-		quickSort(t, a)
-	}
-}
-
-// quickArgs is a part of a quicksort: the elements, and how many more bad
-// cuts it may take.
-type quickArgs[E any] struct {
-	q   *quick[E]
-	x   []E
-	bad int
-}
-
-// quickSort sorts the part a as the task t.
-func quickSort[E any](t *Task, a quickArgs[E]) {
-	q, x := a.q, a.x
-	if len(x) <= sortLeaf || a.bad == 0 {
-		q.leaf(x)
+// forBlocks calls body for each block of a range of n, in parallel, in
+// tasks that halve the blocks between them. Its span is a block's.
+func forBlocks(t *Task, m *sortMeter, n, size int, body func(t *Task, lo, hi int)) {
+	if n <= 0 {
 		return
 	}
-	p := q.partition(x)
-	lo, hi := x[:p], x[p+1:]
-	if min(len(lo), len(hi)) < len(x)/8 {
-		a.bad--
-	}
-	if len(lo) > len(hi) {
-		lo, hi = hi, lo
-	}
-	// The larger side is the task a thief may take: it carries more work.
-	JoinFunc(t, quickSort[E], quickArgs[E]{q, lo, a.bad}, quickSort[E], quickArgs[E]{q, hi, a.bad})
+	blockTask(t, blockSpan{p: &blocks{n: n, size: size, body: body, m: m}, lo: 0, hi: (n + size - 1) / size})
 }
 
-// partitionOrdered is partitionFunc for an ordered type, with cmp.Less
-// written in place of cmp: a call per comparison would cost it more than
-// the comparison. The two must stay alike, step for step;
-// TestPartitionsAgree checks that they cut alike.
-func partitionOrdered[E cmp.Ordered](x []E) int {
-	n := len(x)
-	a, b, c := n/4, n/2, n/4*3
-	if n >= 64 { // Tukey's ninther: the median of three medians
-		a = median3Ordered(x, a-1, a, a+1)
-		b = median3Ordered(x, b-1, b, b+1)
-		c = median3Ordered(x, c-1, c, c+1)
-	}
-	m := median3Ordered(x, a, b, c)
-	x[0], x[m] = x[m], x[0]
-	pivot := x[0]
-	i, j := 1, n-1
-	for {
-		for i <= j && cmp.Less(x[i], pivot) {
-			i++
-		}
-		for i <= j && cmp.Less(pivot, x[j]) {
-			j--
-		}
-		if i >= j {
-			break
-		}
-		x[i], x[j] = x[j], x[i]
-		i++
-		j--
-	}
-	x[0], x[j] = x[j], x[0]
-	return j
+// blockSpan is a run of blocks of a pass: those from lo to hi-1.
+type blockSpan struct {
+	p      *blocks
+	lo, hi int
 }
 
-// median3Ordered returns the index of the median of x[a], x[b] and x[c].
-func median3Ordered[E cmp.Ordered](x []E, a, b, c int) int {
-	if cmp.Less(x[b], x[a]) {
-		a, b = b, a
-	}
-	if cmp.Less(x[c], x[b]) {
-		b = c
-		if cmp.Less(x[b], x[a]) {
-			b = a
-		}
-	}
-	return b
-}
-
-// partitionFunc moves a pivot of x, which holds at least 3 elements, to
-// some p, the elements below it before p and those above it after p, and
-// returns p. The pivot is the median of three elements, or of three
-// medians of three. Elements equal to the pivot stop both scans and are
-// swapped, so that a part of equal elements is cut in the middle. Every
-// scan stays within x, whatever cmp answers.
-//
-// Invariants of the loop: x[0] is the pivot; x[1:i] holds no element
-// above it; x[j+1:] holds none below it.
-func partitionFunc[E any](x []E, cmp func(a, b E) int) int {
-	n := len(x)
-	a, b, c := n/4, n/2, n/4*3
-	if n >= 64 {
-		a = median3Func(x, a-1, a, a+1, cmp)
-		b = median3Func(x, b-1, b, b+1, cmp)
-		c = median3Func(x, c-1, c, c+1, cmp)
-	}
-	m := median3Func(x, a, b, c, cmp)
-	x[0], x[m] = x[m], x[0]
-	pivot := x[0]
-	i, j := 1, n-1
-	for {
-		for i <= j && cmp(x[i], pivot) < 0 {
-			i++
-		}
-		for i <= j && cmp(pivot, x[j]) < 0 {
-			j--
-		}
-		if i >= j {
-			break
-		}
-		x[i], x[j] = x[j], x[i]
-		i++
-		j--
-	}
-	// Now i > j, or i == j at an element equal to the pivot: x[j] is no
-	// element above the pivot, and its place is the pivot's.
-	x[0], x[j] = x[j], x[0]
-	return j
-}
-
-// median3Func returns the index of the median of x[a], x[b] and x[c].
-func median3Func[E any](x []E, a, b, c int, cmp func(a, b E) int) int {
-	if cmp(x[b], x[a]) < 0 {
-		a, b = b, a
-	}
-	if cmp(x[c], x[b]) < 0 {
-		b = c
-		if cmp(x[b], x[a]) < 0 {
-			b = a
-		}
-	}
-	return b
-}
-
-// merger is one stable merge sort: its comparison.
-type merger[E any] struct{ cmp func(a, b E) int }
-
-// mergeArgs is a part of a merge sort: sort x, leaving the result in x,
-// or in buf (of x's length) if toBuf.
-type mergeArgs[E any] struct {
-	m     *merger[E]
-	x     []E
-	buf   []E
-	toBuf bool
-}
-
-// mergeSort sorts the part a as the task t: each half into the other
-// slice, then the merge of the halves back into the one a names.
-func mergeSort[E any](t *Task, a mergeArgs[E]) {
-	m, x, buf := a.m, a.x, a.buf
-	if len(x) <= sortLeaf {
-		slices.SortStableFunc(x, m.cmp)
-		if a.toBuf {
-			copy(buf, x)
-		}
+// blockTask runs the blocks of s, forking half of them while it has more
+// than one.
+func blockTask(t *Task, s blockSpan) {
+	for s.hi-s.lo > 1 {
+		mid := s.lo + (s.hi-s.lo)/2
+		join2(t, s.p.m, blockTask, blockSpan{s.p, s.lo, mid}, blockTask, blockSpan{s.p, mid, s.hi})
 		return
 	}
-	h := len(x) / 2
-	JoinFunc(t, mergeSort[E], mergeArgs[E]{m, x[:h], buf[:h], !a.toBuf},
-		mergeSort[E], mergeArgs[E]{m, x[h:], buf[h:], !a.toBuf})
-	src, dst := buf, x
-	if a.toBuf {
-		src, dst = x, buf
-	}
-	mergeParts(t, mergeHalves[E]{m, src[:h], src[h:], dst})
+	p := s.p
+	p.body(t, s.lo*p.size, min(p.n, (s.lo+1)*p.size))
 }
 
-// mergeHalves is a merge: a and b, each sorted, into dst, which has room
-// for both and shares no element with them.
-type mergeHalves[E any] struct {
-	m    *merger[E]
-	a, b []E
-	dst  []E
-}
+// sortedProbe is how many elements at the front of x are checked on the
+// calling worker before a parallel pass checks the rest: a random x ends
+// the check there.
+const sortedProbe = 32
 
-// mergeParts merges h as the task t. A large merge is cut in two: at the
-// middle of its longer input, and where a binary search puts that element
-// in the other. Equal elements of a go before those of b, in either cut.
-func mergeParts[E any](t *Task, h mergeHalves[E]) {
-	cmp, a, b := h.m.cmp, h.a, h.b
-	if len(a)+len(b) <= mergeLeaf {
-		mergeSerial(a, b, h.dst, cmp)
-		return
+// presorted returns true when x is sorted in ascending order, or was in
+// descending order and is now reversed. order(y, up, down) reports
+// whether y is sorted (if up asks), and whether it is in the order that
+// reverses into a sorted one (if down asks). The check runs in parallel
+// blocks, each of which also checks the element before it; a block checks
+// only the orders that no other block has ruled out.
+func presorted[E any](t *Task, m *sortMeter, x []E, order func(y []E, up, down bool) (bool, bool)) bool {
+	if len(x) <= sortBlock { // on this worker
+		up, down := order(x, true, true)
+		if !up && down {
+			reverse(x)
+		}
+		return up || down
 	}
-	var i, j int
-	if len(a) >= len(b) {
-		i = len(a) / 2 // b[:j] holds the elements of b below a[i]
-		j, _ = slices.BinarySearchFunc(b, a[i], cmp)
-	} else {
-		j = len(b) / 2 // a[:i] holds the elements of a up to b[j]
-		i, _ = slices.BinarySearchFunc(a, b[j], func(x, y E) int {
-			if cmp(x, y) <= 0 {
-				return -1
+	probe := x[:sortedProbe]
+	up, down := order(probe, true, true)
+	if !up && !down {
+		return false
+	}
+	// notUp and notDown are set by the blocks that find x out of either
+	// order.
+	var notUp, notDown atomic.Bool
+	notUp.Store(!up)
+	notDown.Store(!down)
+	forBlocks(t, m, len(x)-len(probe), sortBlock, func(t *Task, lo, hi int) {
+		u, d := order(x[len(probe)+lo-1:len(probe)+hi], !notUp.Load(), !notDown.Load())
+		if !u {
+			notUp.Store(true)
+		}
+		if !d {
+			notDown.Store(true)
+		}
+	})
+	switch {
+	case !notUp.Load():
+		return true
+	case !notDown.Load():
+		forBlocks(t, m, len(x)/2, sortBlock, func(t *Task, lo, hi int) {
+			n := len(x)
+			for i := lo; i < hi; i++ {
+				x[i], x[n-1-i] = x[n-1-i], x[i]
 			}
-			return 1
 		})
+		return true
 	}
-	JoinFunc(t, mergeParts[E], mergeHalves[E]{h.m, a[:i], b[:j], h.dst[:i+j]},
-		mergeParts[E], mergeHalves[E]{h.m, a[i:], b[j:], h.dst[i+j:]})
+	return false
 }
 
-// mergeSerial merges a and b into dst, the elements of a first among
-// equal ones.
-func mergeSerial[E any](a, b, dst []E, cmp func(a, b E) int) {
-	k := 0
-	for len(a) > 0 && len(b) > 0 {
-		if cmp(b[0], a[0]) < 0 {
-			dst[k] = b[0]
-			b = b[1:]
-		} else {
-			dst[k] = a[0]
-			a = a[1:]
-		}
-		k++
+// sortMeter is a model of a sort's parallel run, for a test: the sort's
+// work and span, in the units that tick counts. With a meter, the sort runs
+// on one goroutine, each join as f and then g; the meter keeps a clock per
+// strand, and a join ends at the later of its two strands' clocks, as
+// Cilkview's work and span analysis does. Its methods are no-ops on a nil
+// meter, which is how the sorts run.
+type sortMeter struct {
+	work  int64   // every tick
+	clock int64   // the ticks on the path to the current strand
+	marks []int64 // per open join: its start, then the end of its f
+}
+
+// tick adds n units of work to the current strand.
+func (m *sortMeter) tick(n int) {
+	if m != nil {
+		m.work += int64(n)
+		m.clock += int64(n)
 	}
-	k += copy(dst[k:], a)
-	copy(dst[k:], b)
+}
+
+// fork starts a join's f.
+func (m *sortMeter) fork() { m.marks = append(m.marks, m.clock) }
+
+// next ends a join's f and starts its g, from the clock at the fork.
+func (m *sortMeter) next() {
+	i := len(m.marks) - 1
+	m.marks[i], m.clock = m.clock, m.marks[i]
+}
+
+// join ends a join: its clock is the later of its strands'.
+func (m *sortMeter) join() {
+	i := len(m.marks) - 1
+	m.clock = max(m.clock, m.marks[i])
+	m.marks = m.marks[:i]
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs the parallel loops and sorts of ./bench (BenchmarkLoop,
-# BenchmarkSort) beside their rayon peers (bench/peers/rust/src/loops.rs)
+# BenchmarkSort, BenchmarkSortStable) beside their rayon peers
+# (bench/peers/rust/src/loops.rs)
 # in interleaved rounds, and prints the medians and the ratios that the
 # loops are judged by. See bench/peers/loops.md.
 #
-#   bench/peers/loops.sh [-rounds N] [-cpus "1 2"] [-out DIR] [-only loop|sort] [-quick]
+#   bench/peers/loops.sh [-rounds N] [-cpus "1 2"] [-out DIR] [-only loop|sort] [-sort PAT] [-quick]
 #
 #   -rounds N   interleaved rounds (default 5): in each, for each worker
 #               count, Go's benchmarks run once and Rust's once, in
@@ -13,7 +14,9 @@
 #               threads
 #   -out DIR    where the raw output and the table go (default: a new
 #               directory under ${TMPDIR:-/tmp})
-#   -only WHAT  only the loops, or only the sorts
+#   -only WHAT  only the loops, or only the sorts (stable ones included)
+#   -sort PAT   with the sorts, only the inputs whose data=... name
+#               contains PAT (ints-random, strings-, zipf, ...)
 #   -quick      one round of one op each: does everything build and run?
 #
 # Needs Go, cargo and Debian's crate sources of rayon, as run.sh does; it
@@ -27,13 +30,14 @@ usage() { echo "bench/peers/loops: $* (see the comment at the top of the script)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 
-rounds=5 cpus="1 2" out= only= quick=
+rounds=5 cpus="1 2" out= only= quick= sortpat=
 while [ $# -gt 0 ]; do
   case $1 in
     -rounds) [ $# -ge 2 ] || usage "-rounds needs a value"; rounds=$2; shift 2 ;;
     -cpus) [ $# -ge 2 ] || usage "-cpus needs a value"; cpus=$2; shift 2 ;;
     -out) [ $# -ge 2 ] || usage "-out needs a value"; out=$2; shift 2 ;;
     -only) [ $# -ge 2 ] || usage "-only needs a value"; only=$2; shift 2 ;;
+    -sort) [ $# -ge 2 ] || usage "-sort needs a value"; sortpat=$2; shift 2 ;;
     -quick) quick=1; shift ;;
     -h|-help|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) usage "unknown argument $1" ;;
@@ -83,14 +87,16 @@ side() {
       "$bin/bench.test" -test.run '^$' -test.bench '^BenchmarkLoop$' -test.benchtime "$loopn" -test.cpu "$2" >> "$f" 2>&1 || { cat "$f" >&2; die "go failed"; }
     fi
     if [ "$only" != loop ]; then
-      "$bin/bench.test" -test.run '^$' -test.bench '^BenchmarkSort$' -test.benchtime "$sortn" -test.cpu "$2" >> "$f" 2>&1 || { cat "$f" >&2; die "go failed"; }
+      "$bin/bench.test" -test.run '^$' -test.bench "^BenchmarkSort(Stable)?\$/${sortpat:-.}" -test.benchtime "$sortn" -test.cpu "$2" >> "$f" 2>&1 || { cat "$f" >&2; die "go failed"; }
     fi
   else
-    local pat='BenchmarkLoop/*|BenchmarkSort/*'
-    [ "$only" != loop ] || pat='BenchmarkLoop/*'
-    [ "$only" != sort ] || pat='BenchmarkSort/*'
     set -f
-    "$bin/rust/target/release/wsq-peers" -bench "$pat" -benchtime "$loopn" -cpu "$2" >> "$f" 2>&1 || { set +f; cat "$f" >&2; die "rust failed"; }
+    if [ "$only" != sort ]; then
+      "$bin/rust/target/release/wsq-peers" -bench 'BenchmarkLoop/*' -benchtime "$loopn" -cpu "$2" >> "$f" 2>&1 || { set +f; cat "$f" >&2; die "rust failed"; }
+    fi
+    if [ "$only" != loop ]; then
+      "$bin/rust/target/release/wsq-peers" -bench "BenchmarkSort/data=*${sortpat}*|BenchmarkSortStable/data=*${sortpat}*" -benchtime "$sortn" -cpu "$2" >> "$f" 2>&1 || { set +f; cat "$f" >&2; die "rust failed"; }
+    fi
     set +f
   fi
   awk -v r="$1" -v c="$2" '/^Benchmark/ { n = $1; sub(/-[0-9]+$/, "", n); print r, c, n, $3 }' "$f" >> "$out/records.txt"
