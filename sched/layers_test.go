@@ -23,14 +23,16 @@ import (
 //	              |  host (Pool implements it)
 //	engine      config.go  run.go  scheduler.go  worker.go  mastermode.go
 //	            randommode.go  park.go  inject.go  latch.go  panic.go
-//	            perworker.go  stats.go  profile.go  race.go  norace.go  doc.go
+//	            perworker.go  stats.go  profile.go  cpuclock_linux.go
+//	            cpuclock_other.go  race.go  norace.go  doc.go
 var (
 	loopFiles     = []string{"loop.go", "map.go", "reduce.go", "sort.go"}
 	forkJoinFiles = []string{"pool.go", "task.go", "fork.go", "forkstack.go", "runner.go", "group.go", "lend.go", "measure.go"}
 	engineFiles   = []string{
 		"config.go", "run.go", "scheduler.go", "worker.go", "mastermode.go",
 		"randommode.go", "park.go", "inject.go", "latch.go", "panic.go",
-		"perworker.go", "stats.go", "profile.go", "race.go", "norace.go", "doc.go",
+		"perworker.go", "stats.go", "profile.go", "cpuclock_linux.go", "cpuclock_other.go",
+		"race.go", "norace.go", "doc.go",
 	}
 )
 

@@ -2,6 +2,7 @@ package sched
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -112,8 +113,25 @@ func startStrand(t *Task, tm *taskMeter, from tally) {
 		r := t.runner
 		r.forks.measured = true
 		r.w.asked.Store(1) // atomic: thieves store it; answer keeps it set (forkStack.measured)
+		if tm.m.cpu && !r.locked {
+			// The thread's CPU clock times the strands: no other
+			// goroutine may run on the thread meanwhile, and the
+			// goroutine must not move to another thread mid-strand.
+			runtime.LockOSThread()
+			r.locked = true
+		}
 	}
 	t.strand.resume(tm.m)
+}
+
+// unmeasure ends the measured run of the goroutine r, if it runs one, as
+// it drops its first frame.
+func unmeasure(r *runner) {
+	r.forks.measured = false
+	if r.locked {
+		r.locked = false
+		runtime.UnlockOSThread()
+	}
 }
 
 // startFork starts the strand of t, the task of the fork b, made by a
@@ -224,9 +242,9 @@ func joinGroup(t *Task, g *Group) {
 // before the worker was lent.
 func blockMeasured(t *Task, f func()) {
 	m := t.meas.m
-	start := m.now()
+	start := time.Since(m.epoch) // the wall clock: f waits
 	defer func() { // f may panic: its time still counts
-		d := m.now() - start - m.tick
+		d := time.Since(m.epoch) - start - m.tick
 		t.strand.add(d)
 		t.strand.blocked += d
 	}()

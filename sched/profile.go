@@ -32,17 +32,38 @@ type Measure struct {
 	// of a steal of its task and of the hand-off of its result. Zero means
 	// DefaultBurden; a negative Burden counts as zero.
 	Burden time.Duration
+	// WallClock times the strands by the monotonic clock alone. By
+	// default, on Linux, a strand's time is its thread's CPU time, which
+	// the machine's other jobs do not stretch. Reading it is a system
+	// call, which also slows the code that follows: a strand of some
+	// microseconds or less looks longer than it is. The wall clock is a
+	// read of memory: on a machine that runs nothing else, it measures
+	// fine tasks better.
+	WallClock bool
 }
 
-// DefaultBurden is the Burden of a zero Measure. It is about what a steal
-// of a fork and the wake of its join cost on the 2-core machine of
-// BENCHMARKS.md (BenchmarkStealLatency in package bench). Cilkscale takes
-// 15,000 cycles. Set Measure.Burden to this machine's figure.
-const DefaultBurden = 4 * time.Microsecond
+// DefaultBurden is the Burden of a zero Measure: about what a warm
+// migration costs on the 2-core machine of BENCHMARKS.md, and near
+// Cilkscale's 15,000 cycles. A warm migration is a steal by a worker that
+// looks for work, and the return of the join of what it stole
+// (BenchmarkBurden in package bench). A thief that has parked first
+// costs many times more there. Set Measure.Burden to this machine's
+// figure.
+const DefaultBurden = 5 * time.Microsecond
 
-// Profile is the work and span of a measured run. Its figures are wall
+// Profile is the work and span of a measured run. Its figures are the
 // times of the strands, with the clock's own cost taken off each strand.
 // The scheduler's own time (forks, steals, waits, the clock) is in none.
+//
+//	clock            a strand's time            used
+//	thread CPU time  its thread's CPU time      on Linux, unless Measure.WallClock
+//	wall clock       the monotonic clock        elsewhere, and for a strand whose
+//	                                            goroutine moved to another thread
+//
+// A machine shared with other jobs stops a thread now and then, for a
+// time slice. The wall clock counts that in the strand it stopped, and the
+// span, a longest path, takes it whole. The thread's CPU time does not.
+// Task.Block's functions, which wait, count by the wall clock.
 //
 // A schedule that splits by demand, such as a loop, counts as its
 // iteration space (see Region), whatever split the run chose. So a run
@@ -66,6 +87,8 @@ type Profile struct {
 	// BurdenFrom says where it came from.
 	Burden     time.Duration
 	BurdenFrom string
+	// Clock names the clock that timed the strands (see above).
+	Clock string
 	// Workers is the number of workers of the measured run, and Elapsed
 	// its wall time, the measuring's own cost included.
 	Workers int
@@ -129,6 +152,7 @@ func (p Profile) String() string {
 	row("burdened parallelism", fmt.Sprintf("%.2f", p.BurdenedParallelism()), "work / burdened span")
 	row("forks", fmt.Sprint(p.Forks), "edges that start a strand elsewhere")
 	row("burden", p.Burden.String(), "per fork, from "+p.BurdenFrom)
+	row("clock", p.Clock, "times the strands")
 	row("measured on", fmt.Sprintf("%d workers", p.Workers), "in "+p.Elapsed.String()+", the measuring included")
 	fmt.Fprintf(&b, "\n%8s %14s %14s\n", "workers", "speedup below", "burdened est.")
 	ws := profileWorkers
@@ -144,13 +168,21 @@ func (p Profile) String() string {
 }
 
 // meter is the state of one measured run that every strand reads: the
-// clock, its cost, and the burden. It never changes after newMeter.
+// clocks, their costs, and the burden. It never changes after newMeter.
 type meter struct {
-	id     uint64 // tells this run's stamps from an earlier run's
-	epoch  time.Time
-	tick   time.Duration // what a read of the clock adds to a strand
-	burden time.Duration
-	from   string // where burden came from
+	id    uint64 // tells this run's stamps from an earlier run's
+	epoch time.Time
+	cpu   bool // strands are timed by their thread's CPU time
+	// tick and cpuTick are what a reading (now) adds to a strand's time
+	// on each clock: the end of one reading and the start of the next.
+	tick, cpuTick time.Duration
+	burden        time.Duration
+	from          string // where burden came from
+}
+
+// reading is a reading of a meter's clocks.
+type reading struct {
+	wall, cpu time.Duration
 }
 
 // meters numbers the measured runs.
@@ -164,26 +196,75 @@ func newMeter(m Measure) *meter {
 		mt.burden, mt.from = DefaultBurden, "sched.DefaultBurden"
 	}
 	mt.burden = max(mt.burden, 0)
-	mt.tick = mt.calibrate()
+	if !m.WallClock {
+		_, mt.cpu = threadCPU()
+	}
+	mt.calibrate()
 	return mt
 }
 
-// now reads the monotonic clock: one call of the runtime's nanotime.
-func (m *meter) now() time.Duration { return time.Since(m.epoch) }
-
-// calibrate returns what reading the clock adds to a strand's time: the
-// median gap between two reads in a row. A strand runs from a read's
-// sample to the next read's: it holds the end of one read and the start
-// of the other, about one read. A median of many pairs is stable where a
-// single pair is not.
-func (m *meter) calibrate() time.Duration {
-	var gaps [63]time.Duration
-	for i := range gaps {
-		a := m.now()
-		gaps[i] = m.now() - a
+// now reads the clocks: the monotonic clock, one call of the runtime's
+// nanotime, and the thread's CPU clock if the meter uses it.
+func (m *meter) now() reading {
+	r := reading{wall: time.Since(m.epoch)}
+	if m.cpu {
+		r.cpu, _ = threadCPU()
 	}
-	slices.Sort(gaps[:])
-	return gaps[len(gaps)/2]
+	return r
+}
+
+// since returns the time of a strand that began at the reading r and
+// ends now, the clock's own cost taken off. On the CPU clock, a strand
+// whose CPU time is not within its wall time ran on two threads: its
+// goroutine moved, and only its wall time means anything.
+func (m *meter) since(r reading) time.Duration {
+	now := m.now()
+	wall := now.wall - r.wall
+	if m.cpu {
+		if c := now.cpu - r.cpu; c >= 0 && c <= wall+2*m.cpuTick {
+			return c - m.cpuTick
+		}
+	}
+	return wall - m.tick
+}
+
+// clock names the clock that times the strands.
+func (m *meter) clock() string {
+	if m.cpu {
+		return "thread CPU time"
+	}
+	return "wall clock"
+}
+
+// calibrate measures what the clocks add to a strand's time: the mean
+// time, on each clock, of an empty strand, the slowest tenth left out. A
+// strand runs from a reading's sample to the next one's: it holds the end
+// of one reading and the start of the other, about one reading. A mean,
+// as work is a sum; without the slowest, which an interrupt or the
+// machine's other jobs made slow, and which a few samples would give too
+// much weight. What a reading costs the code after it (the caches a
+// system call disturbs) stays in the strand: see Measure.WallClock.
+func (m *meter) calibrate() {
+	var walls, cpus [256]time.Duration
+	var s strand
+	for i := range walls {
+		s.resume(m)
+		end := m.now()
+		walls[i], cpus[i] = end.wall-s.start.wall, end.cpu-s.start.cpu
+	}
+	m.tick, m.cpuTick = trimmedMean(walls[:]), trimmedMean(cpus[:])
+}
+
+// trimmedMean returns the mean of ds without its largest tenth. It sorts
+// ds.
+func trimmedMean(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	ds = ds[:len(ds)-len(ds)/10]
+	var sum time.Duration
+	for _, d := range ds {
+		sum += d
+	}
+	return sum / time.Duration(len(ds))
 }
 
 // profile returns the Profile of a run that ended with the tally t, on
@@ -192,7 +273,7 @@ func (m *meter) profile(t tally, workers int, elapsed time.Duration) Profile {
 	return Profile{
 		Work: max(t.work, 0), Span: max(t.span, 0), BurdenedSpan: max(t.bspan, 0),
 		Blocked: t.blocked, Forks: t.forks,
-		Burden: m.burden, BurdenFrom: m.from,
+		Burden: m.burden, BurdenFrom: m.from, Clock: m.clock(),
 		Workers: workers, Elapsed: elapsed,
 	}
 }
@@ -256,8 +337,8 @@ func (t *tally) add(d time.Duration) {
 // touches it.
 type strand struct {
 	tally
-	start time.Duration // when the strand began, on the meter's clock
-	open  bool          // a strand is under way: the code runs, not a wait
+	start reading // when the strand began, on the meter's clocks
+	open  bool    // a strand is under way: the code runs, not a wait
 	// waited says that a wait stopped the strand, for the join that
 	// follows it to resume (held). A goroutine that wakes from a wait is
 	// often stopped again at once, by its host: the join reads the clock
@@ -271,7 +352,7 @@ func (s *strand) stop(m *meter) bool {
 	if !s.open {
 		return false
 	}
-	s.add(m.now() - s.start - m.tick)
+	s.add(m.since(s.start))
 	s.open = false
 	return true
 }

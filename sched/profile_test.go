@@ -20,20 +20,54 @@ import (
 )
 
 // The measured runs of shapes whose work and span are known. Each leaf
-// spins for a fixed time (spinFor), so the figures are ratios of those
+// burns a fixed CPU time (burn), so the figures are ratios of those
 // times: the tests compare ratios, with tolerances the clock allows,
-// never an absolute time. The machine may stop a leaf midway (its other
-// jobs, or the collector taking a core), which stretches it: a shape
-// runs up to measuredRuns times, until one run meets every ratio. Where
-// the model makes a figure exact (the forks, the burden a path carries),
-// every run must meet it.
+// never an absolute time. The collector may still take a core midway: a
+// shape runs up to measuredRuns times, until one run meets every ratio.
+// Where the model makes a figure exact (the forks, the burden a path
+// carries), every run must meet it.
 
-// leaf is the time of one leaf of the shapes. A shape has few leaves and
-// does about a millisecond of work, so that many runs see no preemption:
-// a machine shared with other jobs stops a thread for some microseconds
-// often, and for milliseconds every few. A loop chunk of one such
-// iteration takes too long to grow.
+// leaf is the time of one leaf of the shapes: a loop chunk of one such
+// iteration takes too long to grow. A shape does about a millisecond of
+// work.
 const leaf = 100 * time.Microsecond
+
+// burn spins for about d of its thread's CPU time: a count of rounds of
+// a mixing step, at the rate roundsPerNs measured. A machine's other jobs
+// stretch its wall time, not the CPU time that measured runs read.
+func burn(d time.Duration) {
+	x := uint64(d) | 1
+	for range int(float64(d) * roundsPerNs()) {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+	}
+	burnSink.Store(x)
+}
+
+var burnSink atomic.Uint64
+
+// roundsPerNs returns burn's rounds per nanosecond of CPU time: the best
+// of a few timed runs (on Linux the thread's CPU clock, else the wall
+// clock), as a run that the machine slowed only lowers it.
+var roundsPerNs = sync.OnceValue(func() float64 {
+	const rounds = 1 << 20
+	best := 0.0
+	for range 5 {
+		start := cpuNow()
+		x := uint64(1)
+		for range rounds {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+		}
+		burnSink.Store(x)
+		if d := cpuNow() - start; d > 0 {
+			best = max(best, rounds/float64(d))
+		}
+	}
+	return best
+})
 
 // burden is the burden of the tests that read it: as long as a leaf, so
 // that a wrong count of forks shows.
@@ -125,7 +159,7 @@ func TestMeasureChain(t *testing.T) {
 		t.Run(fmt.Sprint("workers=", w), func(t *testing.T) {
 			doShape(t, measuredPool(t, w), burden, func(t *sched.Task) error {
 				for range k {
-					sched.ForkFunc(t, func(*sched.Task, int) { spinFor(leaf) }, 0).Join(t)
+					sched.ForkFunc(t, func(*sched.Task, int) { burn(leaf) }, 0).Join(t)
 				}
 				return nil
 			}, func(prof sched.Profile) {
@@ -140,7 +174,7 @@ func TestMeasureChain(t *testing.T) {
 // TestMeasureSerial: a task that forks nothing has its work as its span.
 func TestMeasureSerial(t *testing.T) {
 	doShape(t, measuredPool(t, 2), burden, func(*sched.Task) error {
-		spinFor(4 * leaf)
+		burn(4 * leaf)
 		return nil
 	}, func(prof sched.Profile) {
 		assert.Equal(t, prof.Span, prof.BurdenedSpan)
@@ -158,7 +192,7 @@ func TestMeasureLeaves(t *testing.T) {
 			doShape(t, measuredPool(t, w), burden, func(t *sched.Task) error {
 				fs := make([]sched.Future[struct{}], n)
 				for i := range fs {
-					fs[i] = sched.ForkFunc(t, func(*sched.Task, int) { spinFor(2 * leaf) }, i)
+					fs[i] = sched.ForkFunc(t, func(*sched.Task, int) { burn(2 * leaf) }, i)
 				}
 				for _, f := range fs {
 					f.Join(t)
@@ -190,7 +224,7 @@ func TestMeasureFib(t *testing.T) {
 	const c = leaf * 4 / 5
 	byFork := func(fib func(*sched.Task, int) int) func(*sched.Task, int) int {
 		return func(t *sched.Task, n int) int {
-			spinFor(c)
+			burn(c)
 			if n < 2 {
 				return n
 			}
@@ -201,7 +235,7 @@ func TestMeasureFib(t *testing.T) {
 	}
 	byJoin := func(fib func(*sched.Task, int) int) func(*sched.Task, int) int {
 		return func(t *sched.Task, n int) int {
-			spinFor(c)
+			burn(c)
 			if n < 2 {
 				return n
 			}
@@ -238,7 +272,7 @@ func TestMeasureLoop(t *testing.T) {
 	for _, w := range workers {
 		t.Run(fmt.Sprint("workers=", w), func(t *testing.T) {
 			doShape(t, measuredPool(t, w), burden, func(t *sched.Task) error {
-				sched.For(t, n, func(*sched.Task, int) { spinFor(leaf) })
+				sched.For(t, n, func(*sched.Task, int) { burn(leaf) })
 				return nil
 			}, func(prof sched.Profile) {
 				assert.Equal(t, 4*burden, prof.BurdenedSpan-prof.Span, "log2(16) levels")
@@ -254,7 +288,7 @@ func TestMeasureNestedLoops(t *testing.T) {
 	const outer, inner = 4, 4
 	doShape(t, measuredPool(t, 2), burden, func(t *sched.Task) error {
 		sched.For(t, outer, func(t *sched.Task, _ int) {
-			sched.For(t, inner, func(*sched.Task, int) { spinFor(leaf) })
+			sched.For(t, inner, func(*sched.Task, int) { burn(leaf) })
 		})
 		return nil
 	}, func(prof sched.Profile) {
@@ -269,7 +303,7 @@ func TestMeasureGroup(t *testing.T) {
 	doShape(t, measuredPool(t, 2), burden, func(t *sched.Task) error {
 		g := t.NewGroup()
 		for range n {
-			g.Go(t, func(*sched.Task) error { spinFor(2 * leaf); return nil })
+			g.Go(t, func(*sched.Task) error { burn(2 * leaf); return nil })
 		}
 		return g.Wait(t)
 	}, func(prof sched.Profile) {
@@ -285,8 +319,8 @@ func TestMeasureImplicitWait(t *testing.T) {
 	doShape(t, measuredPool(t, 2), burden, func(t *sched.Task) error {
 		g := t.NewGroup()
 		for range n {
-			sched.ForkFunc(t, func(*sched.Task, int) { spinFor(2 * leaf) }, 0)
-			g.Go(t, func(*sched.Task) error { spinFor(2 * leaf); return nil })
+			sched.ForkFunc(t, func(*sched.Task, int) { burn(2 * leaf) }, 0)
+			g.Go(t, func(*sched.Task) error { burn(2 * leaf); return nil })
 		}
 		return nil
 	}, func(prof sched.Profile) {
@@ -320,10 +354,10 @@ func TestMeasureBlock(t *testing.T) {
 // for it, but the work counts once, at the forking task's join.
 func TestMeasureSiblingJoin(t *testing.T) {
 	doShape(t, measuredPool(t, 2), burden, func(t *sched.Task) error {
-		a := sched.ForkFunc(t, func(*sched.Task, int) { spinFor(2 * leaf) }, 0)
+		a := sched.ForkFunc(t, func(*sched.Task, int) { burn(2 * leaf) }, 0)
 		sched.ForkFunc(t, func(t *sched.Task, _ int) {
 			a.Join(t)
-			spinFor(2 * leaf)
+			burn(2 * leaf)
 		}, 0)
 		return nil
 	}, func(prof sched.Profile) {
@@ -375,7 +409,7 @@ func TestRunMeasured(t *testing.T) {
 				var handled atomic.Int64
 				st, prof, err := sched.RunMeasured(context.Background(), sched.Measure{Burden: burden}, sched.Config[item]{Workers: 2}, []item{sh.root},
 					func(_ context.Context, it item, w *sched.Worker[item]) error {
-						spinFor(leaf)
+						burn(leaf)
 						handled.Add(1)
 						if it.depth > 1 {
 							kids := make([]item, it.width)
@@ -453,7 +487,7 @@ func TestMeasureOnlyItsRun(t *testing.T) {
 		prof, err := p.DoMeasured(context.Background(), sched.Measure{}, func(t *sched.Task) error {
 			fs := make([]sched.Future[struct{}], 8)
 			for i := range fs {
-				fs[i] = sched.ForkFunc(t, func(*sched.Task, int) { spinFor(leaf / 4) }, i)
+				fs[i] = sched.ForkFunc(t, func(*sched.Task, int) { burn(leaf / 4) }, i)
 			}
 			for _, f := range fs {
 				f.Join(t)
@@ -479,7 +513,7 @@ func TestMeasurePanic(t *testing.T) {
 	})
 	assert.Equal(t, "boom", v)
 	prof, err := p.DoMeasured(context.Background(), sched.Measure{Burden: burden}, func(t *sched.Task) error {
-		sched.ForkFunc(t, func(*sched.Task, int) { spinFor(leaf / 4) }, 0).Join(t) // longer than what t does meanwhile
+		sched.ForkFunc(t, func(*sched.Task, int) { burn(leaf / 4) }, 0).Join(t) // longer than what t does meanwhile
 		return nil
 	})
 	require.NoError(t, err)

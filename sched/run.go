@@ -3,6 +3,7 @@ package sched
 import (
 	"context"
 	"errors"
+	"runtime"
 	"time"
 
 	"github.com/worksteal/wsq/internal/pad"
@@ -78,19 +79,18 @@ func RunMeasured[T any](ctx context.Context, m Measure, cfg Config[T], roots []T
 		Workers: cfg.Workers, Mode: cfg.Mode, Proportion: cfg.Proportion,
 		MaxBlocked: cfg.MaxBlocked, StealOne: cfg.StealOne, spin: cfg.spin,
 	}
-	var relays []relay[T] // indexed by Worker.id; made before the workers start
-	s, err := newScheduler[spawned[T]](mc, runHost[spawned[T]](func(ctx context.Context, it spawned[T], w *Worker[spawned[T]]) error {
-		return relays[w.id].handle(ctx, h, it)
-	}))
+	mh := &measuredHost[T]{h: h, lock: mt.cpu}
+	s, err := newScheduler[spawned[T]](mc, mh)
 	if err != nil {
 		return Stats{}, Profile{}, err
 	}
-	relays = make([]relay[T], len(s.workers))
+	relays := make([]relay[T], len(s.workers)) // before the workers start
 	for i, w := range s.workers {
 		r := &relays[i]
 		r.m, r.push = mt, w.Spawn
 		r.face = Worker[T]{id: i, relay: r}
 	}
+	mh.relays = relays
 	items := make([]spawned[T], len(roots))
 	for i, v := range roots {
 		items[i].v = v
@@ -102,6 +102,28 @@ func RunMeasured[T any](ctx context.Context, m Measure, cfg Config[T], roots []T
 		t.join(&relays[i].total)
 	}
 	return st, mt.profile(t, len(relays), time.Since(start)), err
+}
+
+// measuredHost is RunMeasured's host: the handler through the relays,
+// and worker goroutines locked to their threads when the threads' CPU
+// clocks time the strands: no other goroutine may run on a thread, and no
+// goroutine move to another, mid-strand.
+type measuredHost[T any] struct {
+	h      Handler[T]
+	relays []relay[T] // indexed by Worker.id
+	lock   bool
+}
+
+func (mh *measuredHost[T]) handle(ctx context.Context, it spawned[T], w *Worker[spawned[T]]) error {
+	return mh.relays[w.id].handle(ctx, mh.h, it)
+}
+
+func (mh *measuredHost[T]) serve(w *Worker[spawned[T]]) {
+	if mh.lock {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
+	w.s.serveWorker(w)
 }
 
 // spawned is an item of a measured Run: the program's item, and the

@@ -64,6 +64,7 @@ type runner struct {
 	nframes  int
 	blocking bool // in Task.Block's function, for the message of misuse
 	stealing int  // helping waits on the stack that take work from elsewhere
+	locked   bool // locked to its thread for a measured run (measure.go)
 	gid      uint64
 	// resume (capacity one) receives a token when another goroutine hands
 	// this one a worker.
@@ -275,7 +276,7 @@ func (r *runner) drop(t *Task) {
 	r.top = t.below
 	if t.below == nil {
 		r.forks.trim()
-		r.forks.measured = false
+		unmeasure(r)
 		if r.nframes > keptFrames {
 			last := r.base
 			for range keptFrames - 1 {

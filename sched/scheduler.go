@@ -21,7 +21,7 @@ import (
 //	           measure
 //	engine     config, run, scheduler, worker, mastermode,        runs workers over queues
 //	           randommode, park, inject, latch, panic, perworker,
-//	           stats, profile, race, norace, doc
+//	           stats, profile, cpuclock, race, norace, doc
 //
 // No layer names one above it. The engine needs the fork-join layer only
 // through host; the loops use the exported names of the layers below.
