@@ -243,7 +243,8 @@ func joinGroup(t *Task, g *Group) {
 func blockMeasured(t *Task, f func()) {
 	m := t.meas.m
 	start := time.Since(m.epoch) // the wall clock: f waits
-	defer func() {               // f may panic: its time still counts
+	// f may panic: its time still counts.
+	defer func() {
 		d := time.Since(m.epoch) - start - m.tick
 		t.strand.add(d)
 		t.strand.blocked += d
