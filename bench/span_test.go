@@ -25,15 +25,20 @@ import (
 //	parallelism            work / span: no number of workers does better
 //	burdened-parallelism   work / burdened span
 //	work-ns, span-ns       the work and the span
+//	burdened-span-ns       the burdened span, with burden-ns a fork
 //	speedup-16, -64        the burdened estimate on 16 and 64 workers (Profile.Bounds)
 //
-// The burden is sched.DefaultBurden, or -span.burden. BenchmarkBurden
-// measures what a steal and its join cost this machine, the figure a
-// burden stands for.
+// The burden is sched.DefaultBurden, or -span.burden; -span.wallclock
+// times the strands by the wall clock (sched.Measure.WallClock), for
+// fine tasks on a quiet machine. BenchmarkBurden measures what a steal and
+// its join cost this machine, the figure a burden stands for.
 //
 //	go test -run '^$' -bench 'Span|Burden' -cpu 2 -count 5 ./bench
 
-var spanBurden = flag.Duration("span.burden", 0, "the burden of BenchmarkSpan's measured runs (0: sched.DefaultBurden)")
+var (
+	spanBurden    = flag.Duration("span.burden", 0, "the burden of BenchmarkSpan's measured runs (0: sched.DefaultBurden)")
+	spanWallClock = flag.Bool("span.wallclock", false, "time BenchmarkSpan's strands by the wall clock (sched.Measure.WallClock)")
+)
 
 // spanWork is one workload of BenchmarkSpan: run measures it once.
 type spanWork struct {
@@ -231,7 +236,7 @@ func sortInputs() ([]int, []string) {
 }
 
 func BenchmarkSpan(b *testing.B) {
-	m := sched.Measure{Burden: *spanBurden}
+	m := sched.Measure{Burden: *spanBurden, WallClock: *spanWallClock}
 	for _, w := range spanWorks() {
 		b.Run("work="+w.name, func(b *testing.B) {
 			run, stop := w.prepare(m)
@@ -253,6 +258,7 @@ func reportProfile(b *testing.B, ps []sched.Profile) {
 	b.ReportMetric(float64(p.Work.Nanoseconds()), "work-ns")
 	b.ReportMetric(float64(p.Span.Nanoseconds()), "span-ns")
 	b.ReportMetric(float64(p.BurdenedSpan.Nanoseconds()), "burdened-span-ns")
+	b.ReportMetric(float64(p.Burden.Nanoseconds()), "burden-ns")
 	for _, n := range []int{16, 64} {
 		lo, _ := p.Bounds(n)
 		b.ReportMetric(lo, "speedup-"+strconv.Itoa(n))
