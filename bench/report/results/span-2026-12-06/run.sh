@@ -19,11 +19,16 @@ load() { echo "# load: $(cut -d' ' -f1-3 /proc/loadavg)"; }
 { hdr; load; (cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkBurden$' -test.cpu 2 -test.benchtime 3000x -test.count 5); load; } > "$out/burden.txt" 2>&1
 
 # The timed workloads at 1 and 2 workers, five interleaved rounds of one
-# sample each (each round runs a benchmark at -cpu 1, then at 2).
-timed='^BenchmarkForkJoin$/^impl=join-bq$|^BenchmarkDAG$/^queue=bq$|^BenchmarkNQueens$/^impl=pool-bq$|^BenchmarkLoop$/impl=wsq$|^BenchmarkSort$/impl=wsq$|^BenchmarkBlockingWalk$/^impl=pool$'
+# sample each: each round runs each benchmark at -cpu 1, then at 2 (the
+# DAG at -cpu 2, where it runs 1 worker, then 2).
+timed=('^BenchmarkForkJoin$/^impl=join-bq$' '^BenchmarkNQueens$/^impl=pool-bq$' '^BenchmarkLoop$/impl=wsq$'
+	'^BenchmarkSort$/impl=wsq$' '^BenchmarkBlockingWalk$/^impl=pool$')
 { hdr; for round in 1 2 3 4 5; do
 	echo "# round $round"; load
-	(cd bench && "$bin" -test.run '^$' -test.bench "$timed" -test.cpu 1,2 -test.benchtime 5x -test.count 1)
+	for pat in "${timed[@]}"; do
+		(cd bench && "$bin" -test.run '^$' -test.bench "$pat" -test.cpu 1,2 -test.benchtime 5x -test.count 1)
+	done
+	(cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkDAG$/^queue=bq$' -test.cpu 2 -test.benchtime 5x -test.count 1)
 done; load; } > "$out/timed.txt" 2>&1
 
 # One input for the report command, and the report with the 16-core runs
