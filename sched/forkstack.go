@@ -45,6 +45,10 @@ import (
 //	held items     a queue's newest items, which its owner keeps from thieves   Worker.holder
 //	grain          a worker's busy time per item; long and coarse above limits  Worker.grain
 //	pin            the host's own count in pending, until it unpins             scheduler.pin
+//	measured       a goroutine of a measured run: it publishes each fork       forkStack.measured
+//	strand         a measured task's code between two forks, joins or waits    strand (profile.go)
+//	tally          a strand's work, and its longest paths so far               tally
+//	stamp          a fork's measure: its task's first paths, then its tally    stamp (measure.go)
 
 // Invariants, kept by every operation below:
 //
@@ -436,8 +440,8 @@ func (s *forkStack) mark(b *record) *record {
 // joined ends the forking task's use of b, a record that left the stack
 // and whose task has finished: it takes b off its parent's list, counts
 // its publish off, adds its measure if the run is measured, and clears
-// what b keeps. w is the forking goroutine's
-// worker. The caller may reuse b afterwards (reusable).
+// what b keeps. w is the forking goroutine's worker. The caller may
+// reuse b afterwards (reusable).
 func (s *forkStack) joined(w *Worker[Job], b *record) {
 	if b.tracked {
 		b.tracked = false

@@ -341,7 +341,7 @@ func descends(j Job, t *Task) bool {
 // done (compensate): the tasks l counts may need the worker meanwhile.
 func (r *runner) help(l *latch) {
 	waiter := r.top
-	if waiter.meas != nil {
+	if waiter != nil && waiter.meas != nil {
 		waiter.strand.wait(waiter.meas.m) // the tasks run here are not its work; its join resumes it
 	}
 	stole := false

@@ -1,38 +1,53 @@
 #!/usr/bin/env bash
 # run.sh: the runs of span-2026-12-06 (see README.md), from the repository
-# root: bash bench/report/results/span-2026-12-06/run.sh
+# root:  bash bench/report/results/span-2026-12-06/run.sh [step ...]
+# Steps (default all, in this order): span, burden, timed, report.
 set -euo pipefail
 out=bench/report/results/span-2026-12-06
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(span burden timed report)
 bin=$(mktemp -d)/bench.test
 go test -c -o "$bin" ./bench
-hdr() { printf '# goversion: %s\n# date: %s\n# cores: %s\n' "$(go env GOVERSION)" "$(date -u +%FT%TZ)" "$(nproc)"; }
+hdr() { printf '# goversion: %s\n# date: %s\n# cores: %s\n# commit: %s\n' "$(go env GOVERSION)" "$(date -u +%FT%TZ)" "$(nproc)" "$(git rev-parse --short HEAD)"; }
 load() { echo "# load: $(cut -d' ' -f1-3 /proc/loadavg)"; }
-{ hdr; echo "# commit: $(git rev-parse --short HEAD)"; lscpu | sed 's/^/# /'; } > "$out/machine.txt"
+{ hdr; lscpu | sed 's/^/# /'; } > "$out/machine.txt"
 
-# The work and span of every workload: three measured runs a sample, five
-# samples, on the thread's CPU clock (the default); then fork-join fine on
-# the wall clock too.
-{ hdr; load; (cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkSpan$' -test.cpu 2 -test.benchtime 3x -test.count 5); load; } > "$out/span.txt" 2>&1
-{ hdr; load; (cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkSpan$/^work=forkjoin-' -test.cpu 2 -test.benchtime 3x -test.count 5 -span.wallclock); load; } > "$out/span-wallclock.txt" 2>&1
-
-# What a migration costs: the burden.
-{ hdr; load; (cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkBurden$' -test.cpu 2 -test.benchtime 3000x -test.count 5); load; } > "$out/burden.txt" 2>&1
-
-# The timed workloads at 1 and 2 workers, five interleaved rounds of one
-# sample each: each round runs each benchmark at -cpu 1, then at 2 (the
-# DAG at -cpu 2, where it runs 1 worker, then 2).
-timed=('^BenchmarkForkJoin$/^impl=join-bq$' '^BenchmarkNQueens$/^impl=pool-bq$' '^BenchmarkLoop$/impl=wsq$'
-	'^BenchmarkSort$/impl=wsq$' '^BenchmarkBlockingWalk$/^impl=pool$')
-{ hdr; for round in 1 2 3 4 5; do
-	echo "# round $round"; load
-	for pat in "${timed[@]}"; do
-		(cd bench && "$bin" -test.run '^$' -test.bench "$pat" -test.cpu 1,2 -test.benchtime 5x -test.count 1)
-	done
-	(cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkDAG$/^queue=bq$' -test.cpu 2 -test.benchtime 5x -test.count 1)
-done; load; } > "$out/timed.txt" 2>&1
-
-# One input for the report command, and the report with the 16-core runs
-# of 2026-12-04.
-cat "$out/span.txt" <(grep -v '^# \(goversion\|date\|cores\)' "$out/timed.txt") > "$out/bench.txt"
-(cd bench/report && go run . -in "results/span-2026-12-06/bench.txt" -out results/span-2026-12-06 -progress=false \
-	-multicore results/multicore-2026-12-04/forkjoin-after.txt,results/multicore-2026-12-04/dag.txt)
+for step in "${steps[@]}"; do
+case $step in
+span)
+	# The work and span of every workload: three measured runs a sample,
+	# five samples, on the thread's CPU clock (the default); then the
+	# fork-join workloads on the wall clock too.
+	{ hdr; load; (cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkSpan$' -test.cpu 2 -test.benchtime 3x -test.count 5); load; } > "$out/span.txt" 2>&1
+	{ hdr; load; (cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkSpan$/^work=forkjoin-' -test.cpu 2 -test.benchtime 3x -test.count 5 -span.wallclock); load; } > "$out/span-wallclock.txt" 2>&1
+	;;
+burden)
+	# What a migration costs: the burden.
+	{ hdr; load; (cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkBurden$' -test.cpu 2 -test.benchtime 3000x -test.count 5); load; } > "$out/burden.txt" 2>&1
+	;;
+timed)
+	# The timed workloads at 1 and 2 workers, in interleaved rounds of one
+	# sample each: each round runs each benchmark at -cpu 1, then at 2 (the
+	# DAG and the busy work alone at -cpu 2, where they run 1 worker, then
+	# 2). BenchmarkDAGCeiling's speedup is what the machine gave meanwhile.
+	timed=('^BenchmarkForkJoin$/^impl=join-bq$' '^BenchmarkNQueens$/^impl=pool-bq$' '^BenchmarkLoop$/^work=/^impl=wsq$'
+		'^BenchmarkSort$/^data=/^impl=wsq$' '^BenchmarkBlockingWalk$/^impl=pool$')
+	{ hdr; for round in $(seq "${ROUNDS:-6}"); do
+		echo "# round $round"; load
+		for pat in "${timed[@]}"; do
+			(cd bench && "$bin" -test.run '^$' -test.bench "$pat" -test.cpu 1,2 -test.benchtime 5x -test.count 1)
+		done
+		(cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkDAG$/^queue=bq$' -test.cpu 2 -test.benchtime 5x -test.count 1)
+		(cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkDAGCeiling$' -test.cpu 2 -test.benchtime 5x -test.count 1)
+	done; load; } > "$out/timed.txt" 2>&1
+	;;
+report)
+	# One input for the report command, and the report with the 16-core
+	# runs of 2026-12-04.
+	cat "$out/span.txt" <(grep -v '^# \(goversion\|date\|cores\|commit\)' "$out/timed.txt") > "$out/bench.txt"
+	(cd bench/report && go run . -in "results/span-2026-12-06/bench.txt" -out results/span-2026-12-06 -progress=false \
+		-multicore results/multicore-2026-12-04/forkjoin-after.txt,results/multicore-2026-12-04/dag.txt)
+	;;
+*) echo "run.sh: unknown step $step" >&2; exit 2 ;;
+esac
+done
