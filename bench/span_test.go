@@ -26,6 +26,7 @@ import (
 //	burdened-parallelism   work / burdened span
 //	work-ns, span-ns       the work and the span
 //	burdened-span-ns       the burdened span, with burden-ns a fork
+//	blocked-ns             the part of the work in Task.Block's functions
 //	speedup-16, -64        the burdened estimate on 16 and 64 workers (Profile.Bounds)
 //
 // The burden is sched.DefaultBurden, or -span.burden; -span.wallclock
@@ -259,6 +260,7 @@ func reportProfile(b *testing.B, ps []sched.Profile) {
 	b.ReportMetric(float64(p.Span.Nanoseconds()), "span-ns")
 	b.ReportMetric(float64(p.BurdenedSpan.Nanoseconds()), "burdened-span-ns")
 	b.ReportMetric(float64(p.Burden.Nanoseconds()), "burden-ns")
+	b.ReportMetric(float64(p.Blocked.Nanoseconds()), "blocked-ns")
 	for _, n := range []int{16, 64} {
 		lo, _ := p.Bounds(n)
 		b.ReportMetric(lo, "speedup-"+strconv.Itoa(n))
