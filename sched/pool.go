@@ -133,10 +133,11 @@ func (p *Pool) Do(ctx context.Context, f func(*Task) error) error {
 // The run is the program's, on the pool's workers, with one change: a
 // measured task publishes each fork at once, as a worker whose tasks are
 // long does. So each fork runs as a task, and each join waits for it.
-// The clock is read a few times per task, which adds to Profile.Elapsed
+// The clocks are read a few times per task, which adds to Profile.Elapsed
 // but not to the figures. A measured fine task costs many times an
-// unmeasured one (BENCHMARKS.md has the figures); a run not measured
-// costs nothing more.
+// unmeasured one; a run not measured costs nothing more. While it runs
+// measured tasks, a goroutine of the pool is locked to its thread (see
+// Profile's clocks).
 //
 //	what                               counts as
 //	Fork, ForkFunc, Join's g           a fork, and a join at its Join (or its task's end)
