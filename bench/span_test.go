@@ -382,3 +382,70 @@ func median(xs []int64) float64 {
 	slices.Sort(xs)
 	return float64(xs[len(xs)/2])
 }
+
+// BenchmarkSpanCost is what measuring costs a run: each op runs a workload
+// unmeasured, then measured (Pool.DoMeasured, RunMeasured), on the same
+// pool or configuration, on the thread's CPU clock (clock=cpu, the
+// default) or the wall clock. It reports the measured run's time over the
+// unmeasured one's (ratio, the median over the ops) and the difference
+// per task (extra-ns/task: per fork, or per item of the DAG).
+//
+//	go test -run '^$' -bench SpanCost -cpu 2 -benchtime 7x ./bench
+func BenchmarkSpanCost(b *testing.B) {
+	for _, clock := range []string{"cpu", "wall"} {
+		m := sched.Measure{WallClock: clock == "wall"}
+		for _, fw := range fibWorks {
+			b.Run(fmt.Sprintf("work=forkjoin-%s/clock=%s", fw.name, clock), func(b *testing.B) {
+				pool, err := sched.NewPool(sched.PoolConfig{Mode: sched.Random})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer pool.Close()
+				var fib func(t *sched.Task, n int) int
+				fib = func(t *sched.Task, n int) int {
+					if n <= fw.cutoff {
+						return fibSerial(n)
+					}
+					y, x := sched.Join(t, fib, n-2, fib, n-1)
+					return x + y
+				}
+				f := func(t *sched.Task) error { fib(t, fw.n); return nil }
+				pairedCost(b, fibForks(fw.n, fw.cutoff),
+					func() { _ = pool.Do(context.Background(), f) },
+					func() { _, _ = pool.DoMeasured(context.Background(), m, f) })
+			})
+		}
+		b.Run(fmt.Sprintf("work=dag-uniform-master/clock=%s", clock), func(b *testing.B) {
+			g := dag.Graph{Nodes: *dagNodes, Seed: 1, Fanout: *dagFanout, Work: dag.Uniform, Cost: *dagCost}
+			cfg := sched.Config[dag.Node]{Mode: sched.Master, Proportion: *dagP}
+			h := func(_ context.Context, n dag.Node, w *sched.Worker[dag.Node]) error {
+				dagSink.Add(dag.Spin(g.NodeCost(n.ID), uint64(n.ID)))
+				w.Spawn(g.Children(nil, n)...)
+				return nil
+			}
+			pairedCost(b, g.Nodes,
+				func() { _, _ = sched.Run(context.Background(), cfg, []dag.Node{g.Root()}, h) },
+				func() { _, _, _ = sched.RunMeasured(context.Background(), m, cfg, []dag.Node{g.Root()}, h) })
+		})
+	}
+}
+
+// pairedCost runs plain, then measured, once per op, and reports their
+// ratio and the difference per task, medians over the ops.
+func pairedCost(b *testing.B, tasks int64, plain, measured func()) {
+	var ratios, extras []float64
+	for b.Loop() {
+		start := time.Now()
+		plain()
+		p := time.Since(start)
+		start = time.Now()
+		measured()
+		m := time.Since(start)
+		ratios = append(ratios, float64(m)/float64(p))
+		extras = append(extras, float64(m-p)/float64(tasks))
+	}
+	slices.Sort(ratios)
+	slices.Sort(extras)
+	b.ReportMetric(ratios[len(ratios)/2], "ratio")
+	b.ReportMetric(extras[len(extras)/2], "extra-ns/task")
+}

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # run.sh: the runs of span-2026-12-06 (see README.md), from the repository
 # root:  bash bench/report/results/span-2026-12-06/run.sh [step ...]
-# Steps (default all, in this order): span, burden, timed, report.
+# Steps (default all, in this order): span, cost, burden, timed, report.
 set -euo pipefail
 out=bench/report/results/span-2026-12-06
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(span burden timed report)
+[ ${#steps[@]} -gt 0 ] || steps=(span cost burden timed report)
 bin=$(mktemp -d)/bench.test
 go test -c -o "$bin" ./bench
 hdr() { printf '# goversion: %s\n# date: %s\n# cores: %s\n# commit: %s\n' "$(go env GOVERSION)" "$(date -u +%FT%TZ)" "$(nproc)" "$(git rev-parse --short HEAD)"; }
@@ -20,6 +20,10 @@ span)
 	# fork-join workloads on the wall clock too.
 	{ hdr; load; (cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkSpan$' -test.cpu 2 -test.benchtime 3x -test.count 5); load; } > "$out/span.txt" 2>&1
 	{ hdr; load; (cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkSpan$/^work=forkjoin-' -test.cpu 2 -test.benchtime 3x -test.count 5 -span.wallclock); load; } > "$out/span-wallclock.txt" 2>&1
+	;;
+cost)
+	# What measuring costs a run: paired unmeasured and measured runs.
+	{ hdr; load; (cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkSpanCost$' -test.cpu 2 -test.benchtime 7x -test.count 1); load; } > "$out/cost.txt" 2>&1
 	;;
 burden)
 	# What a migration costs: the burden.
