@@ -67,7 +67,7 @@ const DefaultBurden = 5 * time.Microsecond
 //
 // A schedule that splits by demand, such as a loop, counts as its
 // iteration space (see Region), whatever split the run chose. So a run
-// on 2 workers tells what 64 would get.
+// on 2 workers bounds what 64 could get.
 type Profile struct {
 	// Work is the total time of the strands: task bodies, loop chunks,
 	// Run's handlers, and Task.Block's functions.
