@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # run.sh: the runs of span-2026-12-06 (see README.md), from the repository
 # root:  bash bench/report/results/span-2026-12-06/run.sh [step ...]
-# Steps (default all, in this order): span, cost, burden, timed, report.
+# Steps (default all, in this order): span, cost, burden, timed, paired,
+# report.
 set -euo pipefail
 out=bench/report/results/span-2026-12-06
 steps=("$@")
-[ ${#steps[@]} -gt 0 ] || steps=(span cost burden timed report)
+[ ${#steps[@]} -gt 0 ] || steps=(span cost burden timed paired report)
 bin=$(mktemp -d)/bench.test
 go test -c -o "$bin" ./bench
 hdr() { printf '# goversion: %s\n# date: %s\n# cores: %s\n# commit: %s\n' "$(go env GOVERSION)" "$(date -u +%FT%TZ)" "$(nproc)" "$(git rev-parse --short HEAD)"; }
@@ -45,10 +46,35 @@ timed)
 		(cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkDAGCeiling$' -test.cpu 2 -test.benchtime 5x -test.count 1)
 	done; load; } > "$out/timed.txt" 2>&1
 	;;
+paired)
+	# Short attempts, each bracketed by the busy work alone at 1 and 2
+	# workers: the analysis keeps the attempts in which the machine gave
+	# its second core (both brackets 1.7x or more). For a machine whose
+	# other jobs never leave a quiet minute.
+	ceiling() { (cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkDAGCeiling$' -test.cpu 2 -test.benchtime 3x -test.count 1); }
+	{ hdr; for attempt in $(seq "${ATTEMPTS:-40}"); do
+		echo "# attempt $attempt"; load
+		ceiling
+		(cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkNQueens$/^impl=pool-bq$' -test.cpu 1,2 -test.benchtime 20x -test.count 1)
+		(cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkBlockingWalk$/^impl=pool$' -test.cpu 1,2 -test.benchtime 5x -test.count 1)
+		(cd bench && "$bin" -test.run '^$' -test.bench '^BenchmarkForkJoin$/^impl=join-bq$/^work=coarse$' -test.cpu 1,2 -test.benchtime 5x -test.count 1)
+		ceiling
+	done; load; } > "$out/paired.txt" 2>&1
+	;;
 report)
-	# One input for the report command, and the report with the 16-core
-	# runs of 2026-12-04.
-	cat "$out/span.txt" <(grep -v '^# \(goversion\|date\|cores\|commit\)' "$out/timed.txt") > "$out/bench.txt"
+	# The measured speedups at 2 workers come from the latest runs on this
+	# VM at low load, as the machine gave no second core to timed.txt or
+	# paired.txt (see README.md): report-2026-12-06 (load 0.0-1.9) for
+	# fork-join, the DAG and the busy work alone, loops-2026-12-06b (load
+	# 1.1-1.5) for the loops and sorts. Their rows, and both runs of
+	# BenchmarkSpan, make the report command's input; the 16-core runs of
+	# 2026-12-04 go beside them.
+	r=bench/report/results
+	{ echo "# rows of $r/report-2026-12-06/bench.txt and $r/loops-2026-12-06b/go.txt"
+	  grep -E '^(goos|goarch|pkg|cpu):' "$r/report-2026-12-06/bench.txt" | head -4
+	  grep -E '^BenchmarkForkJoin/impl=join-bq/|^BenchmarkDAG/queue=bq/|^BenchmarkDAGCeiling/' "$r/report-2026-12-06/bench.txt"
+	  grep -E '^Benchmark(Loop|Sort)/[^ ]*impl=wsq' "$r/loops-2026-12-06b/go.txt"; } > "$out/quiet.txt"
+	cat "$out/span-1.txt" "$out/span.txt" "$out/quiet.txt" > "$out/bench.txt"
 	(cd bench/report && go run . -in "results/span-2026-12-06/bench.txt" -out results/span-2026-12-06 -progress=false \
 		-multicore results/multicore-2026-12-04/forkjoin-after.txt,results/multicore-2026-12-04/dag.txt)
 	;;
