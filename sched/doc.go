@@ -201,6 +201,41 @@
 // so that a task does at least some microseconds of work, and there are
 // still tens of tasks per worker for idle workers to steal.
 //
+// # Work and span
+//
+// Whether a program will use 64 cores is decided by its parallelism, its
+// work over its span, and by what each steal costs on its longest path.
+// Pool.DoMeasured runs a computation as Do does and returns its Profile;
+// RunMeasured does the same for Run. A Profile prints as a table, and
+// reports two metrics to a benchmark:
+//
+//	prof, err := pool.DoMeasured(ctx, sched.Measure{}, func(t *sched.Task) error { r = fib(t, 40); return nil })
+//	fmt.Print(prof)  // work, span, parallelism, and speedup bounds for 1 to 128 workers
+//	prof.Report(b)   // in a benchmark: "parallelism" and "burdened-parallelism"
+//
+// The dag is the program's: each Fork, Join's g, Group.Go and Run's Spawn
+// starts a strand elsewhere, and each join, Wait and task's end waits for
+// it. So the figures do not depend on the schedule, with one exception:
+//
+//	shape                             counts as
+//	forks, joins, groups, Run's items  the dag the program made
+//	Sort's splits, Reduce's blocks     the same: the data or n fix them, not the run
+//	a loop (For, ForRange, Map, ...)   its chunks, as if all could run at once
+//	a split by Task.Demand of a program's own  the same, through a Region
+//	Task.Block's function              work on its path, and Profile.Blocked besides
+//
+// A loop splits by demand: the parts 2 workers made say little of 64. So
+// a loop's span is that of its iteration space, its longest chunk, and
+// its burdened span adds a burden per level of a binary split into its
+// chunks, whatever split this run chose. A chunk lasts some microseconds,
+// or one iteration, the least a loop splits to.
+//
+// A measured task publishes each fork at once, so that its forks and
+// joins take the paths that time them; its goroutine reads a clock at each
+// fork, join and end. A measured fine task costs many times an unmeasured
+// one; an unmeasured run pays nothing for the measuring. See Profile for
+// the clocks, and Measure for the burden.
+//
 // # Blocking
 //
 // A task that blocks (on I/O, a system call, a lock, a channel or a sleep)

@@ -403,6 +403,47 @@ func ExamplePool_Stats() {
 	// tasks run: 1000
 }
 
+// ExamplePool_DoMeasured measures the work and span of fib(30), forking
+// above a cutoff. Its figures are times and vary from run to run; the
+// count of forks does not. fmt.Print(prof) prints them all as a table,
+// with the speedups they bound for 1 to 128 workers.
+func ExamplePool_DoMeasured() {
+	pool, err := sched.NewPool()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer pool.Close()
+
+	var fib func(t *sched.Task, n int) int
+	fib = func(t *sched.Task, n int) int {
+		if n < 20 {
+			return fibSerial(n)
+		}
+		x, y := sched.Join(t, fib, n-2, fib, n-1)
+		return x + y
+	}
+	var r int
+	prof, err := pool.DoMeasured(context.Background(), sched.Measure{}, func(t *sched.Task) error {
+		r = fib(t, 30)
+		return nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("fib(30):", r)
+	fmt.Println("forks:", prof.Forks)
+	fmt.Println("parallel:", prof.Parallelism() > 1, prof.BurdenedParallelism() <= prof.Parallelism())
+	lo, hi := prof.Bounds(16)
+	fmt.Println("bounds on 16 workers:", lo <= hi, hi <= 16)
+	// Output:
+	// fib(30): 832040
+	// forks: 232
+	// parallel: true true
+	// bounds on 16 workers: true true
+}
+
 // ExamplePanicError recovers a panic of a task: it reaches the goroutine
 // that waits for the computation, with the task's panic value and stack.
 func ExamplePanicError() {

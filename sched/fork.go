@@ -40,7 +40,7 @@ func Fork[A, R any](t *Task, f func(*Task, A) R, a A) Future[R] {
 	s := &t.runner.forks
 	rec, ok := s.slot().(*taskRecord[A, R])
 	if !ok {
-		rec = own[taskRecord[A, R]](s)
+		rec = own[taskRecord[A, R]](s, t)
 	}
 	rec.fn, rec.a = f, a
 	s.push(t, &rec.record, true)
@@ -63,7 +63,7 @@ func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
 	s := &t.runner.forks
 	rec, ok := s.slot().(*procRecord[A])
 	if !ok {
-		rec = own[procRecord[A]](s)
+		rec = own[procRecord[A]](s, t)
 	}
 	rec.proc, rec.a = f, a
 	s.push(t, &rec.record, true)
@@ -161,6 +161,9 @@ func (f Future[R]) joinOther(t *Task) R {
 	} else if !rec.l.done() {
 		t.runner.help(&rec.l)
 	}
+	if t != nil && t.meas != nil {
+		joinFork(t, rec.stamp, false) // a measured run: the forking task adds the work
+	}
 	rec.l.raise()
 	r := rec.r
 	var zero R
@@ -223,7 +226,7 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 	s := &r.forks
 	rec, ok := s.slot().(*taskRecord[B, RB])
 	if !ok {
-		rec = own[taskRecord[B, RB]](s)
+		rec = own[taskRecord[B, RB]](s, t)
 	}
 	rec.fn, rec.a = g, b
 	s.push(t, &rec.record, false)
@@ -276,7 +279,7 @@ func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
 	s := &r.forks
 	rec, ok := s.slot().(*procRecord[B])
 	if !ok {
-		rec = own[procRecord[B]](s)
+		rec = own[procRecord[B]](s, t)
 	}
 	rec.proc, rec.a = g, b
 	s.push(t, &rec.record, false)

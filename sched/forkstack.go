@@ -45,6 +45,10 @@ import (
 //	held items     a queue's newest items, which its owner keeps from thieves   Worker.holder
 //	grain          a worker's busy time per item; long and coarse above limits  Worker.grain
 //	pin            the host's own count in pending, until it unpins             scheduler.pin
+//	measured       a goroutine of a measured run: it publishes each fork       forkStack.measured
+//	strand         a measured task's code between two forks, joins or waits    strand (profile.go)
+//	tally          a strand's work, and its longest paths so far               tally
+//	stamp          a fork's measure: its task's first paths, then its tally    stamp (measure.go)
 
 // Invariants, kept by every operation below:
 //
@@ -87,6 +91,9 @@ type record struct {
 	// its worker's queue; it is cleared at the join (forkStack.joined).
 	published bool
 	tracked   bool // counted in parent.forks.unjoined
+	// stamp is the fork's measure in a measured run (measure.go), made
+	// at the first such fork in this record, and stale afterwards.
+	stamp *stamp
 	// parties counts those done with a record that its forking task did
 	// not join itself: the forking task's sync, and the joiner that
 	// claimed its Future. The second lets go of parent and ranOn, so that
@@ -219,6 +226,11 @@ type forkStack struct {
 	published int
 	free      []*record // finished records to reuse, out of the slots
 	batch     []Job     // publish's buffer
+	// measured says that the goroutine's frames are a measured run's
+	// (see measure.go): answer then stamps and publishes each fork as it
+	// is made, and keeps the worker's ask, so that every fork polls into
+	// answer. No fork is private, and no join takes its fork back.
+	measured bool
 }
 
 // maxFree is the most finished fork records a goroutine keeps for reuse.
@@ -267,10 +279,15 @@ func (s *forkStack) push(t *Task, b *record, tracked bool) {
 	s.n++
 }
 
-// own returns a record for the next fork when its slot has none of type
-// P: a finished one from the free list, or a new one. It puts it in the
-// slot, and the slot's record, free, on the free list.
-func own[E any, P recordPtr[E]](s *forkStack) P {
+// own returns a record for the next fork by t when its slot has none of
+// type P: a finished one from the free list, or a new one. It puts it in
+// the slot, and the slot's record, free, on the free list. In a measured
+// run every fork comes here (its slot is empty once published): t's
+// strand stops first, so that an allocation's stall is not t's work.
+func own[E any, P recordPtr[E]](s *forkStack, t *Task) P {
+	if s.measured {
+		stopStrand(t) // the fork's answer stamps and resumes it (stampFork)
+	}
 	var r P
 	if k := len(s.free); k > 0 {
 		if fr, ok := s.free[k-1].task.(P); ok {
@@ -354,6 +371,7 @@ func (s *forkStack) poll(w *Worker[Job]) {
 //
 //	who asked                          it publishes
 //	the worker, for its items are long every private fork; the ask stays
+//	a measured run (measured)          the fork just made, stamped; the ask stays
 //	a thief, or the stack itself       the oldest half, at least one
 //	(its queue shows none of its forks)
 //
@@ -362,6 +380,14 @@ func (s *forkStack) poll(w *Worker[Job]) {
 // in private. An ask is also a moment to sample the grain: a thief waits
 // for this worker, whose last item may have been long.
 func (s *forkStack) answer(w *Worker[Job]) {
+	if s.measured && s.n > 0 {
+		t := stampFork(s.slots[s.n-1]) // stops the forking task's strand
+		s.publish(w, s.n)
+		if t != nil {
+			resumeStrand(t)
+		}
+		return
+	}
 	if w.long {
 		s.publish(w, s.n)
 		return
@@ -413,8 +439,9 @@ func (s *forkStack) mark(b *record) *record {
 
 // joined ends the forking task's use of b, a record that left the stack
 // and whose task has finished: it takes b off its parent's list, counts
-// its publish off, and clears what b keeps. w is the forking goroutine's
-// worker. The caller may reuse b afterwards (reusable).
+// its publish off, adds its measure if the run is measured, and clears
+// what b keeps. w is the forking goroutine's worker. The caller may
+// reuse b afterwards (reusable).
 func (s *forkStack) joined(w *Worker[Job], b *record) {
 	if b.tracked {
 		b.tracked = false
@@ -437,6 +464,9 @@ func (s *forkStack) joined(w *Worker[Job], b *record) {
 			s.published = 0
 			w.asked.Store(1) // atomic: thieves store it too
 		}
+	}
+	if t := b.parent; t != nil && t.meas != nil { // nil: joined before, by a join that failed after
+		joinFork(t, b.stamp, true) // a measured run: see measure.go
 	}
 }
 

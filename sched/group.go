@@ -110,8 +110,14 @@ func (g *Group) Go(t *Task, f func(*Task) error) {
 		return
 	}
 	t.use("Group.Go")
+	if t.meas != nil {
+		j.fn = measureGo(t, g, f) // a measured run: stops t's strand
+	}
 	g.l.add(1)
 	t.runner.spawn(j)
+	if t.meas != nil {
+		resumeStrand(t)
+	}
 }
 
 // outsideGroup is a Group made by Pool.NewGroup, with its credit.
@@ -214,6 +220,9 @@ func (g *Group) wait(t *Task) error {
 		t.use("Group.Wait")
 		if !g.l.done() {
 			t.runner.help(&g.l)
+		}
+		if t.meas != nil {
+			joinGroup(t, g) // a measured run: see measure.go
 		}
 		t.waited(g)
 	} else {

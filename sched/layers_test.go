@@ -20,21 +20,23 @@ import (
 //	            sortblock.go  sortradix.go  sortstable.go
 //	              |  exported names only: Task, ForkFunc, JoinFunc, Future
 //	fork-join   pool.go  task.go  fork.go  forkstack.go  runner.go  group.go  lend.go
-//	            default.go
+//	            default.go  measure.go
 //	              |  host (Pool implements it)
 //	engine      config.go  run.go  scheduler.go  worker.go  mastermode.go
 //	            randommode.go  park.go  inject.go  latch.go  panic.go
-//	            perworker.go  stats.go  race.go  norace.go  doc.go
+//	            perworker.go  stats.go  profile.go  cpuclock_linux.go
+//	            cpuclock_other.go  race.go  norace.go  doc.go
 var (
 	loopFiles = []string{
 		"loop.go", "map.go", "reduce.go", "seq.go",
 		"sort.go", "sortquick.go", "sortblock.go", "sortradix.go", "sortstable.go",
 	}
-	forkJoinFiles = []string{"pool.go", "task.go", "fork.go", "forkstack.go", "runner.go", "group.go", "lend.go", "default.go"}
+	forkJoinFiles = []string{"pool.go", "task.go", "fork.go", "forkstack.go", "runner.go", "group.go", "lend.go", "default.go", "measure.go"}
 	engineFiles   = []string{
 		"config.go", "run.go", "scheduler.go", "worker.go", "mastermode.go",
 		"randommode.go", "park.go", "inject.go", "latch.go", "panic.go",
-		"perworker.go", "stats.go", "race.go", "norace.go", "doc.go",
+		"perworker.go", "stats.go", "profile.go", "cpuclock_linux.go", "cpuclock_other.go",
+		"race.go", "norace.go", "doc.go",
 	}
 )
 

@@ -121,6 +121,7 @@ func (c *crew) block(t *Task, f func()) {
 	r := t.runner
 	r.forks.publishAll(r.w) // the worker's next goroutine, and thieves, may run them meanwhile
 	c.blocks.Add(1)         // atomic: any goroutine's Block counts, Close reads
+	stopStrand(t)           // a measured task: f is timed alone, and endBlock resumes
 	c.lend(r)
 	r.top, r.blocking = nil, true
 	defer c.endBlock(t)
@@ -131,6 +132,10 @@ func (c *crew) block(t *Task, f func()) {
 		c.calls <- struct{}{}
 	}
 	defer func() { <-c.calls }()
+	if t.meas != nil {
+		blockMeasured(t, f)
+		return
+	}
 	f()
 }
 
@@ -141,6 +146,9 @@ func (c *crew) endBlock(t *Task) {
 	r := t.runner
 	c.reclaim(r)
 	r.top, r.blocking = t, false
+	if t.meas != nil {
+		resumeStrand(t)
+	}
 }
 
 // lend gives r's worker to another goroutine: one that waits to take it
@@ -200,6 +208,11 @@ func (c *crew) reclaim(r *runner) {
 	st.mu.Unlock()
 	<-r.resume
 	st.gid.Store(r.gid) // atomic: caller reads it from any goroutine
+	if r.forks.measured {
+		// Another goroutine ran the worker, and may have cleared its ask:
+		// a measured goroutine's forks must poll into answer.
+		r.w.asked.Store(1) // atomic: thieves store it too
+	}
 }
 
 // takeWaiter takes the goroutine that has waited longest to take w back

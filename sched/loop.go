@@ -215,7 +215,9 @@ func (lp Loop) run(t *Task, n int, plain func(t *Task, lo, hi int), errs func(t 
 	if ctx != nil {
 		l.ctx, l.done = ctx, ctx.Done()
 	}
+	l.region = t.NewRegion()
 	asTask(t, runPart, part{l: l, lo: 0, hi: n, step: l.grain, first: true})
+	l.region.End(t)
 	return l.err // every part has finished: Join orders their writes before
 }
 
@@ -266,6 +268,9 @@ type loopState struct {
 	stop atomic.Bool
 	mu   sync.Mutex // guards err
 	err  error      // the first error; read after every part has finished
+	// region is the loop as a measured run counts it, its chunks the
+	// leaves; nil when the run is not measured (see Region).
+	region *Region
 }
 
 // fail records err, if it is the loop's first, and stops the loop.
@@ -343,12 +348,15 @@ func runPart(t *Task, p part) {
 			}
 		}
 		end := lo + min(step, hi-lo)
+		lf := l.region.Leaf(t)
 		if l.plain != nil {
 			l.plain(t, lo, end)
 		} else if err := l.errs(t, lo, end); err != nil {
+			l.region.EndLeaf(t, lf)
 			l.fail(err)
 			break
 		}
+		l.region.EndLeaf(t, lf)
 		done += end - lo
 		lo = end
 		now := time.Since(start)

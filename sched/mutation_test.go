@@ -10,7 +10,8 @@ import (
 )
 
 // The deliberate bugs of the rules that keep work from hiding: the private
-// forks (runner.go, lend.go) and the items a queue may hold (worker.go).
+// forks (runner.go, lend.go) and the items a queue may hold (worker.go);
+// and of those that measure a run (measure.go).
 // Each is a patch that a test compiles into a test binary of its own
 // (internal/check/mutant) to show that a check finds it. The code under test
 // carries no switch for them.
@@ -121,6 +122,34 @@ var testCases = []struct {
 	{mutant.Mutant{Name: "a Goexit in f does not wait for g", Patches: []mutant.Patch{
 		patchOf("runner.go", "\tr.await(&js.b.l)\n", "\tif !f.goexit {\n\t\tr.await(&js.b.l)\n\t}\n"),
 	}}, "^TestGoexitWaitsForLoop$"},
+	// A measured goroutine keeps its forks private: their joins take them
+	// back and call them in frames that no one measures.
+	{mutant.Mutant{Name: "a measured fork stays private", Patches: []mutant.Patch{
+		patchOf("forkstack.go", "\tif s.measured && s.n > 0 {\n", "\tif false && s.measured && s.n > 0 {\n"),
+	}}, "^TestMeasureLeaves$"},
+	// A helping wait lets the waiter's strand run on: the tasks it runs
+	// count twice, in their frames and in the waiter's.
+	{mutant.Mutant{Name: "a helping wait does not stop the waiter's strand", Patches: []mutant.Patch{
+		patchOf("runner.go", "\t\twaiter.strand.wait(waiter.meas.m)", "\t\t_ = waiter.meas.m"),
+	}}, "^TestMeasureLeaves$"},
+	// A loop is counted by the split its run chose: on one worker, a
+	// chain of its chunks.
+	{mutant.Mutant{Name: "a loop counts its split", Patches: []mutant.Patch{
+		patchOf("loop.go", "\tl.region = t.NewRegion()\n", "\tl.region = nil\n"),
+	}}, "^TestMeasureLoop$"},
+	// A task that joins its sibling's Future adds the sibling's work, which
+	// the forking task's join adds too.
+	{mutant.Mutant{Name: "a join of a sibling adds its work", Patches: []mutant.Patch{
+		patchOf("fork.go", "\t\tjoinFork(t, rec.stamp, false)", "\t\tjoinFork(t, rec.stamp, true)"),
+	}}, "^TestMeasureSiblingJoin$"},
+	// Task.Block's function is not timed: neither work nor blocked.
+	{mutant.Mutant{Name: "Block's function is not work", Patches: []mutant.Patch{
+		patchOf("lend.go", "\t\tblockMeasured(t, f)\n", "\t\tf()\n"),
+	}}, "^TestMeasureBlock$"},
+	// A spawned item of Run starts its path afresh, not at its spawner's.
+	{mutant.Mutant{Name: "a spawn does not carry the path", Patches: []mutant.Patch{
+		patchOf("run.go", "spawned[T]{v: v, span: from.span, bspan: from.bspan}", "spawned[T]{v: v, bspan: from.bspan}"),
+	}}, "^TestRunMeasured$"},
 }
 
 // TestMutantsFoundByExplorer: each bug of explorerCases is found by the

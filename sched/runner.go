@@ -64,6 +64,7 @@ type runner struct {
 	nframes  int
 	blocking bool // in Task.Block's function, for the message of misuse
 	stealing int  // helping waits on the stack that take work from elsewhere
+	locked   bool // locked to its thread for a measured run (measure.go)
 	gid      uint64
 	// resume (capacity one) receives a token when another goroutine hands
 	// this one a worker.
@@ -172,6 +173,9 @@ func (r *runner) exec(j Job) {
 		p := b.parent
 		t.rec, t.ctxOf, t.up = b, p.ctxOf, p
 		b.ranOn = r
+		if p.meas != nil {
+			startFork(t, p.meas, b) // a measured run: see measure.go
+		}
 	} else {
 		g := j.group
 		t.group, t.ctx, t.ctxOf, t.up = g, g.ctx, t, g.parent
@@ -219,10 +223,17 @@ func (r *runner) end(t *Task, f *failure) *failure {
 			r.end(t, f)
 		}
 	}()
+	measured := t.meas != nil
+	if measured {
+		t.strand.stop(t.meas.m) // the function is over: its waits are not its work
+	}
 	if t.forks.unjoined != 0 || t.groups != nil {
 		if g := t.sync(); f == nil {
 			f = g
 		}
+	}
+	if measured {
+		endStrand(t)
 	}
 	r.drop(t)
 	if b := t.rec; b != nil {
@@ -259,12 +270,13 @@ func (r *runner) await(l *latch) {
 // frame's up is its below (see grow). At depth zero, the goroutine lets go
 // of what its fork stack keeps beyond its next use, and of the frames
 // beyond keptFrames, so that a deep recursion does not keep them for the
-// pool's life.
+// pool's life; and its next first frame says whether it is measured.
 func (r *runner) drop(t *Task) {
-	t.ctx, t.up = nil, t.below
+	t.ctx, t.up, t.meas = nil, t.below, nil
 	r.top = t.below
 	if t.below == nil {
 		r.forks.trim()
+		unmeasure(r)
 		if r.nframes > keptFrames {
 			last := r.base
 			for range keptFrames - 1 {
@@ -329,6 +341,9 @@ func descends(j Job, t *Task) bool {
 // done (compensate): the tasks l counts may need the worker meanwhile.
 func (r *runner) help(l *latch) {
 	waiter := r.top
+	if waiter != nil && waiter.meas != nil {
+		waiter.strand.wait(waiter.meas.m) // the tasks run here are not its work; its join resumes it
+	}
 	stole := false
 	defer func() {
 		if stole {

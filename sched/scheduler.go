@@ -17,10 +17,11 @@ import (
 //
 //	layer      files                                              does
 //	loops      loop, map, reduce, sort                            splits ranges into tasks
-//	fork-join  pool, task, fork, forkstack, runner, group, lend    runs tasks on the engine's workers
+//	fork-join  pool, task, fork, forkstack, runner, group, lend,   runs tasks on the engine's workers
+//	           measure
 //	engine     config, run, scheduler, worker, mastermode,        runs workers over queues
 //	           randommode, park, inject, latch, panic, perworker,
-//	           stats, race, norace, doc
+//	           stats, profile, cpuclock, race, norace, doc
 //
 // No layer names one above it. The engine needs the fork-join layer only
 // through host; the loops use the exported names of the layers below.

@@ -58,6 +58,9 @@ type Task struct {
 	// exec runs in the frame, whose latch counts it; both nil for a call.
 	rec   *record
 	group *Group
+	// meas is the measured run of the task (see measure.go), nil if it
+	// is not measured. Its forks read it when they start.
+	meas *taskMeter
 	// below is the frame under this one on its goroutine's stack, nil for
 	// the first, and above the one over it, nil for the last made: see
 	// runner. below never changes.
@@ -71,6 +74,10 @@ type Task struct {
 	// its own off in any order.
 	forks  forkList
 	groups *Group
+	// strand is the task's measure while meas is set, and into the
+	// tally its group's task adds it to (measure.go).
+	strand strand
+	into   *groupTally
 	_      pad.Line // the frames of different workers must not share a line
 }
 
@@ -132,6 +139,18 @@ func (t *Task) NewGroup() *Group {
 	}
 	t.groups = g
 	return g
+}
+
+// NewRegion returns a Region for a computation of t that splits by
+// demand, so that a measured run counts its leaves, not its split (see
+// Region). It returns nil when t's run is not measured (Pool.DoMeasured),
+// and a nil Region's methods do nothing: an unmeasured run pays one call.
+func (t *Task) NewRegion() *Region {
+	t.use("Task.NewRegion")
+	if t.meas == nil {
+		return nil
+	}
+	return newRegion(t)
 }
 
 // Block runs f, a call that blocks (I/O, a system call, a lock, a channel,
@@ -262,6 +281,9 @@ func (t *Task) sync() *failure {
 		g.settle()
 		if !g.l.done() {
 			r.help(&g.l)
+		}
+		if t.meas != nil {
+			joinGroup(t, g)
 		}
 		keep(g.seal())
 	}

@@ -26,6 +26,9 @@ type Worker[T any] struct {
 	holder  holder         // queue, if its owner may hold items from thieves; else nil
 	// sleepers is s.sleepers, one load nearer.
 	sleepers *int32
+	// relay is set on the Workers that the handlers of a measured Run
+	// get (see RunMeasured), and nil on those that run items.
+	relay *relay[T]
 
 	// wanted counts the requests that the worker's loop return, so that
 	// another goroutine can take the worker over (see run). Requesters
@@ -144,6 +147,10 @@ func (w *Worker[T]) ID() int { return w.id }
 func (w *Worker[T]) Spawn(vs ...T) {
 	n := len(vs)
 	if n == 0 {
+		return
+	}
+	if w.relay != nil { // a measured Run's handler: see RunMeasured
+		w.relay.spawn(vs)
 		return
 	}
 	w.count(int64(n))

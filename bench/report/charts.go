@@ -120,7 +120,7 @@ func (r *report) charts() []chart {
 	if f := r.stealAmountFigure(); f != nil {
 		out = append(out, chart{"steal-amount.png", f})
 	}
-	return out
+	return append(out, r.spanCharts()...)
 }
 
 // queueFigure completes f as a chart of one figure per queue: names on

@@ -5,7 +5,8 @@
 // latency, DAG exploration time and speedup by worker count (uniform and
 // irregular work), the master's capacity, and of the scheduler: fork-join
 // speedup by core count, the owner's slowdown among thieves, the pool
-// against goroutines and errgroup, and how much a steal takes.
+// against goroutines and errgroup, how much a steal takes, and the
+// speedup bounds that each workload's work and span give.
 //
 // It lives in its own module so that users of the library never download its
 // plotting, statistics and progress-bar dependencies. From the repository
@@ -132,6 +133,19 @@
 // axis that spans them only. A dashed line marks auto's target, 1.05,
 // and the caption counts the rows where auto meets it. The auto choice
 // is red; the fixed ones are green and blue.
+//
+// span-speedup.png and span-speedup-loops.png, from BenchmarkSpan and the
+// timed benchmarks of the same workloads, have a panel per workload:
+// the speedup against the workers P, from 1 to 64 on a logarithmic axis.
+// Each draws Cilkview's two bounds from the workload's measured work T₁,
+// span T∞ and burdened span: the span bound min(P, T₁/T∞) as a dashed
+// reference, and the burdened-dag estimate T₁/(T₁/P + burdened span) in
+// grey. Beside them, the speedups measured on this machine, and with
+// -multicore those of a machine with more cores, read from its saved
+// output, in blue and orange. report.md has a table of the same figures.
+//
+//	cd bench/report && go run . -in ../../span.txt -out /tmp/r \
+//		-multicore results/multicore-2026-12-04/forkjoin-after.txt,results/multicore-2026-12-04/dag.txt
 //
 // Saved output from before BenchmarkPush timed Push of one item names the
 // batch pushes BenchmarkPush/queue=Q/batch=B; the report reads them as

@@ -50,6 +50,11 @@ type report struct {
 	// appearance; their places after the contenders give them the same
 	// colour and marker in every plot.
 	others []string
+	// far is the results of a machine with more cores (-multicore), nil
+	// without them, and farLabel names them: the span figures draw its
+	// speedups beside this machine's.
+	far      *report
+	farLabel string
 }
 
 func newReport(set *Set) *report {

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -65,6 +66,7 @@ before the name, or under "# round N" comment lines) and prints the tables.`
 // options are the command's flags.
 type options struct {
 	in, out, md, root                string
+	multicore                        string
 	pkg, bench, benchtime, cpu, args string
 	count                            int
 	progress                         bool
@@ -94,6 +96,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.out, "out", "", "write bench.txt, the CSV files, report.md and the plots to `folder` (default ROOT/bench/report/results/report-DATE, DATE the run's or the input's)")
 	fs.StringVar(&o.md, "md", "", "rewrite the report region of the Markdown `file`, or none (default none)")
 	fs.StringVar(&o.root, "root", "", "the repository root `folder` (default: the nearest above the working directory whose go.mod is the wsq module's)")
+	fs.StringVar(&o.multicore, "multicore", "", "read saved output of a machine with more cores from `files` (comma-separated), whose speedups the span figures draw beside this machine's")
 	fs.StringVar(&o.pkg, "pkg", "./bench", "the `package` to benchmark")
 	fs.StringVar(&o.bench, "bench", ".", "run the benchmarks matching `regexp` (go test -bench)")
 	fs.StringVar(&o.benchtime, "benchtime", "", "run each benchmark for `time`, such as 2s or 100x (go test -benchtime)")
@@ -227,6 +230,15 @@ func (o *options) run(stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	var far *Set
+	var farFiles []string
+	if o.multicore != "" {
+		var err error
+		farFiles = strings.Split(o.multicore, ",")
+		if far, err = readMulticore(farFiles); err != nil {
+			return err
+		}
+	}
 
 	root := o.root
 	if root == "" && (o.in == "" || o.out == "") {
@@ -286,7 +298,22 @@ func (o *options) run(stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	return writeAll(set, w, md)
+	return writeAllWith(set, far, farLabelOf(farFiles), w, md)
+}
+
+// readMulticore reads and parses the saved output of another machine,
+// from one or more files, into one set.
+func readMulticore(files []string) (*Set, error) {
+	all := &Set{Config: map[string]string{}}
+	for _, f := range files {
+		_, set, err := readInput(f, nil)
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(all.Config, set.Config)
+		all.Samples = append(all.Samples, set.Samples...)
+	}
+	return all, nil
 }
 
 // writeRun writes what a run of test binaries made besides bench.txt:
@@ -422,8 +449,15 @@ func (w *writer) writeAt(path string, data []byte) error {
 
 // writeAll writes the CSV files, the plots, report.md and the region of the
 // Markdown file md ("none" skips it).
-func writeAll(set *Set, w *writer, md string) error {
+func writeAll(set *Set, w *writer, md string) error { return writeAllWith(set, nil, "", w, md) }
+
+// writeAllWith is writeAll with the results far of a machine with more
+// cores, named label, or none (nil).
+func writeAllWith(set, far *Set, label string, w *writer, md string) error {
 	r := newReport(set)
+	if far != nil {
+		r.far, r.farLabel = newReport(far), label
+	}
 	var buf bytes.Buffer
 	if err := writeSamples(&buf, set.Samples); err != nil {
 		return err

@@ -1408,3 +1408,107 @@ func TestStealAmountSparse(t *testing.T) {
 		}
 	}
 }
+
+// TestSpanFigures checks the span figures on synthetic results whose
+// figures are known: a workload of parallelism 10 measured here at 1 and
+// 2 cores, and at 1 to 4 on another machine.
+func TestSpanFigures(t *testing.T) {
+	in := "# cores: 2\n" +
+		"BenchmarkSpan/work=forkjoin-coarse-2 1 1 ns/op 10 parallelism 5 burdened-parallelism 1000000 work-ns 100000 span-ns 200000 burdened-span-ns 5000 burden-ns\n" +
+		"BenchmarkSpan/work=loop-mandelbrot-2 1 1 ns/op 2 parallelism 2 burdened-parallelism 1000 work-ns 500 span-ns 500 burdened-span-ns 5000 burden-ns\n" +
+		"BenchmarkSpan/work=unknown-2 1 1 ns/op 2 parallelism 2 burdened-parallelism 1000 work-ns 500 span-ns 500 burdened-span-ns\n" +
+		"BenchmarkForkJoin/impl=join-bq/work=coarse 1 40 ns/op\nBenchmarkForkJoin/impl=join-bq/work=coarse-2 1 25 ns/op\n"
+	far := "BenchmarkForkJoin/impl=join-bq/work=coarse 1 40 ns/op\nBenchmarkForkJoin/impl=join-bq/work=coarse-4 1 10 ns/op\n" +
+		"BenchmarkDAG/queue=bq/mode=master/work=uniform/workers=1-4 1 8 ns/op\n"
+	set, err := Parse([]byte(in), "in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	farSet, err := Parse([]byte(far), "far")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newReport(set)
+	r.far, r.farLabel = newReport(farSet), "multicore-test"
+	rows := r.spanRows()
+	if len(rows) != 3 || rows[0].parallelism() != 10 || rows[0].burdened() != 5 {
+		t.Fatalf("rows %+v; want three, the first of parallelism 10 and burdened 5", rows)
+	}
+	if lo, hi := rows[0].bounds(4); math.Abs(lo-1e6/(1e6/4+2e5)) > 1e-9 || hi != 4 {
+		t.Errorf("bounds at 4: %v, %v", lo, hi)
+	}
+	if _, hi := rows[0].bounds(64); hi != 10 {
+		t.Errorf("span bound at 64: %v; want the parallelism, 10", hi)
+	}
+	f := chartOf(r, "span-speedup.png")
+	if f == nil || len(f.panels) != 1 {
+		t.Fatalf("span-speedup.png: %+v; want one panel", f)
+	}
+	p := f.panels[0]
+	if len(p.series) != 3 || p.series[0].name != estimateName || len(p.refs) != 1 || p.refs[0].label != boundName {
+		t.Fatalf("%+v; want the estimate, two measured series and the span bound", p)
+	}
+	if here := p.series[1]; here.name != "measured, this machine (2 cores)" || len(here.pts) != 2 || here.pts[1].Median != 1.6 {
+		t.Errorf("here: %+v; want 1.6 at 2", here)
+	}
+	if fs := p.series[2]; fs.name != "measured, 4 cores (multicore-test)" || len(fs.pts) != 2 || fs.pts[1].x != 4 || fs.pts[1].Median != 4 {
+		t.Errorf("far: %+v; want 4 at 4", fs)
+	}
+	if xs := p.xs(); len(xs) != len(spanWorkers) || xs[len(xs)-1] != 64 {
+		t.Errorf("x values %v; want the bounds' workers", xs)
+	}
+	loops := chartOf(r, "span-speedup-loops.png")
+	if loops == nil || len(loops.panels) != 1 || len(loops.panels[0].series) != 1 {
+		t.Fatalf("span-speedup-loops.png: %+v; want one panel, with the estimate alone", loops)
+	}
+	for _, c := range []*figure{f, loops} {
+		if png, err := c.render(r.config); err != nil || len(png) == 0 {
+			t.Errorf("%s: %v", c.title, err)
+		}
+	}
+	md := r.markdown(".", map[string]bool{"span-speedup.png": true})
+	for _, want := range []string{"### Work and span", "| forkjoin-coarse | 1.00 ms | 100 µs | 10.0 | 5.00 | ", " | 1.60× | 4.00× |", "| loop-mandelbrot |", "![speedup bounds"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "span-speedup-loops.png") {
+		t.Error("report.md names a plot that was not written")
+	}
+	if newReport(farSet).spanCharts() != nil {
+		t.Error("span charts without BenchmarkSpan")
+	}
+}
+
+// TestMulticoreFlag reads the other machine's results with -multicore.
+func TestMulticoreFlag(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	farFile := filepath.Join(dir, "multicore-x", "fj.txt")
+	if err := os.MkdirAll(filepath.Dir(farFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for f, s := range map[string]string{
+		in:      "BenchmarkSpan/work=forkjoin-coarse-2 1 1 ns/op 10 parallelism 5 burdened-parallelism 1000000 work-ns 100000 span-ns 200000 burdened-span-ns\n",
+		farFile: "BenchmarkForkJoin/impl=join-bq/work=coarse 1 40 ns/op\nBenchmarkForkJoin/impl=join-bq/work=coarse-4 1 10 ns/op\n",
+	} {
+		if err := os.WriteFile(f, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	out := filepath.Join(dir, "out")
+	if code := run([]string{"-in", in, "-out", out, "-multicore", farFile}, nil, &stdout, &stderr); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "measured at 4 (multicore-x)") {
+		t.Errorf("report.md:\n%s", md)
+	}
+	if code := run([]string{"-in", in, "-out", out, "-multicore", filepath.Join(dir, "missing.txt")}, nil, &stdout, &stderr); code != exitError {
+		t.Errorf("a missing -multicore file: exit %d", code)
+	}
+}
