@@ -533,10 +533,10 @@ func TestSortAdversary(t *testing.T) {
 }
 
 // TestSortSpan meters the sorts' work and span (see sortMeter): the
-// comparisons of SortFunc and SortStableFunc, and the elements that the
-// passes of Sort of integers visit, on random inputs. Their parallelism,
-// work over span, must be at least 100 at 10^7 elements (under WSQ_FULL),
-// and grow with n.
+// comparisons of SortFunc, SortStableFunc and Sort of strings, and the
+// elements that the passes of Sort of integers visit, on random inputs.
+// Their parallelism, work over span, must grow with n, and be at least 100
+// at 10^7 elements (under WSQ_FULL).
 func TestSortSpan(t *testing.T) {
 	p := newPool(t, sched.PoolConfig{Workers: 1})
 	sizes := []int{1 << 15, 1 << 17}
@@ -547,10 +547,15 @@ func TestSortSpan(t *testing.T) {
 	for _, n := range sizes {
 		in := sortKinds(n, 17)["random"]
 		recs := records(in, n)
+		strs := make([]string, n)
+		for i, v := range in {
+			strs[i] = strconv.FormatUint(uint64(v), 36)
+		}
 		var ms map[string]sched.Metered
 		require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
 			ms = map[string]sched.Metered{
 				"Sort":           sched.MeterSort(t, slices.Clone(in)),
+				"Sort strings":   sched.MeterSort(t, strs),
 				"SortFunc":       sched.MeterSortFunc(t, slices.Clone(in), cmp.Compare[int]),
 				"SortStableFunc": sched.MeterSortStableFunc(t, recs, byKey),
 			}
