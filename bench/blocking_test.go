@@ -34,7 +34,10 @@ import (
 //     stalls its worker, which is what a pool did before Task.Block.
 //
 // One op is one whole walk; ns/dir divides by the directories. Every walk
-// checks its counts of directories, files and bytes.
+// checks its counts of directories, files and bytes. The pool row also
+// reports the walk's parallelism and burdened-parallelism, from one
+// measured run of BenchmarkSpan's workload before the timed loop
+// (spanProfile); the listings' waits count as work there.
 //
 //	go test -run '^$' -bench BlockingWalk -count 6 ./bench
 
@@ -144,6 +147,11 @@ func BenchmarkBlockingWalk(b *testing.B) {
 	want := walkSerial(walkRoot)
 	for _, impl := range walkImpls() {
 		b.Run("impl="+impl.name, func(b *testing.B) {
+			var prof *sched.Profile
+			if impl.name == "pool" {
+				p := spanProfile("blockingwalk")
+				prof = &p
+			}
 			walk, stop := impl.prepare(false)
 			defer stop()
 			b.ReportAllocs()
@@ -153,6 +161,9 @@ func BenchmarkBlockingWalk(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(want.dirs)/float64(b.N), "ns/dir")
+			if prof != nil {
+				prof.Report(b)
+			}
 		})
 	}
 }

@@ -153,7 +153,10 @@ func explore(b *testing.B, g dag.Graph, cfg sched.Config[dag.Node]) dagTotals {
 // BenchmarkDAG explores a graph of -dag.nodes nodes; one op is one whole
 // exploration. Metrics: nodes/s, steals and items moved per exploration, and
 // the share of worker time spent idle; in master mode also the master's time
-// per hand-off and the share of the run it was busy.
+// per hand-off and the share of the run it was busy; and the graph's
+// parallelism and burdened-parallelism, from one measured run of
+// BenchmarkSpan's workload of the same work and mode before the timed
+// runs (spanProfile).
 func BenchmarkDAG(b *testing.B) {
 	for _, q := range catalog.Names() {
 		for _, mode := range modes {
@@ -161,6 +164,7 @@ func BenchmarkDAG(b *testing.B) {
 				for _, k := range workerCounts(b) {
 					name := fmt.Sprintf("queue=%s/mode=%v/work=%v/workers=%d", q, mode, work, k)
 					b.Run(name, func(b *testing.B) {
+						prof := spanProfile(fmt.Sprintf("dag-%v-%v", work, mode))
 						g := dag.Graph{Nodes: *dagNodes, Seed: 1, Fanout: *dagFanout, Work: work, Cost: *dagCost}
 						cfg := sched.Config[dag.Node]{NewQueue: dagQueue(q), Mode: mode, Workers: k, Proportion: *dagP}
 						t := explore(b, g, cfg)
@@ -168,6 +172,7 @@ func BenchmarkDAG(b *testing.B) {
 							b.ReportMetric(perSteal(t.busy, t.steals), "master-ns/steal")
 							b.ReportMetric(percent(t.busy, t.elapsed), "master-busy-%")
 						}
+						prof.Report(b)
 					})
 				}
 			}

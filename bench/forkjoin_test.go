@@ -35,7 +35,9 @@ import (
 // divide by the forks (the calls that fork: one task each, for every impl;
 // cps also runs one sum task per fork, which it does not count). Run it
 // with -cpu 1,2 for the speedup of the second worker: the pool and Run use
-// GOMAXPROCS workers.
+// GOMAXPROCS workers. The pool, join and cps rows also report the
+// workload's parallelism and burdened-parallelism, from one measured run
+// of BenchmarkSpan's workload before the timed loop (spanProfile).
 //
 //	go test -run '^$' -bench 'ForkJoin' -cpu 1,2 -count 5 ./bench
 
@@ -58,6 +60,11 @@ func BenchmarkForkJoin(b *testing.B) {
 			b.Run(fmt.Sprintf("impl=%s/work=%s", impl.name, work.name), func(b *testing.B) {
 				want := fibSerial(work.n)
 				forks := fibForks(work.n, work.cutoff)
+				var prof *sched.Profile
+				if impl.onSched() {
+					p := spanProfile("forkjoin-" + work.name)
+					prof = &p
+				}
 				run, stop := impl.prepare(work.cutoff)
 				defer stop()
 				b.ReportAllocs()
@@ -72,6 +79,9 @@ func BenchmarkForkJoin(b *testing.B) {
 				tasks := float64(forks) * float64(b.N)
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/tasks, "ns/task")
 				b.ReportMetric(float64(after.Mallocs-before.Mallocs)/tasks, "allocs/task")
+				if prof != nil {
+					prof.Report(b)
+				}
 			})
 		}
 	}
@@ -123,6 +133,11 @@ type floorJob struct {
 type forkJoinImpl struct {
 	name    string
 	prepare func(cutoff int) (run func(n int) int, stop func())
+}
+
+// onSched reports whether the impl runs on sched (pool-Q, join-Q, cps-Q).
+func (impl forkJoinImpl) onSched() bool {
+	return impl.name != "goroutines" && impl.name != "errgroup"
 }
 
 func forkJoinImpls() []forkJoinImpl {

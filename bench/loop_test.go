@@ -50,8 +50,11 @@ import (
 //
 // One op is one whole loop. Each op writes values that depend on the op's
 // salt, so a loop that skipped an index fails the check after the timed
-// loops (every index, against a serial run). Run it with -cpu 1,2: every
-// implementation uses GOMAXPROCS workers or goroutines.
+// loops (every index, against a serial run). The wsq rows also report the
+// workload's parallelism and burdened-parallelism, from one measured run
+// of BenchmarkSpan's workload before the timed loop (spanProfile). Run it
+// with -cpu 1,2: every implementation uses GOMAXPROCS workers or
+// goroutines.
 //
 //	go test -run '^$' -bench 'Loop' -cpu 1,2 -count 5 ./bench
 
@@ -172,6 +175,11 @@ func BenchmarkLoop(b *testing.B) {
 		want := make([]uint32, w.n)
 		for _, impl := range loopImpls {
 			b.Run(fmt.Sprintf("work=%s/impl=%s", w.name, impl.name), func(b *testing.B) {
+				var prof *sched.Profile
+				if impl.name == "wsq" {
+					p := spanProfile("loop-" + w.name)
+					prof = &p
+				}
 				out := make([]uint32, w.n)
 				for i := range out {
 					out[i] = 1 // touched: no op pays the first write of a page
@@ -189,6 +197,9 @@ func BenchmarkLoop(b *testing.B) {
 					if out[i] != want[i] {
 						b.Fatalf("out[%d] = %d, want %d", i, out[i], want[i])
 					}
+				}
+				if prof != nil {
+					prof.Report(b)
 				}
 			})
 		}
@@ -372,7 +383,10 @@ func sortData(kind string) ([]int, []string) {
 //     through a buffer.
 //
 // Each op's result is checked against slices.Sort's, outside the timer.
-// The sub-benchmarks are named data=ELEM-INPUT/impl=IMPL.
+// The sub-benchmarks are named data=ELEM-INPUT/impl=IMPL. The wsq rows of
+// random input also report its parallelism and burdened-parallelism, from
+// one measured run of BenchmarkSpan's workload before the timed loop
+// (spanProfile).
 //
 //	go test -run '^$' -bench 'Sort' -cpu 1,2 -count 5 ./bench
 func BenchmarkSort(b *testing.B) {
@@ -402,7 +416,8 @@ type sortImpl[E any] struct {
 
 // benchSort runs the sorts of BenchmarkSort on copies of in.
 func benchSort[E interface{ ~int | ~string }](b *testing.B, name string, in []E) {
-	runSorts(b, name, in, []sortImpl[E]{
+	span := map[string]string{"ints-random": "sort-ints", "strings-random": "sort-strings"}[name]
+	runSorts(b, name, span, in, []sortImpl[E]{
 		{"wsq", func(pool *sched.Pool, x []E) {
 			_ = pool.Do(context.Background(), func(t *sched.Task) error {
 				sched.Sort(t, x)
@@ -418,7 +433,7 @@ func benchSort[E interface{ ~int | ~string }](b *testing.B, name string, in []E)
 
 // benchSortStable runs the sorts of BenchmarkSortStable on copies of in.
 func benchSortStable[E interface{ ~int | ~string }](b *testing.B, name string, in []E) {
-	runSorts(b, name, in, []sortImpl[E]{
+	runSorts(b, name, "", in, []sortImpl[E]{
 		{"wsq", func(pool *sched.Pool, x []E) {
 			_ = pool.Do(context.Background(), func(t *sched.Task) error {
 				sched.SortStableFunc(t, x, cmp.Compare[E])
@@ -430,11 +445,18 @@ func benchSortStable[E interface{ ~int | ~string }](b *testing.B, name string, i
 }
 
 // runSorts times each sort of in, checking each op's result.
-func runSorts[E cmp.Ordered](b *testing.B, name string, in []E, sorts []sortImpl[E]) {
+// runSorts runs the sorts on copies of in; the wsq row reports the
+// parallelism of span, a workload of BenchmarkSpan, unless span is "".
+func runSorts[E cmp.Ordered](b *testing.B, name, span string, in []E, sorts []sortImpl[E]) {
 	want := slices.Clone(in)
 	slices.Sort(want)
 	for _, s := range sorts {
 		b.Run(fmt.Sprintf("data=%s/impl=%s", name, s.name), func(b *testing.B) {
+			var prof *sched.Profile
+			if span != "" && s.name == "wsq" {
+				p := spanProfile(span)
+				prof = &p
+			}
 			pool, err := sched.NewPool()
 			if err != nil {
 				b.Fatal(err)
@@ -452,6 +474,9 @@ func runSorts[E cmp.Ordered](b *testing.B, name string, in []E, sorts []sortImpl
 					b.Fatal("the result is not slices.Sort's")
 				}
 				b.StartTimer()
+			}
+			if prof != nil {
+				prof.Report(b)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -26,8 +27,10 @@ import (
 //     task, to show what the cutoff buys;
 //   - pool-Q: a sched.Pool, forking a task per child above the cutoff.
 //
-// One op is one count. Run it with -cpu 2 (the scheduler uses GOMAXPROCS
-// workers):
+// One op is one count. The pool-Q rows also report the workload's
+// parallelism and burdened-parallelism, from one measured run of
+// BenchmarkSpan's workload before the timed loop (spanProfile). Run it
+// with -cpu 2 (the scheduler uses GOMAXPROCS workers):
 //
 //	go test -run '^$' -bench 'NQueens' -cpu 2 -count 5 ./bench
 func BenchmarkNQueens(b *testing.B) {
@@ -35,6 +38,11 @@ func BenchmarkNQueens(b *testing.B) {
 	want := queensSerial(n, board{})
 	for _, impl := range nQueensImpls() {
 		b.Run("impl="+impl.name, func(b *testing.B) {
+			var prof *sched.Profile
+			if strings.HasPrefix(impl.name, "pool-") {
+				p := spanProfile("nqueens")
+				prof = &p
+			}
 			count, stop := impl.prepare()
 			defer stop()
 			b.ReportAllocs()
@@ -42,6 +50,9 @@ func BenchmarkNQueens(b *testing.B) {
 				if got := count(n); got != want {
 					b.Fatalf("%d solutions, want %d", got, want)
 				}
+			}
+			if prof != nil {
+				prof.Report(b)
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -215,6 +216,36 @@ func spanWorks() []spanWork {
 		})
 	}})
 	return works
+}
+
+// spanProfiles holds, per workload of BenchmarkSpan, the profile of one
+// measured run, made the first time a timed benchmark asks for it.
+var spanProfiles sync.Map // workload name -> func() sched.Profile
+
+// spanProfile returns the profile of one measured run of the workload of
+// BenchmarkSpan named work, at sched.DefaultBurden on the thread's CPU
+// clock, run once per process: the timed benchmarks of the same workload
+// call it before their timed loop and report it after (Profile.Report:
+// parallelism, burdened-parallelism), so their timed runs stay unmeasured.
+// The dag of these workloads is the program's, whatever the schedule, so
+// one run at any number of workers stands for all.
+func spanProfile(work string) sched.Profile {
+	f, ok := spanProfiles.Load(work)
+	if !ok {
+		f, _ = spanProfiles.LoadOrStore(work, sync.OnceValue(func() sched.Profile {
+			for _, w := range spanWorks() {
+				if w.name == work {
+					run, stop := w.prepare(sched.Measure{})
+					defer stop()
+					p := run()
+					runtime.GC() // the measured run's garbage, not the timed loop's
+					return p
+				}
+			}
+			panic("bench: no workload " + work + " in BenchmarkSpan")
+		}))
+	}
+	return f.(func() sched.Profile)()
 }
 
 // dagSink keeps the DAG's busy work from being optimized away.
