@@ -43,12 +43,12 @@ func TestDefault(t *testing.T) { queuetest.Run(t, config()) }
 
 // Blocks of one, two and three slots put a block boundary at almost every
 // position: every cut, pop and push meets one. At the quick size
-// (testenv.Full false) the suite runs on blocks of one and three, which
+// (not full, not short) the suite runs on blocks of one and three, which
 // keep a boundary at every position and at positions that no power of two
 // divides; blocks of two then get only FuzzTinyBlocks' sequential seeds.
 func TestTinyBlocks(t *testing.T) {
 	sizes := []int{1, 2, 3}
-	if !testenv.Full() {
+	if testenv.Size(1, 0, 1) == 0 { // the quick size
 		sizes = []int{1, 3}
 	}
 	for _, n := range sizes {

@@ -121,7 +121,7 @@ func checkSorts(t *testing.T, p *sched.Pool, what string, in []int) {
 //
 // The small sizes run on every pool; each larger one on one pool, to keep
 // the test short under -race (TestSortLarge adds more). At the quick size
-// (testenv.Full false) the sizes around stableLeaf, 2048 and 2049, run
+// (not full, not short) the sizes around stableLeaf, 2048 and 2049, run
 // only on the two pools that take a larger size too, one of each mode.
 func TestSort(t *testing.T) {
 	small := []int{0, 1, 2, 3, 4, 20, 21, 100, 255, 256, 2048, 2049}
@@ -131,7 +131,7 @@ func TestSort(t *testing.T) {
 		n, ok := large[name]
 		if ok {
 			sizes = append(slices.Clone(small), n)
-		} else if !testenv.Full() {
+		} else if testenv.Size(1, 0, 1) == 0 { // the quick size
 			sizes = slices.DeleteFunc(slices.Clone(small), func(n int) bool { return n > 256 })
 		}
 		for _, n := range sizes {
