@@ -91,7 +91,7 @@ func blockTree(n int, tl *tally, moved *atomic.Int64) func(*sched.Task, int) int
 // calls uncompensated), and checks that each node ran exactly once, on one
 // worker from start to end, and what Stats counts.
 func TestBlockExactlyOnce(t *testing.T) {
-	n := testenv.Size(400, 400, 3_000)
+	n := testenv.Size(400, 200, 3_000) // quick: a tree of six levels, 200 blocking calls a pool
 	for kind, newQueue := range poolKinds() {
 		for _, mode := range sched.Modes() {
 			for _, workers := range []int{1, 2, 4} {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/worksteal/wsq/catalog"
 	"github.com/worksteal/wsq/internal/check/queuetest"
+	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -101,7 +102,9 @@ func TestDeepRecursionReleased(t *testing.T) {
 // tasks from outside into is bounded once it is idle, however large the
 // fan-out it served, and a closed pool lets go of it all, queues included.
 func TestIdleBuffersReleased(t *testing.T) {
-	const tasks = 200_000
+	// The quick size, 50,000 tasks, fills a dozen blocks of 4096 tasks
+	// (about 100 KB each): kept, they would be several times the bound.
+	tasks := testenv.Size(200_000, 50_000, 200_000)
 	noop := func(*sched.Task) error { return nil }
 	for _, mode := range sched.Modes() {
 		for _, from := range []string{"task", "outside"} {

@@ -120,14 +120,19 @@ func checkSorts(t *testing.T, p *sched.Pool, what string, in []int) {
 // in parallel.
 //
 // The small sizes run on every pool; each larger one on one pool, to keep
-// the test short under -race (TestSortLarge adds more).
+// the test short under -race (TestSortLarge adds more). At the quick size
+// (not full, not short) the sizes around stableLeaf, 2048 and 2049, run
+// only on the two pools that take a larger size too, one of each mode.
 func TestSort(t *testing.T) {
 	small := []int{0, 1, 2, 3, 4, 20, 21, 100, 255, 256, 2048, 2049}
 	large := map[string]int{"master/workers=2": 8193, "random/workers=4": 20_000}
 	for name, p := range loopPools(t) {
 		sizes := small
-		if n, ok := large[name]; ok {
+		n, ok := large[name]
+		if ok {
 			sizes = append(slices.Clone(small), n)
+		} else if testenv.Size(1, 0, 1) == 0 { // the quick size
+			sizes = slices.DeleteFunc(slices.Clone(small), func(n int) bool { return n > 256 })
 		}
 		for _, n := range sizes {
 			for kind, in := range sortKinds(n, uint64(n)) {
