@@ -35,7 +35,7 @@ func sortKinds(n int, seed uint64) map[string][]int {
 	gen("sorted", func(i int) int { return i })
 	gen("reversed", func(i int) int { return n - i })
 	gen("equal", func(int) int { return 7 })
-	gen("distinct16", func(int) int { return int(r.Uint64()>>60) * 1e12 })
+	gen("distinct16", func(int) int { return int(r.Uint64()>>60) << 26 }) // fits a 32-bit int
 	zipf := rand.NewZipf(r, 1.1, 1, 1<<40)
 	gen("zipf", func(int) int { return int(zipf.Uint64()) })
 	gen("few", func(int) int { return r.IntN(4) - 2 })
