@@ -3,6 +3,8 @@ package sched
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"regexp"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -12,43 +14,80 @@ import (
 )
 
 // TestDefaultPoolParks checks that the default pool, idle after some work,
-// parks every goroutine it runs: each worker waits for the master, which
-// sleeps, and each of their goroutines is blocked. Nothing spins, so the
-// idle pool costs no processor time.
+// parks every goroutine it runs: each worker waits for the masters, which
+// sleep, and each of their goroutines is blocked on a channel, a select
+// or a lock, none in a sleep or a run queue. Nothing spins or polls, so
+// the idle pool costs no processor time. The check reads the pool's own
+// state and the goroutines' stacks, never a clock: the deadline of
+// waitFor only turns a pool that never parks into a failure.
 func TestDefaultPoolParks(t *testing.T) {
 	p := Default()
 	sum := Reduce(nil, 10_000, 0, func(_ *Task, i int) int { return i }, func(a, b int) int { return a + b })
 	require.Equal(t, 10_000*9_999/2, sum)
-	require.NoError(t, waitFor(func() bool { return poolParked(p) }), "the idle default pool's goroutines did not all park")
+	var why string
+	require.NoError(t, waitFor(func() bool { why = poolParked(p); return why == "" }), "the idle default pool did not park: %s", why)
 }
 
-// poolParked reports whether p looks for work on every worker with its
+// parkedState matches the wait reasons of a goroutine that runs only when
+// another wakes it: a channel, a select, a lock, a condition variable.
+// "sleep" (time.Sleep), "runnable", "running" and the like are not.
+var parkedState = regexp.MustCompile(`^(chan receive|chan send|select|sync\.Mutex\.Lock|sync\.RWMutex\.R?Lock|sync\.Cond\.Wait|sync\.WaitGroup\.Wait|semacquire)(,|\]|$)`)
+
+// poolParked returns "" if p looks for work on every worker with its
 // masters asleep, and every goroutine of a scheduler in the process (one
-// that serves a worker, a spare, or a master) is blocked. The tests close
-// their other pools, so these are p's.
-func poolParked(p *Pool) bool {
+// that serves a worker, a spare, or a master) is parked; else what is not.
+// The tests close their other pools, so these are p's; there are at least
+// as many as p's crew has and p's masters.
+func poolParked(p *Pool) string {
 	ms, ok := p.s.mode.(*masters[Job])
-	// sleepers may count a master twice: a stale wake token leaves it
-	// counted while it runs (see masters.unwait).
-	if !ok || int(ms.waiting.Load()) != p.Workers() || int(atomic.LoadInt32(&ms.sleepers)) < len(ms.all) {
-		return false
+	if !ok {
+		return "not in Master mode"
 	}
+	// sleepers may count a master twice: a stale wake token leaves it
+	// counted while it runs (see masters.unwait); the stacks below settle it.
+	if w := int(ms.waiting.Load()); w != p.Workers() {
+		return fmt.Sprintf("%d of %d workers wait for work", w, p.Workers())
+	}
+	if n := int(atomic.LoadInt32(&ms.sleepers)); n < len(ms.all) {
+		return fmt.Sprintf("%d of %d masters asleep", n, len(ms.all))
+	}
+	c := p.crew
+	c.mu.Lock()
+	ids := len(c.ids)
+	c.mu.Unlock()
 	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	n := 0
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	crew, masters := 0, 0
 	for _, g := range bytes.Split(buf, []byte("\n\n")) {
-		if !bytes.Contains(g, []byte("sched.(*crew).serve")) && !bytes.Contains(g, []byte("sched.(*master[")) {
+		// "goroutine 18 [select]:" or "goroutine 18 [chan receive, 2 minutes]:"
+		head, _, _ := bytes.Cut(g, []byte("\n"))
+		switch {
+		case bytes.Contains(g, []byte("sched.(*crew).serve")):
+			crew++
+		case bytes.Contains(g, []byte("sched.(*master[")):
+			masters++
+		default:
 			continue
 		}
-		n++
-		// "goroutine 18 [select]:": a goroutine that runs, or could, is
-		// not parked.
-		_, state, _ := bytes.Cut(g, []byte(" ["))
-		if bytes.HasPrefix(state, []byte("running")) || bytes.HasPrefix(state, []byte("runnable")) {
-			return false
+		_, state, _ := bytes.Cut(head, []byte(" ["))
+		if !parkedState.Match(state) {
+			return "a goroutine is not parked: " + string(head)
 		}
 	}
-	return n >= p.Workers()+len(ms.all)
+	if crew < ids || crew < p.Workers() {
+		return fmt.Sprintf("%d goroutines serve workers, where the crew has %d, for %d workers", crew, ids, p.Workers())
+	}
+	if masters < len(ms.all) {
+		return fmt.Sprintf("%d master goroutines found, of %d", masters, len(ms.all))
+	}
+	return ""
 }
 
 // TestRunDefault checks the function that Join and JoinFunc call with a

@@ -83,6 +83,7 @@
 //	Join, JoinFunc                           runs both halves on the default pool, and returns when done
 //	Future.Join                              blocks until the fork is done
 //	Fork, ForkFunc                           panics: a fork belongs to a task; run it in Do
+//	Task's methods, Region's methods         panic: they are a task's own; run them in Do
 //
 // Each call with a nil Task waits as Pool.Do does. It panics with a
 // *PanicError if a task panicked, and calls runtime.Goexit if one did.

@@ -55,6 +55,54 @@ func ExampleMapErrContext() {
 	// strconv.Atoi: parsing "x": invalid syntax
 }
 
+// ExampleMap_main maps a slice from main: with a nil Task, Map runs on
+// the default pool and returns the new slice when it is done.
+func ExampleMap_main() {
+	words := []string{"fork", "join", "steal", "park"}
+	lengths := sched.Map(nil, words, func(t *sched.Task, w string) int { return len(w) })
+	fmt.Println(lengths)
+	// Output: [4 4 5 4]
+}
+
+// ExampleReduce_main sums squares from main, on the default pool.
+func ExampleReduce_main() {
+	sum := sched.Reduce(nil, 100, 0,
+		func(t *sched.Task, i int) int { return (i + 1) * (i + 1) },
+		func(a, b int) int { return a + b })
+	fmt.Println(sum)
+	// Output: 338350
+}
+
+// ExampleSort_main sorts from main, on the default pool; SortFunc and
+// SortStableFunc take a nil Task alike.
+func ExampleSort_main() {
+	xs := []int{5, 2, 4, 1, 3}
+	sched.Sort(nil, xs)
+	names := []string{"pond", "ants", "conc", "wsq"}
+	sched.SortFunc(nil, names, func(a, b string) int { return cmp.Compare(len(a), len(b)) })
+	fmt.Println(xs, names[0])
+	// Output: [1 2 3 4 5] wsq
+}
+
+// ExampleJoin_main runs two calls in parallel from main, on the default
+// pool, and returns both results.
+func ExampleJoin_main() {
+	square := func(t *sched.Task, n int) int { return n * n }
+	upper := func(t *sched.Task, s string) string { return strings.ToUpper(s) }
+	n, s := sched.Join(nil, square, 12, upper, "gopher")
+	fmt.Println(n, s)
+	// Output: 144 GOPHER
+}
+
+// ExampleJoinFunc_main sorts two slices in parallel from main: Sort,
+// instantiated, is a function of a Task and a slice.
+func ExampleJoinFunc_main() {
+	xs, ys := []int{3, 1, 2}, []int{9, 7, 8}
+	sched.JoinFunc(nil, sched.Sort[[]int], xs, sched.Sort[[]int], ys)
+	fmt.Println(xs, ys)
+	// Output: [1 2 3] [7 8 9]
+}
+
 // ExampleFor computes square roots in parallel. The loop splits its range
 // when other workers look for work: there is no grain to choose.
 func ExampleFor() {

@@ -310,6 +310,9 @@ func (g *Region) Leaf(t *Task) Leaf {
 
 // leaf is Leaf of a region that is not nil.
 func (g *Region) leaf(t *Task) Leaf {
+	if t == nil {
+		panic(misuse(nil, "Region.Leaf"))
+	}
 	m := g.tm.m
 	t.strand.stop(m)
 	lf := Leaf{saved: t.strand.tally}
@@ -327,6 +330,9 @@ func (g *Region) EndLeaf(t *Task, lf Leaf) {
 
 // endLeaf is EndLeaf of a region that is not nil.
 func (g *Region) endLeaf(t *Task, lf Leaf) {
+	if t == nil {
+		panic(misuse(nil, "Region.EndLeaf"))
+	}
 	m := g.tm.m
 	t.strand.stop(m)
 	leaf := t.strand.tally
@@ -344,6 +350,9 @@ func (g *Region) endLeaf(t *Task, lf Leaf) {
 func (g *Region) End(t *Task) {
 	if g == nil {
 		return
+	}
+	if t == nil {
+		panic(misuse(nil, "Region.End"))
 	}
 	m := g.tm.m
 	open := t.strand.stop(m)

@@ -44,7 +44,7 @@ func TestGoAfterCloseNotCounted(t *testing.T) {
 }
 
 func TestForkNilTask(t *testing.T) {
-	assert.Equal(t, "sched: Fork with a nil Task: only a task, with its own Task, may call it; outside the pool, use Pool.Do or a Group made by Pool.NewGroup",
+	assert.Equal(t, "sched: Fork with a nil Task: only a task, with its own Task, may call it; outside the pool, run it in a task: sched.Do, Pool.Do, or a Group's Go",
 		panicValue(t, func() { sched.Fork(nil, double, 1) }))
 	assert.Contains(t, panicValue(t, func() { (*sched.Task)(nil).NewGroup() }), "sched: Task.NewGroup with a nil Task")
 }

@@ -537,6 +537,25 @@ func TestRegionUnmeasured(t *testing.T) {
 	assert.Nil(t, rg)
 }
 
+// TestRegionNilTask: a measured Region's methods are a task's own; a nil
+// Task panics with the message that says so, and the run still ends.
+func TestRegionNilTask(tt *testing.T) {
+	p := measuredPool(tt, 1)
+	_, err := p.DoMeasured(context.Background(), sched.Measure{}, func(t *sched.Task) error {
+		rg := t.NewRegion()
+		require.NotNil(tt, rg)
+		assert.PanicsWithValue(tt, "sched: Region.Leaf with a nil Task: only a task, with its own Task, may call it; outside the pool, run it in a task: sched.Do, Pool.Do, or a Group's Go",
+			func() { rg.Leaf(nil) })
+		lf := rg.Leaf(t)
+		assert.Panics(tt, func() { rg.EndLeaf(nil, lf) })
+		rg.EndLeaf(t, lf)
+		assert.Panics(tt, func() { rg.End(nil) })
+		rg.End(t)
+		return nil
+	})
+	require.NoError(tt, err)
+}
+
 // TestProfileFigures: the ratios, bounds, table and metrics of a profile
 // made by hand.
 func TestProfileFigures(t *testing.T) {

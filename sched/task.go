@@ -220,7 +220,7 @@ func (t *Task) use(op string) {
 func misuse(t *Task, op string) string {
 	switch {
 	case t == nil:
-		return "sched: " + op + " with a nil Task: only a task, with its own Task, may call it; outside the pool, use Pool.Do or a Group made by Pool.NewGroup"
+		return "sched: " + op + " with a nil Task: only a task, with its own Task, may call it; outside the pool, run it in a task: sched.Do, Pool.Do, or a Group's Go"
 	case !t.runner.calling():
 		return "sched: " + op + " with a Task of another goroutine: a *Task is valid only in its task's function, during the call, in the goroutine that runs it; not in a goroutine the task starts"
 	case t.runner.blocking:

@@ -44,9 +44,11 @@
 // same round, with the smallest and largest. NUM and DEN are binary names,
 // or two values of one element of the benchmark names: queue=bq/queue=cl-ub
 // compares the rows that differ only there. DEN * compares NUM with every
-// other value in turn, and adds the ratio of NUM's median to the least of
-// theirs (steal=auto/steal=*: the scheduler's choice against the best
-// fixed one). -metric picks the unit, ns/op by default. With -in, -ratio
+// other value in turn, and DEN a comma-separated list (impl=wsq/impl=ants,pond,conc)
+// with those listed; with several it adds the median over rounds of NUM
+// ÷ the least of them in the same round, and the ratio of NUM's median to
+// the least of their medians (steal=auto/steal=*: the scheduler's choice
+// against the best fixed one). -metric picks the unit, ns/op by default. With -in, -ratio
 // reads saved rounds and prints the tables: rounds.txt, or any file whose
 // result lines carry their round (a number, or r and a number) and a tag
 // before the name, or sit under "# round N" comment lines, as bench/peers'

@@ -59,7 +59,9 @@ the load average per round. With one binary it also writes the report.
 rounds of NUM's -metric over DEN's in the same round, with the smallest and
 largest. NUM and DEN are binary names (new/old), or values of one element
 of the benchmark names (queue=bq/queue=cl-ub); DEN * takes every other in
-turn, and the last column divides by the best of them. With -in, -ratio
+turn, and a list (impl=wsq/impl=ants,pond) those listed; with several, the
+last columns divide by the least of them in the same round, and by the
+least of their medians. With -in, -ratio
 reads such rounds (any file of result lines with the round and the binary
 before the name, or under "# round N" comment lines) and prints the tables.`
 
@@ -116,7 +118,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 		o.bins = append(o.bins, b)
 		return err
 	})
-	fs.Func("ratio", "write the same-round ratios `NUM/DEN` of -rounds or -in (repeatable): binary names, or KEY=A/KEY=B", func(s string) error {
+	fs.Func("ratio", "write the same-round ratios `NUM/DEN` of -rounds or -in (repeatable): binary names, or KEY=A/KEY=B; B or OLD may be * or a list A,B,...", func(s string) error {
 		q, err := parseRatio(s)
 		o.ratios = append(o.ratios, q)
 		return err

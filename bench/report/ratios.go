@@ -100,20 +100,39 @@ func readRounds(data []byte, name string) ([]roundResult, error) {
 
 // A comparison is what -ratio compares, NUM/DEN: two tags (binary names), or
 // two values of one key=value element of the benchmark names. DEN may be
-// *, every other tag or value in turn.
+// *, every other tag or value in turn, or a comma-separated list of them.
 type comparison struct {
 	key      string // the element's key; empty when num and den are tags
 	num, den string
+}
+
+// takes reports whether d is one of the comparison's DENs.
+func (q comparison) takes(d string) bool {
+	if d == q.num {
+		return false
+	}
+	return q.den == "*" || slices.Contains(strings.Split(q.den, ","), d)
 }
 
 // parseRatio parses -ratio's NUM/DEN.
 func parseRatio(s string) (comparison, error) {
 	num, den, ok := strings.Cut(s, "/")
 	bad := func(why string) (comparison, error) {
-		return comparison{}, fmt.Errorf("-ratio %q: %s; want NEW/OLD (binary names) or KEY=A/KEY=B (name elements), B or OLD possibly *", s, why)
+		return comparison{}, fmt.Errorf("-ratio %q: %s; want NEW/OLD (binary names) or KEY=A/KEY=B (name elements), B or OLD possibly * or a comma-separated list", s, why)
 	}
 	if !ok || num == "" || den == "" || strings.Contains(den, "/") {
 		return bad("not two parts")
+	}
+	if strings.Contains(den, ",") {
+		dv := den
+		if _, v, ok := strings.Cut(den, "="); ok {
+			dv = v
+		}
+		for _, d := range strings.Split(dv, ",") {
+			if d == "" || d == "*" || strings.Contains(d, "=") {
+				return bad("a list of DENs with an empty value, a * or a key")
+			}
+		}
 	}
 	nk, nv, nok := strings.Cut(num, "=")
 	dk, dv, dok := strings.Cut(den, "=")
@@ -229,7 +248,7 @@ func ratioTables(results []roundResult, q comparison, unit string) (string, erro
 			}
 			rs = append(rs, row)
 			for _, d := range row.order {
-				if d != q.num && (q.den == "*" || d == q.den) && !slices.Contains(ds, d) {
+				if q.takes(d) && !slices.Contains(ds, d) {
 					ds = append(ds, d)
 				}
 			}
@@ -273,8 +292,8 @@ func writeRatioTable(b *strings.Builder, q comparison, unit string, rows []*rati
 	}
 	best := len(dens) > 1
 	if best {
-		head += " ÷ best: ratio of medians (best) |"
-		rule += "---:|"
+		head += " ÷ best in the round | ÷ best: ratio of medians (best) |"
+		rule += "---:|---:|"
 	}
 	head += " rounds |"
 	rule += "---:|"
@@ -315,6 +334,7 @@ func writeRatioTable(b *strings.Builder, q comparison, unit string, rows []*rati
 			}
 		}
 		if best {
+			line += " " + bestInRound(row, q.num, dens) + " |"
 			r := numMed / bestMed
 			if r <= 1.05 {
 				within++
@@ -327,6 +347,36 @@ func writeRatioTable(b *strings.Builder, q comparison, unit string, rows []*rati
 	if best {
 		fmt.Fprintf(b, "\n%s is within 5 %% of the best in %d of %d rows.\n", side(q.num), within, len(rows))
 	}
+}
+
+// bestInRound returns the median over rounds of num's value over the least
+// of the DENs' in the same round, with the smallest and largest, from the
+// rounds where num and every DEN that the row has have a value; or – for
+// no such round.
+func bestInRound(row *ratioRow, num string, dens []string) string {
+	var has []string
+	for _, d := range dens {
+		if len(row.vals[d]) > 0 {
+			has = append(has, d)
+		}
+	}
+	var rs []float64
+	for round, nv := range row.vals[num] {
+		least, n := math.Inf(1), 0
+		for _, d := range has {
+			if dv, ok := row.vals[d][round]; ok && dv != 0 {
+				least, n = min(least, dv), n+1
+			}
+		}
+		if n > 0 && n == len(has) {
+			rs = append(rs, nv/least)
+		}
+	}
+	if len(rs) == 0 {
+		return "–"
+	}
+	slices.Sort(rs)
+	return fmt.Sprintf("%s (%s–%s)", ratioText(median(rs)), ratioText(rs[0]), ratioText(rs[len(rs)-1]))
 }
 
 // values returns the values of a map.

@@ -184,10 +184,62 @@ func TestRatioTables(t *testing.T) {
 	}
 	// auto ÷ one: 0.5, 1, 0.5; auto ÷ half: 1.25, 1.2, 1.222; the best
 	// median is half's, 9: 11 / 9 = 1.222.
-	if !strings.Contains(got, "| S/w=a/steal=*-2 | 11.0 ns | 20.0 ns | 9.00 ns | 0.500 (0.500–1.000) | 1.222 (1.200–1.250) | 1.222 (half) | 3 |") ||
+	if !strings.Contains(got, "| S/w=a/steal=*-2 | 11.0 ns | 20.0 ns | 9.00 ns | 0.500 (0.500–1.000) | 1.222 (1.200–1.250) | 1.222 (1.200–1.250) | 1.222 (half) | 3 |") ||
 		!strings.Contains(got, "steal=auto is within 5 % of the best in 0 of 1 rows.") || strings.Contains(got, "| tag |") {
 		t.Errorf("steal=auto/steal=*:\n%s", got)
 	}
+	// A list of DENs: only those listed. Against one, no best columns.
+	q, err = parseRatio("steal=auto/steal=half")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err = ratioTables(rs, q, "ns/op"); err != nil || strings.Contains(got, "steal=one") || strings.Contains(got, "best") {
+		t.Errorf("steal=auto/steal=half: %v\n%s", err, got)
+	}
+
+	// The best in the round is not the best median: one is the least in
+	// round 2 only, half in rounds 1 and 3, and a round without all of
+	// them counts for none.
+	in.Reset()
+	for _, l := range []string{
+		"# round 1", "BenchmarkP/impl=w-2 1 10 ns/op", "BenchmarkP/impl=a-2 1 20 ns/op", "BenchmarkP/impl=b-2 1 5 ns/op", "BenchmarkP/impl=g-2 1 1 ns/op",
+		"# round 2", "BenchmarkP/impl=w-2 1 10 ns/op", "BenchmarkP/impl=a-2 1 4 ns/op", "BenchmarkP/impl=b-2 1 8 ns/op", "BenchmarkP/impl=g-2 1 1 ns/op",
+		"# round 3", "BenchmarkP/impl=w-2 1 10 ns/op", "BenchmarkP/impl=a-2 1 20 ns/op", "BenchmarkP/impl=b-2 1 10 ns/op", "BenchmarkP/impl=g-2 1 1 ns/op",
+		"# round 4", "BenchmarkP/impl=w-2 1 10 ns/op", "BenchmarkP/impl=a-2 1 1 ns/op", "BenchmarkP/impl=g-2 1 1 ns/op",
+		"# round 5", "BenchmarkQ/impl=w-2 1 10 ns/op", "BenchmarkQ/impl=j-2 1 20 ns/op", "BenchmarkQ/impl=r-2 1 40 ns/op",
+	} {
+		in.WriteString(l + "\n")
+	}
+	if rs, err = readRounds([]byte(in.String()), "in"); err != nil {
+		t.Fatal(err)
+	}
+	q, err = parseRatio("impl=w/impl=a,b,j,r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = ratioTables(rs, q, "ns/op")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// P: w ÷ the least of a and b: 2, 2.5, 1 in rounds 1-3; the medians
+	// of a and b are 12 and 8 (g, not listed, stays out). Q: one round.
+	for _, want := range []string{
+		"| P/impl=*-2 | 10.0 ns | 12.0 ns | 8.00 ns | 1.500 (0.500–10.000) | 1.250 (1.000–2.000) | 2.000 (1.000–2.500) | 1.250 (b) | 4 |",
+		"| Q/impl=*-2 | 10.0 ns | 20.0 ns | 40.0 ns | 0.500 (0.500–0.500) | 0.250 (0.250–0.250) | 0.500 (0.500–0.500) | 0.500 (j) | 1 |",
+	} {
+		if !strings.Contains(got, want) || strings.Contains(got, "impl=g") {
+			t.Errorf("impl=w/impl=a,b,j,r: no row %s in\n%s", want, got)
+		}
+	}
+	for _, bad := range []string{"impl=w/impl=a,", "impl=w/impl=a,*", "impl=w/impl=a,impl=b", "new/old,"} {
+		if _, err := parseRatio(bad); err == nil {
+			t.Errorf("-ratio %s: no error", bad)
+		}
+	}
+	if q, err := parseRatio("new/old,older"); err != nil || !q.takes("older") || q.takes("new") || q.takes("oldest") {
+		t.Errorf("-ratio new/old,older: %+v, %v", q, err)
+	}
+
 	q, _ = parseRatio("steal=auto/steal=none")
 	if _, err := ratioTables(rs, q, "ns/op"); err == nil {
 		t.Error("a ratio with nothing to compare: no error")
