@@ -3,7 +3,6 @@ package sched
 import (
 	"cmp"
 	"math/bits"
-	"slices"
 	"sort"
 )
 
@@ -228,7 +227,7 @@ func pdqMetered[E cmp.Ordered](data []E, a, b, limit int, m *sortMeter) {
 // ascending, down is descending (not strictly). A sorted y is descending
 // too if its ends are equal.
 func orderOrdered[E cmp.Ordered](y []E, up, down bool) (bool, bool) {
-	if up && slices.IsSorted(y) {
+	if up && isSortedForward(y) {
 		return true, down && !cmp.Less(y[0], y[len(y)-1])
 	}
 	if !down {
@@ -242,10 +241,33 @@ func orderOrdered[E cmp.Ordered](y []E, up, down bool) (bool, bool) {
 	return false, true
 }
 
+// isSortedForward is slices.IsSorted, reading y from its start: the
+// blocks of a pass are read in order, and a forward read of each keeps the
+// processor's prefetch going from one block to the next.
+func isSortedForward[E cmp.Ordered](y []E) bool {
+	for i := 1; i < len(y); i++ {
+		if cmp.Less(y[i], y[i-1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isSortedFuncForward is slices.IsSortedFunc, reading y from its start,
+// as isSortedForward does.
+func isSortedFuncForward[E any](y []E, cmp func(a, b E) int) bool {
+	for i := 1; i < len(y); i++ {
+		if cmp(y[i], y[i-1]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // orderFunc is orderOrdered with a comparison function. With strict, down
 // is strictly descending, the order whose reversal is stable.
 func orderFunc[E any](y []E, up, down, strict bool, cmp func(a, b E) int) (bool, bool) {
-	if up && slices.IsSortedFunc(y, cmp) {
+	if up && isSortedFuncForward(y, cmp) {
 		return true, down && !strict && cmp(y[0], y[len(y)-1]) >= 0
 	}
 	if !down {
