@@ -424,20 +424,24 @@ func TestLoopPanics(t *testing.T) {
 }
 
 // TestLoopGoexit checks that runtime.Goexit in a body ends the goroutine
-// that called Do, as it would in a plain loop, and stops the loop.
+// that called Do, as it would in a plain loop, and stops the loop's first
+// part (see TestLoopPanics).
 func TestLoopGoexit(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 2})
+	const workers, n = 2, 1000
+	p := newPool(t, sched.PoolConfig{Workers: workers})
 	var ran atomic.Int64
 	returned := false
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		_ = p.Do(ctx, func(t *sched.Task) error {
-			sched.For(t, 1000, func(_ *sched.Task, i int) {
+			sched.For(t, n, func(_ *sched.Task, i int) {
 				if i == 0 {
 					runtime.Goexit()
 				}
-				ran.Add(1)
+				if i < n/workers {
+					ran.Add(1)
+				}
 			})
 			return nil
 		})
@@ -449,10 +453,13 @@ func TestLoopGoexit(t *testing.T) {
 }
 
 // TestLoopErrors checks errgroup's contract: the first error stops the
-// loop and is returned; a cancelled context stops it with its cause.
+// loop and is returned; a cancelled context stops it with its cause. An
+// error at the first index stops the loop's first part (see
+// TestLoopPanics).
 func TestLoopErrors(t *testing.T) {
 	for name, p := range loopPools(t) {
 		const n = 100_000
+		first := n / p.Workers()
 		errFirst := errors.New("first")
 		var ran atomic.Int64
 		err := p.Do(ctx, func(t *sched.Task) error {
@@ -460,12 +467,14 @@ func TestLoopErrors(t *testing.T) {
 				if i == 0 {
 					return errFirst
 				}
-				ran.Add(1)
+				if i < first {
+					ran.Add(1)
+				}
 				return nil
 			})
 		})
 		assert.ErrorIs(t, err, errFirst, name)
-		assert.Zero(t, ran.Load(), "%s: indices ran after the first failed", name)
+		assert.Zero(t, ran.Load(), "%s: indices of the first part ran after its first failed", name)
 
 		// Several errors: one of them is returned, and the loop stops.
 		ran.Store(0)
