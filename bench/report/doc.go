@@ -39,6 +39,10 @@
 //	cd bench/report && go run . -rounds 8 -bin old=/tmp/old.test -bin new=/tmp/new.test \
 //		-family '^BenchmarkForkJoin$/impl=(pool|join)-bq/ 20x -test.cpu 1,2' -ratio new/old
 //
+// A family's -test.cpu list runs as one family per value: a test binary
+// runs the first sample of a list at the list's last GOMAXPROCS (Go issue
+// golang/go#49980), which with one sample a round would be every sample.
+//
 // -ratio NUM/DEN then writes ratios.md: per benchmark the median of each
 // side over the rounds, and the median over rounds of NUM ÷ DEN in the
 // same round, with the smallest and largest. NUM and DEN are binary names,

@@ -48,7 +48,9 @@ With -plan or -family it builds the test binary of -pkg (go test -c) and
 runs each family of benchmarks in turn, -count samples each, and saves the
 load average before each in loads.txt. A family is one line:
 REGEXP [BENCHTIME] [FLAG ...], the flags the test binary's own (such as
--test.cpu 1,2 or -dag.nodes=100000).
+-test.cpu 1,2 or -dag.nodes=100000). A -test.cpu list runs as a run per
+value: a test binary runs the first sample of a list at its last value
+(golang/go#49980).
 
 With -rounds N it runs N interleaved rounds instead: in each, every binary
 (-bin, or the one it builds, named head) runs every family once, one sample,
@@ -102,7 +104,7 @@ func newFlagSet(o *options) *flag.FlagSet {
 	fs.StringVar(&o.pkg, "pkg", "./bench", "the `package` to benchmark")
 	fs.StringVar(&o.bench, "bench", ".", "run the benchmarks matching `regexp` (go test -bench)")
 	fs.StringVar(&o.benchtime, "benchtime", "", "run each benchmark for `time`, such as 2s or 100x (go test -benchtime)")
-	fs.StringVar(&o.cpu, "cpu", "", "run each benchmark at each GOMAXPROCS in `list` (go test -cpu)")
+	fs.StringVar(&o.cpu, "cpu", "", "run each benchmark at each GOMAXPROCS in `list` (go test -cpu); through test binaries (-plan, -family, -rounds), a run per value, as a family's -test.cpu list")
 	fs.IntVar(&o.count, "count", 6, "take `n` samples of each benchmark; 6 is the fewest for which benchstat gives a 95 % interval of the median")
 	fs.StringVar(&o.args, "args", "", "pass `arguments` to the test binary, such as -dag.nodes=2500000")
 	fs.BoolVar(&o.progress, "progress", true, "show progress while the benchmarks run")

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -99,15 +100,54 @@ func (o *options) families() ([]family, error) {
 		}
 	}
 	fams = append(fams, o.family...)
-	if len(fams) > 0 {
-		return fams, nil
+	if len(fams) == 0 {
+		f := family{bench: o.bench, benchtime: o.benchtime}
+		if o.cpu != "" {
+			f.args = append(f.args, "-test.cpu", o.cpu)
+		}
+		f.args = append(f.args, strings.Fields(o.args)...)
+		fams = []family{f}
 	}
-	f := family{bench: o.bench, benchtime: o.benchtime}
-	if o.cpu != "" {
-		f.args = append(f.args, "-test.cpu", o.cpu)
+	var split []family
+	for _, f := range fams {
+		split = append(split, f.perCPU()...)
 	}
-	f.args = append(f.args, strings.Fields(o.args)...)
-	return []family{f}, nil
+	return split, nil
+}
+
+// perCPU returns f as one family per value of its -test.cpu list: a test
+// binary runs the first sample of a list at the list's last GOMAXPROCS
+// (Go issue golang/go#49980), so a list's first value would be measured
+// wrong in its first sample, and in every sample of a round's one.
+func (f family) perCPU() []family {
+	for i, a := range f.args {
+		name, list, hasValue := strings.Cut(a, "=")
+		if name != "-test.cpu" && name != "--test.cpu" {
+			continue
+		}
+		if !hasValue {
+			if i+1 == len(f.args) {
+				return []family{f}
+			}
+			list = f.args[i+1]
+		}
+		values := strings.Split(list, ",")
+		if len(values) < 2 {
+			return []family{f}
+		}
+		rest := f.args[i+1:]
+		if !hasValue {
+			rest = f.args[i+2:]
+		}
+		var fams []family
+		for _, v := range values {
+			g := f
+			g.args = append(append(slices.Clone(f.args[:i:i]), "-test.cpu", v), rest...)
+			fams = append(fams, g)
+		}
+		return fams
+	}
+	return []family{f}
 }
 
 // A testBinary is a compiled test binary of the benchmarked package, by

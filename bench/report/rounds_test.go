@@ -38,6 +38,33 @@ func TestParseFamily(t *testing.T) {
 	}
 }
 
+// TestPerCPU checks that a -test.cpu list becomes a family per value, in
+// either spelling of the flag, with the other flags kept in place.
+func TestPerCPU(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want []string
+	}{
+		{"Pop 5x", []string{"Pop 5x"}},
+		{"Pop -test.cpu 2", []string{"Pop -test.cpu 2"}},
+		{"FJ 5x -test.cpu 1,2 -x=1", []string{"FJ 5x -test.cpu 1 -x=1", "FJ 5x -test.cpu 2 -x=1"}},
+		{"FJ -test.cpu=1,2,4", []string{"FJ -test.cpu 1", "FJ -test.cpu 2", "FJ -test.cpu 4"}},
+		{"FJ -test.cpu", []string{"FJ -test.cpu"}},
+	} {
+		f, err := parseFamily(tc.line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, g := range f.perCPU() {
+			got = append(got, g.String())
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
+
 func TestReadPlan(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.plan")
