@@ -328,9 +328,11 @@ bin() {
 	step dag $share_dag bench ./bench.test -test.run '^$' \
 		-test.bench '^BenchmarkDAG$/^queue=(bq|cl-ub|tf-ub|lf|lf-skip)$/|^BenchmarkDAGCeiling$' \
 		-test.benchtime 1x -test.count "$count" -dag.nodes "$nodes" -dag.workers "$cpus"
-	step forkjoin $share_forkjoin bench ./bench.test -test.run '^$' \
-		-test.bench '^BenchmarkForkJoin$/^impl=(pool-bq|join-bq|goroutines|errgroup)$/' \
-		-test.cpu "$cpus" -test.benchtime "$fjtime" -test.count "$count"
+	# A run per worker count: a test binary runs the first sample of a
+	# -test.cpu list at the list's last value (golang/go#49980).
+	step forkjoin $share_forkjoin bench bash -c 'for c in ${1//,/ }; do
+		./bench.test -test.run "^\$" -test.bench "^BenchmarkForkJoin\$/^impl=(pool-bq|join-bq|goroutines|errgroup)\$/" \
+			-test.cpu "$c" -test.benchtime "$2" -test.count "$3" || exit; done' forkjoin "$cpus" "$fjtime" "$count"
 	if [ -x "$dir/$rayon" ]; then
 		step rayon $share_rayon peers ./wsq-peers -bench 'BenchmarkForkJoin/impl=rayon/*' \
 			-cpu "$cpus" -benchtime "$fjtime" -count "$count"
