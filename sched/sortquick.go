@@ -282,23 +282,28 @@ func orderFunc[E any](y []E, up, down, strict bool, cmp func(a, b E) int) (bool,
 	return false, true
 }
 
-// funcSort is a sort with a comparison function, as its first task's
-// argument.
+// funcSort is a sort with a comparison function, SortFunc's or
+// SortStableFunc's, as its first task's argument.
 type funcSort[E any] struct {
 	x   []E
 	cmp func(a, b E) int
 	m   *sortMeter
 }
 
-// sortFunc sorts x, of at least two elements, for SortFunc, in a task of
-// its own: a task turns a panic of cmp into a *PanicError.
-func sortFunc[E any](t *Task, x []E, cmp func(a, b E) int, m *sortMeter) {
-	s := funcSort[E]{x, cmp, m}
-	if m != nil {
-		sortFuncTask(t, s)
+// runFuncSort runs first(t', s) in a task of its own, which turns a panic
+// of cmp into a *PanicError; with a meter, on this goroutine, as the
+// meter's model of a run.
+func runFuncSort[E any](t *Task, first func(*Task, funcSort[E]), s funcSort[E]) {
+	if s.m != nil {
+		first(t, s)
 		return
 	}
-	asTask(t, sortFuncTask[E], s)
+	asTask(t, first, s)
+}
+
+// sortFunc sorts x, of at least two elements, for SortFunc.
+func sortFunc[E any](t *Task, x []E, cmp func(a, b E) int, m *sortMeter) {
+	runFuncSort(t, sortFuncTask[E], funcSort[E]{x, cmp, m})
 }
 
 // sortFuncTask is the first task of SortFunc.

@@ -15,28 +15,15 @@ import "slices"
 // step leaves x a permutation: a merge into the buffer leaves x as it was,
 // and slices.SortStableFunc moves elements by swaps.
 
-// stableSort is a stable sort, as its first task's argument.
-type stableSort[E any] struct {
-	x   []E
-	cmp func(a, b E) int
-	m   *sortMeter
-}
-
-// sortStable sorts x, of at least two elements, for SortStableFunc, in a
-// task of its own: a task turns a panic of cmp into a *PanicError.
+// sortStable sorts x, of at least two elements, for SortStableFunc.
 func sortStable[E any](t *Task, x []E, cmp func(a, b E) int, m *sortMeter) {
-	s := stableSort[E]{x, cmp, m}
-	if m != nil {
-		stableTask(t, s)
-		return
-	}
-	asTask(t, stableTask[E], s)
+	runFuncSort(t, stableTask[E], funcSort[E]{x, cmp, m})
 }
 
 // stableTask is the first task of a stable sort: it sorts a short x by
 // slices.SortStableFunc; it returns if a longer x is sorted, reverses it
 // if its order is strictly descending, and else sorts it by mergeSort.
-func stableTask[E any](t *Task, s stableSort[E]) {
+func stableTask[E any](t *Task, s funcSort[E]) {
 	x, cmp := s.x, s.cmp
 	if len(x) <= stableLeaf {
 		slices.SortStableFunc(x, cmp)
