@@ -32,42 +32,27 @@ import (
 // work.
 const leaf = 100 * time.Microsecond
 
-// burn spins for about d of its thread's CPU time: a count of rounds of
-// a mixing step, at the rate roundsPerNs measured. A machine's other jobs
-// stretch its wall time, not the CPU time that measured runs read.
+// burn spins until its thread's CPU clock (cpuNow: on Linux the thread's
+// CPU time, else the wall clock) has run for d, reading it every few
+// hundred rounds of a mixing step. So a leaf takes d on the clock that
+// measured runs read, however fast the processor runs it meanwhile: the
+// machine's other jobs, and a sibling hyper-thread, slow the rounds, not
+// the clock's count. The goroutine stays on its thread while it burns.
 func burn(d time.Duration) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	x := uint64(d) | 1
-	for range int(float64(d) * roundsPerNs()) {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
+	for start := cpuNow(); cpuNow()-start < d; {
+		for range 256 {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+		}
 	}
 	burnSink.Store(x)
 }
 
 var burnSink atomic.Uint64
-
-// roundsPerNs returns burn's rounds per nanosecond of CPU time: the best
-// of a few timed runs (on Linux the thread's CPU clock, else the wall
-// clock), as a run that the machine slowed only lowers it.
-var roundsPerNs = sync.OnceValue(func() float64 {
-	const rounds = 1 << 20
-	best := 0.0
-	for range 5 {
-		start := cpuNow()
-		x := uint64(1)
-		for range rounds {
-			x ^= x << 13
-			x ^= x >> 7
-			x ^= x << 17
-		}
-		burnSink.Store(x)
-		if d := cpuNow() - start; d > 0 {
-			best = max(best, rounds/float64(d))
-		}
-	}
-	return best
-})
 
 // burden is the burden of the tests that read it: as long as a leaf, so
 // that a wrong count of forks shows.
