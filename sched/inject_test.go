@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/worksteal/wsq/internal/check/testenv"
 )
 
 func newInjector() *injector[uint64] {
@@ -93,8 +95,11 @@ func TestInjectorOverflowWaits(t *testing.T) {
 // TestInjectorConcurrent puts items from several goroutines while others
 // take them, through many laps of the ring and its overflow: each item is
 // taken once, and each taker sees each putter's items in the order put.
+// The quick size, 20,000 items, still makes about twenty laps of the
+// ring, and overflow blocks when the takers fall behind.
 func TestInjectorConcurrent(t *testing.T) {
-	const putters, takers, each = 4, 3, 20_000
+	const putters, takers = 4, 3
+	each := testenv.Size(5_000, 5_000, 20_000)
 	q := newInjector()
 	seen := make([][]bool, putters)
 	for i := range seen {
