@@ -26,7 +26,7 @@ type Group struct {
 	l latch // first: see latch
 
 	// The latch's count changes with every task, and every task reads the
-	// fields from p on. So the fields between, which change rarely, fill
+	// fields from parent on. So the fields between, which change rarely, fill
 	// the latch's line: a Group is 16-byte aligned, so a field at offset
 	// 64 or more is on another 64-byte line (with 64-bit words;
 	// TestGroupLayout).
@@ -39,8 +39,8 @@ type Group struct {
 	// never changes. Until parent waits for the group, the group is on
 	// its list (Task.groups), linked by older and newer, which only
 	// parent's goroutine touches.
-	parent       *Task
 	older, newer *Group
+	parent       *Task
 
 	p   *Pool
 	ctx context.Context

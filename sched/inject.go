@@ -33,10 +33,13 @@ import (
 // after the overflow began, if it read ovN before; its later items go to
 // the overflow, and the check under the lock keeps them behind it.
 //
-// The overflow is a list of blocks of injectBlock items, so that a
+// The overflow is a list of blocks of injectBlockLen items, so that a
 // backlog of any length costs neither a copy of what it holds nor more
-// than a block at a time. A take takes at most injectRing items: a large
-// backlog goes out in shares that a worker copies at once.
+// than a block at a time. Emptied blocks go to a sync.Pool, for the next
+// backlog: a steady stream of them allocates nothing, and an idle pool's
+// blocks go at the next collections. A take takes at most injectTake
+// items: a large backlog goes out in shares that a worker's queue holds
+// without growing.
 //
 // Invariants: head <= tail <= head+injectRing; ovN is the overflow's
 // length, changed under mu.
@@ -52,10 +55,10 @@ type injector[T any] struct {
 	mu     sync.Mutex
 	// The overflow, under mu: its items lie from first.items[firstAt] to
 	// last.items[lastN-1], oldest first; first and last are nil when it
-	// has none. spare is an emptied block, kept for the next.
+	// has none. blocks keeps emptied blocks, their items cleared.
 	first, last    *injectBlock[T]
 	firstAt, lastN int
-	spare          *injectBlock[T]
+	blocks         sync.Pool
 }
 
 // injectBlock is a block of the overflow.
@@ -69,6 +72,12 @@ const injectBlockLen = 256
 
 // injectRing is the number of slots of an injector's ring.
 const injectRing = 1024
+
+// injectTake is the most items one take takes. A worker pushes what it
+// takes into its queue: a share this size fits the blocks its queue has,
+// where a larger one would grow it, and thieves, the other workers, take
+// the rest from the injector at the same time.
+const injectTake = 256
 
 // injectorSlot is one slot of an injector's ring.
 type injectorSlot[T any] struct {
@@ -115,8 +124,7 @@ func (q *injector[T]) put(v T) {
 	}
 	q.mu.Lock()
 	if q.last == nil || q.lastN == injectBlockLen {
-		b := q.spare
-		q.spare = nil
+		b, _ := q.blocks.Get().(*injectBlock[T])
 		if b == nil {
 			b = new(injectBlock[T])
 		}
@@ -140,7 +148,7 @@ func (q *injector[T]) close() { q.closed.Store(true) }
 // parts takers (at least one item, if there are any), and returns dst. It
 // stops in the ring at a slot whose putter has not written it yet.
 func (q *injector[T]) take(dst []T, parts int) []T {
-	want := min((q.size()+int64(parts)-1)/int64(parts), injectRing)
+	want := min((q.size()+int64(parts)-1)/int64(parts), injectTake)
 	var zero T
 	for want > 0 {
 		h := q.head.Load()
@@ -190,14 +198,14 @@ func (q *injector[T]) take(dst []T, parts int) []T {
 		if q.firstAt < end {
 			break
 		}
-		// b is empty, its items cleared: keep it as the spare.
+		// b is empty, its items cleared: keep it for the next backlog.
 		if b == q.last {
 			q.first, q.last, q.firstAt, q.lastN = nil, nil, 0, 0
 		} else {
 			q.first, q.firstAt = b.next, 0
 		}
 		b.next = nil
-		q.spare = b
+		q.blocks.Put(b)
 	}
 	q.ovN.Add(-taken) // under mu, with the blocks
 	q.mu.Unlock()

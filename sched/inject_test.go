@@ -42,8 +42,10 @@ func TestInjectorOverflow(t *testing.T) {
 	put(injectRing + 500) // 500 to the overflow
 	assert.Equal(t, int64(injectRing+500), q.size())
 	assert.Equal(t, int64(500), q.ovN.Load())
-	got = q.take(got, 4) // a quarter, from the ring
-	assert.Len(t, got, (injectRing+500+3)/4)
+	got = q.take(got, 4) // a quarter, from the ring, at most injectTake
+	assert.Len(t, got, min((injectRing+500+3)/4, injectTake))
+	got = q.take(got, 1) // at most injectTake again
+	assert.Len(t, got, min((injectRing+500+3)/4, injectTake)+injectTake)
 	put(700) // behind the overflow, though the ring has room
 	assert.Equal(t, int64(1200), q.ovN.Load())
 	got = append(got, takeAll(q, 3)...)
@@ -240,7 +242,7 @@ func TestGroupLayout(t *testing.T) {
 	if reflect.TypeFor[uintptr]().Size() != 8 {
 		return
 	}
-	for _, name := range []string{"p", "ctx", "credit", "stopped", "ended"} {
+	for _, name := range []string{"parent", "p", "ctx", "credit", "stopped", "ended"} {
 		f, ok := g.FieldByName(name)
 		require.True(t, ok, name)
 		assert.GreaterOrEqual(t, f.Offset, uintptr(64), name)
@@ -249,8 +251,8 @@ func TestGroupLayout(t *testing.T) {
 }
 
 // TestInjectorBacklog puts a backlog of many blocks: a take takes at most
-// injectRing items, every item comes out once and in order, and the
-// emptied overflow keeps one block.
+// injectTake items, every item comes out once and in order, and the
+// emptied overflow holds no block.
 func TestInjectorBacklog(t *testing.T) {
 	q := newInjector()
 	const n = 10*injectRing + 7
@@ -258,13 +260,13 @@ func TestInjectorBacklog(t *testing.T) {
 		q.put(uint64(i))
 	}
 	got := q.take(nil, 1)
-	assert.Len(t, got, injectRing, "one take")
+	assert.Len(t, got, injectTake, "one take")
 	got = append(got, takeAll(q, 1)...)
 	require.Len(t, got, n)
 	for i, v := range got {
 		require.Equal(t, uint64(i), v)
 	}
 	assert.Nil(t, q.first)
-	assert.NotNil(t, q.spare, "the spare block")
+	assert.Nil(t, q.last)
 	assert.Zero(t, q.ovN.Load())
 }

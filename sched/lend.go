@@ -82,11 +82,16 @@ type seat struct {
 	// and one that lends it clears it first. Any goroutine reads it, in
 	// caller.
 	gid atomic.Uint64
-	// busy is set while the worker runs a task, at any depth, for
-	// Pool.Do's check (see allBusy). Sequentially consistent, not release
-	// stores: when every worker calls Do at once, each stores its flag
-	// and then loads the others', so the last of them sees them all set.
-	busy atomic.Bool
+	// busy is 1 while the worker runs a task, at any depth, for
+	// Pool.Do's check (see allBusy). Each task stores it twice, with
+	// release stores: a locked store per task would cost more than the
+	// rest of a tiny task's handling. The check itself stores the
+	// caller's flag again, sequentially consistent, before it loads the
+	// others': so when every worker calls Do at once, each stores and then
+	// loads, and the last of them sees them all set, as in Dekker's
+	// protocol. Otherwise the check is a snapshot, which a task that
+	// starts or ends meanwhile may change anyway.
+	busy atomicx.Uint32
 	// waiting holds the goroutines whose Block function returned and
 	// that wait to take the worker back, oldest first. Worker.wanted
 	// counts them.
@@ -239,9 +244,9 @@ func (st *seat) takeWaiter(w *Worker[Job]) *runner {
 func (c *crew) give(w *Worker[Job], next *runner) {
 	st := &c.seats[w.id]
 	st.cur = next
-	st.busy.Store(next.top != nil) // next goes on with its task, or starts at depth zero
-	st.gid.Store(0)                // next stores its own
-	next.resume <- struct{}{}      // never blocks: next waits for exactly this token
+	st.busy.Store(busyFlag(next.top != nil)) // next goes on with its task, or starts at depth zero
+	st.gid.Store(0)                          // next stores its own
+	next.resume <- struct{}{}                // never blocks: next waits for exactly this token
 }
 
 // goWith starts a new goroutine that runs w, which the calling goroutine
@@ -251,8 +256,8 @@ func (c *crew) goWith(w *Worker[Job]) {
 	next := c.newRunner(w)
 	st := &c.seats[w.id]
 	st.cur = next
-	st.busy.Store(false) // atomic: see seat.busy
-	st.gid.Store(0)      // atomic: see seat.gid; next stores its own
+	st.busy.Store(0) // atomic: see seat.busy
+	st.gid.Store(0)  // atomic: see seat.gid; next stores its own
 	c.s.wg.Add(1)
 	go c.serve(next)
 }
@@ -368,14 +373,26 @@ func (c *crew) retire(r *runner) bool {
 	return true
 }
 
-// allBusy reports whether every worker runs a task at this moment.
-func (c *crew) allBusy() bool {
+// allBusy reports whether every worker runs a task at this moment. The
+// caller is a task on the worker of own, or own is nil: see seat.busy.
+func (c *crew) allBusy(own *runner) bool {
+	if own != nil {
+		c.seats[own.w.id].busy.Store(1) // sequentially consistent: see seat.busy
+	}
 	for i := range c.seats {
-		if !c.seats[i].busy.Load() { // atomic: see seat.busy
+		if c.seats[i].busy.Load() == 0 { // atomic: see seat.busy
 			return false
 		}
 	}
 	return true
+}
+
+// busyFlag returns seat.busy's value for b.
+func busyFlag(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // caller returns the goroutine of the pool that runs a worker and calls

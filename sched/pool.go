@@ -161,7 +161,7 @@ func (p *Pool) checkDo(op string, f func(*Task) error) {
 	}
 	// With a worker idle, Do's caller is outside the pool, or a task that
 	// blocks its worker but does not stop the pool.
-	if p.crew.allBusy() && p.crew.caller() != nil {
+	if own := p.crew.caller(); own != nil && p.crew.allBusy(own) {
 		panic("sched: " + op + " called by a task, while every worker runs a task: nobody could run it; a task starts tasks with Fork or a Group (Task.NewGroup) and waits for them with Join or Wait")
 	}
 }
@@ -255,8 +255,8 @@ func (p *Pool) serve(w *Worker[Job]) { p.crew.serve(p.crew.seats[w.id].cur) }
 // handled (see scheduler.hostCounts).
 func (p *Pool) handle(_ context.Context, j Job, w *Worker[Job]) error {
 	st := &p.crew.seats[w.id]
-	st.busy.Store(true) // see seat.busy: Do reads it on any goroutine
+	st.busy.StoreRelease(1) // see seat.busy: Do reads it on any goroutine
 	st.cur.exec(j)
-	st.busy.Store(false)
+	st.busy.StoreRelease(0)
 	return nil
 }
