@@ -65,6 +65,11 @@ type crew struct {
 	// waits while there is none.
 	calls chan struct{}
 
+	// runners keeps the state of goroutines that ended at depth zero,
+	// for new ones (newRunner): a burst of Blocks starts a goroutine
+	// each, and the next burst then reuses their frames.
+	runners sync.Pool
+
 	mu        sync.Mutex
 	spares    []*runner       // parked goroutines, most recent last
 	maxSpares int             // the most spares kept; more end
@@ -115,9 +120,25 @@ func newCrew(p *Pool, s *scheduler[Job]) *crew {
 	return c
 }
 
-// newRunner returns a new goroutine's state, to run w.
+// newRunner returns a new goroutine's state, to run w: that of a
+// goroutine that ended, or a new one.
 func (c *crew) newRunner(w *Worker[Job]) *runner {
+	if r, _ := c.runners.Get().(*runner); r != nil {
+		r.w = w
+		return r
+	}
 	return &runner{p: c.p, w: w, resume: make(chan struct{}, 1)}
+}
+
+// freeRunner keeps r, whose goroutine ends at depth zero and touches it
+// no more, for newRunner. At depth zero r holds no task: its frames wait
+// for reuse, its fork stack holds no fork (trimmed), it is locked to no
+// thread, and nobody sends on resume. Every task that a frame of r ran
+// has finished, and waited for the tasks it started: nothing else reads
+// the frames. A goroutine that a Goexit ends keeps its state (serve).
+func (c *crew) freeRunner(r *runner) {
+	r.w, r.gid = nil, 0
+	c.runners.Put(r)
 }
 
 // block is Task.Block's body: it lends t's worker, calls f with a token
@@ -311,6 +332,7 @@ func (c *crew) serve(r *runner) {
 		delete(c.ids, r.gid)
 		c.mu.Unlock()
 		if returned {
+			c.freeRunner(r)
 			return
 		}
 		f := recovered(recover())
