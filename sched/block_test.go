@@ -468,3 +468,104 @@ func TestBlockSpace(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockEndsDetached runs tasks at depth zero that end in each way
+// after a Block whose function returned, while the goroutine that took
+// the worker runs other tasks. Those that need no worker to end (return,
+// panic) end without taking it back; those that do (a fork or a group
+// left to wait for, a Goexit, a use of t) take it back first. Each task is
+// in a group of its own, so that a failure stops no other. Each task runs
+// once, Stats counts each, each failure reaches its group's Wait, and the
+// pool is back to one goroutine per worker.
+func TestBlockEndsDetached(t *testing.T) {
+	ends := []string{"return", "panic", "goexit", "fork left", "group left", "use of t"}
+	for _, mode := range sched.Modes() {
+		for _, end := range ends {
+			t.Run(fmt.Sprintf("%v/%s", mode, end), func(t *testing.T) {
+				const workers, tasks = 2, 200
+				p, err := sched.NewPool(sched.PoolConfig{Mode: mode, Workers: workers})
+				require.NoError(t, err)
+				var ran, forked, moved atomic.Int64
+				groups := make([]*sched.Group, tasks)
+				for i := range tasks {
+					groups[i] = p.NewGroup(context.Background())
+					groups[i].Go(nil, func(t *sched.Task) error {
+						switch end {
+						case "fork left":
+							sched.Fork(t, func(*sched.Task, int) int { forked.Add(1); return 0 }, 0)
+						case "group left":
+							t.NewGroup().Go(t, func(*sched.Task) error { forked.Add(1); return nil })
+						}
+						id := t.WorkerID()
+						t.Block(func() { time.Sleep(time.Duration(i%3) * 10 * time.Microsecond) })
+						ran.Add(1)
+						switch end {
+						case "panic":
+							if i%2 == 0 {
+								panic(errBoom)
+							}
+						case "goexit":
+							if i%2 == 0 {
+								runtime.Goexit()
+							}
+						case "use of t":
+							if t.WorkerID() != id {
+								moved.Add(1)
+							}
+							forked.Add(int64(sched.Fork(t, double, 1).Join(t) / 2))
+							g := t.NewGroup() // its task goes into the worker's queue
+							g.Go(t, func(*sched.Task) error { forked.Add(1); return nil })
+							return g.Wait(t)
+						}
+						return nil
+					})
+				}
+				for i, g := range groups {
+					e := callInGoroutine(t, func() { require.NoError(t, g.Wait(nil)) })
+					switch {
+					case end == "panic" && i%2 == 0:
+						pe, ok := e.recovered.(*sched.PanicError)
+						require.True(t, ok, "task %d: Wait panicked with %T %v", i, e.recovered, e.recovered)
+						assert.Equal(t, errBoom, pe.Value)
+					case end == "goexit" && i%2 == 0:
+						assert.False(t, e.returned, "task %d: Wait returned", i)
+						assert.Nil(t, e.recovered, "task %d: Wait panicked", i)
+					default:
+						assert.True(t, e.returned, "task %d: Wait did not return", i)
+					}
+				}
+				assert.Equal(t, int64(tasks), ran.Load(), "tasks past their Block")
+				switch end {
+				case "fork left", "group left":
+					assert.Equal(t, int64(tasks), forked.Load(), "forks and group tasks")
+				case "use of t":
+					assert.Equal(t, int64(2*tasks), forked.Load(), "forks and group tasks")
+				}
+				assert.Zero(t, moved.Load(), "tasks that changed workers across Block")
+				eventually(t, "one goroutine per worker", func() bool {
+					all, spares, blocked, _ := p.Goroutines()
+					return blocked == 0 && all-spares == workers
+				})
+				st := p.Close()
+				per := int64(0)
+				for _, ws := range st.PerWorker {
+					per += ws.Processed
+				}
+				switch end {
+				case "return", "panic":
+					assert.Equal(t, int64(tasks), st.Processed, "Stats counts every task")
+				case "goexit":
+					assert.Equal(t, int64(tasks/2), st.Processed, "Stats counts every task but those a Goexit ended")
+				case "group left":
+					assert.Equal(t, int64(2*tasks), st.Processed, "Stats counts every task")
+				case "fork left":
+					assert.GreaterOrEqual(t, st.Processed, int64(2*tasks), "Stats counts every task")
+				default: // a fork its join takes back counts once more than its task
+					assert.GreaterOrEqual(t, st.Processed, int64(3*tasks), "Stats counts every task")
+				}
+				assert.Equal(t, st.Processed, per, "sum of PerWorker.Processed")
+				assert.Equal(t, int64(tasks), st.Blocks)
+			})
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 
@@ -102,7 +103,11 @@ type seat struct {
 	// counts them.
 	mu      sync.Mutex
 	waiting []*runner
-	_       pad.Line
+	// detachedEnds counts the tasks of the worker that ended detached
+	// (crew.endDetached), on their own goroutines: Stats adds them to the
+	// worker's Processed.
+	detachedEnds atomic.Int64
+	_            pad.Line
 }
 
 func newCrew(p *Pool, s *scheduler[Job]) *crew {
@@ -150,7 +155,8 @@ func (c *crew) block(t *Task, f func()) {
 	stopStrand(t)           // a measured task: f is timed alone, and endBlock resumes
 	c.lend(r)
 	r.top, r.blocking = nil, true
-	defer c.endBlock(t)
+	returned := false
+	defer func() { c.endBlock(t, returned) }()
 	select {
 	case c.calls <- struct{}{}:
 	default:
@@ -160,22 +166,78 @@ func (c *crew) block(t *Task, f func()) {
 	defer func() { <-c.calls }()
 	if t.meas != nil {
 		blockMeasured(t, f)
+		returned = true
 		return
 	}
 	f()
+	returned = true
 }
 
-// endBlock ends the Block of t: it takes the worker back. It is a deferred
-// call, which runs on a panic or Goexit of f too, and does not recover:
-// the panic or Goexit goes on to end the task.
-func (c *crew) endBlock(t *Task) {
+// endBlock ends the Block of t, whose function returned or not: it takes
+// the worker back. It is a deferred call, which runs on a panic or Goexit
+// of f too, and does not recover: the panic or Goexit goes on to end the
+// task.
+//
+// A task at depth zero, not measured, whose function returned, goes on
+// detached instead: without the worker, which another goroutine runs
+// meanwhile. Most tasks that block return soon after, and ending them
+// needs no worker (endDetached): so the worker is not handed back and
+// forth once per Block, one task after another. The task takes the
+// worker back when it needs it: at its next use of t (Task.use), or at
+// its end, if it left forks or groups to wait for, or ends by Goexit.
+//
+//	state      r.top   r.w                      who runs the worker
+//	in f       nil     lent, taken back at end  another goroutine
+//	detached   t       lent, still named        another goroutine
+//	attached   t       held                     this goroutine
+func (c *crew) endBlock(t *Task, returned bool) {
 	r := t.runner
+	if returned && t.below == nil && t.meas == nil {
+		r.top, r.blocking, r.detached = t, false, true
+		return
+	}
 	c.reclaim(r)
 	r.top, r.blocking = t, false
 	if t.meas != nil {
 		resumeStrand(t)
 	}
 }
+
+// reattach takes back the worker that r, detached, lent (see endBlock).
+func (c *crew) reattach(r *runner) {
+	c.reclaim(r)
+	r.detached = false
+}
+
+// endDetached ends t, the task at depth zero of r, detached, whose
+// function returned or failed with f, if that needs no worker: it counts
+// the task as handled, ends its frame and reports true. The worker loop
+// that ran t then returns errDetached, and the goroutine retires (serve).
+// A task that left forks or groups waits for them, which needs the
+// worker, and so does a Goexit, which ends the goroutine that holds it
+// (serve): then endDetached takes the worker back and reports false.
+func (c *crew) endDetached(t *Task, f *failure) bool {
+	r := t.runner
+	if t.forks.unjoined != 0 || t.groups != nil || f != nil && f.goexit {
+		c.reattach(r)
+		return false
+	}
+	// As Worker.settle does with the credit of one task. A Pool's pending
+	// holds its pin until Close: it reaches zero only at the end.
+	switch p := c.s.pending.Add(-1); {
+	case p < 0:
+		c.s.stop(errDuplicate, nil)
+	case p == 0:
+		c.s.complete()
+	}
+	c.seats[r.w.id].detachedEnds.Add(1) // atomic: Stats reads it on any goroutine
+	r.end(t, f)
+	return true
+}
+
+// errDetached is what a worker loop returns when the task it ran ended
+// detached: its goroutine lent the worker, and retires (see endBlock).
+var errDetached = errors.New("sched: the task ended detached")
 
 // lend gives r's worker to another goroutine: one that waits to take it
 // back, a parked spare, or a new one.
@@ -347,6 +409,16 @@ func (c *crew) serve(r *runner) {
 		w := r.w
 		c.seats[w.id].gid.Store(r.gid) // atomic: see seat.gid
 		err := w.run(s.ctx)
+		if err == errDetached {
+			// w is another goroutine's: r retires, with nothing to
+			// take back.
+			r.detached = false
+			c.blocked.Add(-1) // atomic, as in addBlocked
+			if !c.retire(r) {
+				break
+			}
+			continue
+		}
 		// Wanted back at a safe point; or the pool stops (ctx is
 		// cancelled), and a waiting goroutine ends its task first.
 		if next := c.seats[w.id].takeWaiter(w); next != nil {

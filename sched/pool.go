@@ -237,6 +237,11 @@ func (p *Pool) Stats() Stats {
 // blockStats sets the counts of Task.Block in st. The counters are
 // atomic: blocking tasks update them on any goroutine.
 func (p *Pool) blockStats(st *Stats) {
+	for i := range p.crew.seats {
+		n := p.crew.seats[i].detachedEnds.Load() // atomic: see seat.detachedEnds
+		st.PerWorker[i].Processed += n
+		st.Processed += n
+	}
 	st.Blocks = p.crew.blocks.Load()
 	st.BlockWaits = p.crew.waits.Load()
 	st.PeakBlocked = int(p.crew.peak.Load())
@@ -255,8 +260,12 @@ func (p *Pool) serve(w *Worker[Job]) { p.crew.serve(p.crew.seats[w.id].cur) }
 // handled (see scheduler.hostCounts).
 func (p *Pool) handle(_ context.Context, j Job, w *Worker[Job]) error {
 	st := &p.crew.seats[w.id]
+	r := st.cur
 	st.busy.StoreRelease(1) // see seat.busy: Do reads it on any goroutine
-	st.cur.exec(j)
+	r.exec(j)
+	if r.detached {
+		return errDetached // w is another goroutine's now: see crew.endBlock
+	}
 	st.busy.StoreRelease(0)
 	return nil
 }

@@ -63,6 +63,11 @@ type runner struct {
 	top      *Task // the innermost running frame, or nil: the only Task the goroutine may use
 	nframes  int
 	blocking bool // in Task.Block's function, for the message of misuse
+	// detached is set when a Block of the task at depth zero returned:
+	// the task goes on without the worker it lent, which r.w still names,
+	// until it needs it (Task.use takes it back) or ends (exec). See
+	// crew.endBlock.
+	detached bool
 	stealing int  // helping waits on the stack that take work from elsewhere
 	locked   bool // locked to its thread for a measured run (measure.go)
 	gid      uint64
@@ -185,6 +190,9 @@ func (r *runner) exec(j Job) {
 		var f *failure
 		if !ok {
 			f = recovered(recover())
+		}
+		if r.detached && r.p.crew.endDetached(t, f) {
+			return
 		}
 		w := r.w
 		w.credit++ // handled, however it ended: see Worker.credit

@@ -212,6 +212,9 @@ func (t *Task) use(op string) {
 	if t == nil || raceEnabled && !t.runner.calling() || t.runner.top != t {
 		panic(misuse(t, op))
 	}
+	if t.runner.detached {
+		t.runner.p.crew.reattach(t.runner)
+	}
 }
 
 // misuse returns the message of use's panic. use panics itself, so that
