@@ -19,6 +19,7 @@ import (
 //	lend           a task calls Task.Block                       a waiter, a spare or a new goroutine
 //	compensate     a helping wait with nothing it may run        a waiter, a spare or a new goroutine
 //	hand back      between items, or with no work                the longest waiter; the giver retires
+//	(none)         a detached task ends without the worker       nobody: the goroutine retires
 //	lendToWaiter   a helping wait with nothing to run            the longest waiter, until the wait ends
 //	Goexit         a task ends the goroutine                     a new goroutine
 //
@@ -28,9 +29,11 @@ import (
 // queue has one owner goroutine at any moment. It stays stealable
 // throughout.
 //
-// A goroutine that lent its worker waits for it before its task goes on
-// (reclaim): its frames use the worker's queue. So a task runs on one
-// worker from start to end.
+// A goroutine that lent its worker waits for it before its task uses it
+// again (reclaim): its frames use the worker's queue. So a task runs on
+// one worker from start to end. A task at depth zero whose Block returned
+// goes on detached until it needs the worker, and may end without it
+// (endBlock): its goroutine then retires, as a giver does.
 //
 // No wait is for ever. The goroutine running a worker hands it over at
 // its next lend, compensation, hand back or helping wait with nothing to
@@ -56,6 +59,7 @@ type crew struct {
 	//	lend to a spare or new one      +1
 	//	lend to a waiter                =: one starts to block, one stops
 	//	hand back (the giver retires)   -1
+	//	a detached task ends            -1
 	//	lendToWaiter                    =
 	blocked atomic.Int64
 	// blocks, waits and peak are Stats.Blocks, BlockWaits and

@@ -157,10 +157,16 @@ func (t *Task) NewRegion() *Region {
 // a sleep), while the task's worker goes on running other tasks. The
 // task's goroutine lends the worker to another goroutine for the call: a
 // parked spare, or a new one. So the pool keeps Workers goroutines
-// running tasks. When f returns, the task goes on once its goroutine has
-// the worker back. That happens when the goroutine that ran the worker
-// meanwhile finishes its task, or blocks in turn. Task.WorkerID does not
-// change.
+// running tasks. When f returns, the task goes on without a worker, and
+// takes its worker back only when it needs it: at its next use of t, or
+// at its end if it must wait for tasks it started, or ends by Goexit. The
+// goroutine gets the worker back when the goroutine that ran the worker
+// meanwhile finishes its task, or blocks in turn. A task that returns
+// after Block, as most do, so ends without waiting for its worker, on the
+// goroutine that blocked; so does one that panics. A Block in a task
+// that another task's join runs, above that task on the stack, or in a
+// measured run (DoMeasured), takes the worker back at once.
+// Task.WorkerID does not change.
 //
 // At most Config.MaxBlocked functions of Block run at once, as with a
 // semaphore. A Block beyond that waits for one of them to return before it
