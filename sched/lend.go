@@ -192,12 +192,16 @@ func (c *crew) block(t *Task, f func()) {
 //
 //	state      r.top   r.w                      who runs the worker
 //	in f       nil     lent, taken back at end  another goroutine
-//	detached   t       lent, still named        another goroutine
+//	detached   nil     lent, still named        another goroutine
 //	attached   t       held                     this goroutine
+//
+// A detached task's top stays nil, so that its next use of t fails use's
+// check, whose slow path takes the worker back: the check costs nothing
+// more on the fast path.
 func (c *crew) endBlock(t *Task, returned bool) {
 	r := t.runner
 	if returned && t.below == nil && t.meas == nil {
-		r.top, r.blocking, r.detached = t, false, true
+		r.blocking, r.detached = false, true
 		return
 	}
 	c.reclaim(r)
@@ -207,10 +211,11 @@ func (c *crew) endBlock(t *Task, returned bool) {
 	}
 }
 
-// reattach takes back the worker that r, detached, lent (see endBlock).
+// reattach takes back the worker that r, detached, lent (see endBlock),
+// for its task at depth zero.
 func (c *crew) reattach(r *runner) {
+	r.top, r.detached = r.base, false // before reclaim: give reads top
 	c.reclaim(r)
-	r.detached = false
 }
 
 // endDetached ends t, the task at depth zero of r, detached, whose

@@ -145,7 +145,7 @@ var testCases = []struct {
 	// A detached task's use of t does not take its worker back: the task
 	// pushes into a queue that another goroutine owns, and waits for ever.
 	{mutant.Mutant{Name: "a detached task uses the worker it lent", Patches: []mutant.Patch{
-		patchOf("task.go", "\tif t.runner.detached {\n\t\tt.runner.p.crew.reattach(t.runner)\n\t}\n", ""),
+		patchOf("task.go", "\t\tt.runner.p.crew.reattach(t.runner)\n", "\t\tt.runner.top, t.runner.detached = t, false\n"),
 	}}, "^TestBlockEndsDetached$/master/use_of_t$"},
 	// A task that ends detached is not counted in Stats.
 	{mutant.Mutant{Name: "a detached end is not counted", Patches: []mutant.Patch{

@@ -65,8 +65,8 @@ type runner struct {
 	blocking bool // in Task.Block's function, for the message of misuse
 	// detached is set when a Block of the task at depth zero returned:
 	// the task goes on without the worker it lent, which r.w still names,
-	// until it needs it (Task.use takes it back) or ends (exec). See
-	// crew.endBlock.
+	// and top is nil, until it needs the worker (Task.use takes it back)
+	// or ends (exec). See crew.endBlock.
 	detached bool
 	stealing int  // helping waits on the stack that take work from elsewhere
 	locked   bool // locked to its thread for a measured run (measure.go)

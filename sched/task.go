@@ -216,16 +216,22 @@ func (t *Task) Block(f func()) {
 // much for every call.
 func (t *Task) use(op string) {
 	if t == nil || raceEnabled && !t.runner.calling() || t.runner.top != t {
-		panic(misuse(t, op))
-	}
-	if t.runner.detached {
-		t.runner.p.crew.reattach(t.runner)
+		t.useSlow(op)
 	}
 }
 
-// misuse returns the message of use's panic. use panics itself, so that
-// the compiler sees that the call does not return: the fast path then
-// keeps its values in registers.
+// useSlow is use's rare case, a call of its own so that use inlines. A
+// detached task, whose goroutine's top is nil, takes its worker back
+// (see crew.endBlock); any other caller misuses t.
+func (t *Task) useSlow(op string) {
+	if t != nil && t.runner.detached && t.runner.base == t && !(raceEnabled && !t.runner.calling()) {
+		t.runner.p.crew.reattach(t.runner)
+		return
+	}
+	panic(misuse(t, op))
+}
+
+// misuse returns the message of use's panic, which useSlow raises.
 func misuse(t *Task, op string) string {
 	switch {
 	case t == nil:
