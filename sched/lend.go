@@ -151,7 +151,7 @@ func (c *crew) freeRunner(r *runner) {
 }
 
 // block is Task.Block's body: it lends t's worker, calls f with a token
-// of calls, and takes the worker back.
+// of calls, and takes the worker back or goes on detached (endBlock).
 func (c *crew) block(t *Task, f func()) {
 	r := t.runner
 	r.forks.publishAll(r.w) // the worker's next goroutine, and thieves, may run them meanwhile
