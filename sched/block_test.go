@@ -469,7 +469,7 @@ func TestBlockSpace(t *testing.T) {
 	}
 }
 
-// TestBlockEndsDetached runs tasks at depth zero that end in each way
+// TestBlockEndsUnseated runs tasks at depth zero that end in each way
 // after a Block whose function returned, while the goroutine that took
 // the worker runs other tasks. Those that need no worker to end (return,
 // panic) end without taking it back; those that do (a fork or a group
@@ -477,7 +477,7 @@ func TestBlockSpace(t *testing.T) {
 // in a group of its own, so that a failure stops no other. Each task runs
 // once, Stats counts each, each failure reaches its group's Wait, and the
 // pool is back to one goroutine per worker.
-func TestBlockEndsDetached(t *testing.T) {
+func TestBlockEndsUnseated(t *testing.T) {
 	ends := []string{"return", "panic", "goexit", "fork left", "group left", "use of t"}
 	for _, mode := range sched.Modes() {
 		for _, end := range ends {

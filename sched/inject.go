@@ -75,8 +75,8 @@ const injectRing = 1024
 
 // injectTake is the most items one take takes. A worker pushes what it
 // takes into its queue: a share this size fits the blocks its queue has,
-// where a larger one would grow it, and thieves, the other workers, take
-// the rest from the injector at the same time.
+// where a larger one would grow it. The other workers take the rest from
+// the injector meanwhile.
 const injectTake = 256
 
 // injectorSlot is one slot of an injector's ring.

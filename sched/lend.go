@@ -19,7 +19,7 @@ import (
 //	lend           a task calls Task.Block                       a waiter, a spare or a new goroutine
 //	compensate     a helping wait with nothing it may run        a waiter, a spare or a new goroutine
 //	hand back      between items, or with no work                the longest waiter; the giver retires
-//	(none)         a detached task ends without the worker       nobody: the goroutine retires
+//	(none)         an unseated task ends (endBlock)             nobody: the goroutine retires
 //	lendToWaiter   a helping wait with nothing to run            the longest waiter, until the wait ends
 //	Goexit         a task ends the goroutine                     a new goroutine
 //
@@ -32,7 +32,7 @@ import (
 // A goroutine that lent its worker waits for it before its task uses it
 // again (reclaim): its frames use the worker's queue. So a task runs on
 // one worker from start to end. A task at depth zero whose Block returned
-// goes on detached until it needs the worker, and may end without it
+// goes on unseated until it needs the worker, and may end without it
 // (endBlock): its goroutine then retires, as a giver does.
 //
 // No wait is for ever. The goroutine running a worker hands it over at
@@ -59,7 +59,7 @@ type crew struct {
 	//	lend to a spare or new one      +1
 	//	lend to a waiter                =: one starts to block, one stops
 	//	hand back (the giver retires)   -1
-	//	a detached task ends            -1
+	//	an unseated task ends            -1
 	//	lendToWaiter                    =
 	blocked atomic.Int64
 	// blocks, waits and peak are Stats.Blocks, BlockWaits and
@@ -82,7 +82,9 @@ type crew struct {
 }
 
 // seat is the Pool's part of one worker: the goroutine running it and
-// those waiting to take it back.
+// those waiting to take it back. A task whose goroutine runs the worker
+// is seated; one that goes on after its Block without it is unseated
+// (see endBlock).
 type seat struct {
 	// cur is the goroutine running the worker. The goroutine that hands
 	// the worker over writes it, before it does; cur reads it.
@@ -93,24 +95,22 @@ type seat struct {
 	// caller.
 	gid atomic.Uint64
 	// busy is 1 while the worker runs a task, at any depth, for
-	// Pool.Do's check (see allBusy). Each task stores it twice, with
-	// release stores: a locked store per task would cost more than the
-	// rest of a tiny task's handling. The check itself stores the
-	// caller's flag again, sequentially consistent, before it loads the
-	// others': so when every worker calls Do at once, each stores and then
-	// loads, and the last of them sees them all set, as in Dekker's
-	// protocol. Otherwise the check is a snapshot, which a task that
-	// starts or ends meanwhile may change anyway.
+	// Pool.Do's check (see allBusy). A task stores it with release
+	// stores: a locked store per task is dear. The check stores the
+	// caller's own flag again, sequentially consistent, and then loads
+	// the others'. So when every worker calls Do at once, each stores and
+	// then loads, and the last sees all set, as in Dekker's protocol.
+	// Otherwise the check is a snapshot, as before.
 	busy atomicx.Uint32
 	// waiting holds the goroutines whose Block function returned and
 	// that wait to take the worker back, oldest first. Worker.wanted
 	// counts them.
 	mu      sync.Mutex
 	waiting []*runner
-	// detachedEnds counts the tasks of the worker that ended detached
-	// (crew.endDetached), on their own goroutines: Stats adds them to the
+	// unseatedEnds counts the tasks of the worker that ended unseated
+	// (crew.endUnseated), on their own goroutines: Stats adds them to the
 	// worker's Processed.
-	detachedEnds atomic.Int64
+	unseatedEnds atomic.Int64
 	_            pad.Line
 }
 
@@ -151,7 +151,7 @@ func (c *crew) freeRunner(r *runner) {
 }
 
 // block is Task.Block's body: it lends t's worker, calls f with a token
-// of calls, and takes the worker back or goes on detached (endBlock).
+// of calls, and takes the worker back or goes on unseated (endBlock).
 func (c *crew) block(t *Task, f func()) {
 	r := t.runner
 	r.forks.publishAll(r.w) // the worker's next goroutine, and thieves, may run them meanwhile
@@ -183,25 +183,24 @@ func (c *crew) block(t *Task, f func()) {
 // task.
 //
 // A task at depth zero, not measured, whose function returned, goes on
-// detached instead: without the worker, which another goroutine runs
-// meanwhile. Most tasks that block return soon after, and ending them
-// needs no worker (endDetached): so the worker is not handed back and
-// forth once per Block, one task after another. The task takes the
-// worker back when it needs it: at its next use of t (Task.use), or at
-// its end, if it left forks or groups to wait for, or ends by Goexit.
+// unseated instead: its goroutine runs it without the worker it lent,
+// which stays with the goroutine that took it. Most such tasks just return,
+// and ending them needs no worker (endUnseated). So the worker is not
+// handed back once per Block only to end a task. The task takes the
+// worker back (reseat) at its next use of t, or at its end if it left
+// forks or groups or ends by Goexit.
 //
 //	state      r.top   r.w                      who runs the worker
 //	in f       nil     lent, taken back at end  another goroutine
-//	detached   nil     lent, still named        another goroutine
-//	attached   t       held                     this goroutine
+//	unseated   nil     lent, still named        another goroutine
+//	seated     t       held                     this goroutine
 //
-// A detached task's top stays nil, so that its next use of t fails use's
-// check, whose slow path takes the worker back: the check costs nothing
-// more on the fast path.
+// An unseated task's top stays nil: its next use of t fails use's check,
+// and the slow path reseats it. So the fast path checks nothing more.
 func (c *crew) endBlock(t *Task, returned bool) {
 	r := t.runner
 	if returned && t.below == nil && t.meas == nil {
-		r.blocking, r.detached = false, true
+		r.blocking, r.unseated = false, true
 		return
 	}
 	c.reclaim(r)
@@ -211,42 +210,37 @@ func (c *crew) endBlock(t *Task, returned bool) {
 	}
 }
 
-// reattach takes back the worker that r, detached, lent (see endBlock),
+// reseat takes back the worker that r, unseated, lent (see endBlock),
 // for its task at depth zero.
-func (c *crew) reattach(r *runner) {
-	r.top, r.detached = r.base, false // before reclaim: give reads top
+func (c *crew) reseat(r *runner) {
+	r.top, r.unseated = r.base, false // before reclaim: give reads top
 	c.reclaim(r)
 }
 
-// endDetached ends t, the task at depth zero of r, detached, whose
+// endUnseated ends t, the task at depth zero of r, unseated, whose
 // function returned or failed with f, if that needs no worker: it counts
 // the task as handled, ends its frame and reports true. The worker loop
-// that ran t then returns errDetached, and the goroutine retires (serve).
+// that ran t then returns errUnseated, and the goroutine retires (serve).
 // A task that left forks or groups waits for them, which needs the
 // worker, and so does a Goexit, which ends the goroutine that holds it
-// (serve): then endDetached takes the worker back and reports false.
-func (c *crew) endDetached(t *Task, f *failure) bool {
+// (serve): then endUnseated takes the worker back and reports false.
+func (c *crew) endUnseated(t *Task, f *failure) bool {
 	r := t.runner
 	if t.forks.unjoined != 0 || t.groups != nil || f != nil && f.goexit {
-		c.reattach(r)
+		c.reseat(r)
 		return false
 	}
-	// As Worker.settle does with the credit of one task. A Pool's pending
-	// holds its pin until Close: it reaches zero only at the end.
-	switch p := c.s.pending.Add(-1); {
-	case p < 0:
-		c.s.stop(errDuplicate, nil)
-	case p == 0:
-		c.s.complete()
+	if err := c.s.uncount(1); err != nil {
+		c.s.stop(err, nil)
 	}
-	c.seats[r.w.id].detachedEnds.Add(1) // atomic: Stats reads it on any goroutine
+	c.seats[r.w.id].unseatedEnds.Add(1) // atomic: Stats reads it on any goroutine
 	r.end(t, f)
 	return true
 }
 
-// errDetached is what a worker loop returns when the task it ran ended
-// detached: its goroutine lent the worker, and retires (see endBlock).
-var errDetached = errors.New("sched: the task ended detached")
+// errUnseated is what a worker loop returns when the task it ran ended
+// unseated: its goroutine lent the worker, and retires (see endBlock).
+var errUnseated = errors.New("sched: the task ended unseated")
 
 // lend gives r's worker to another goroutine: one that waits to take it
 // back, a parked spare, or a new one.
@@ -418,10 +412,10 @@ func (c *crew) serve(r *runner) {
 		w := r.w
 		c.seats[w.id].gid.Store(r.gid) // atomic: see seat.gid
 		err := w.run(s.ctx)
-		if err == errDetached {
+		if err == errUnseated {
 			// w is another goroutine's: r retires, with nothing to
 			// take back.
-			r.detached = false
+			r.unseated = false
 			c.blocked.Add(-1) // atomic, as in addBlocked
 			if !c.retire(r) {
 				break

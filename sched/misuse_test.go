@@ -2,9 +2,13 @@ package sched_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -69,6 +73,43 @@ func TestDoInTask(t *testing.T) {
 			var r int
 			require.NoError(t, p.Do(ctx, func(t *sched.Task) error { r = sched.Fork(t, double, 21).Join(t); return nil }))
 			assert.Equal(t, 42, r)
+		})
+	}
+}
+
+// TestDoFromEveryWorker has every worker's task call Do at once: nobody is
+// left to run the Do's, so at least one call panics (Do's check stores its
+// own flag before it loads the others'), its task ends, and its worker
+// then runs the others'. Nothing waits for ever.
+func TestDoFromEveryWorker(t *testing.T) {
+	const workers = 2
+	for _, mode := range sched.Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			p := newPool(t, sched.PoolConfig{Workers: workers, Mode: mode})
+			var started, panicked, returned atomic.Int64
+			g := p.NewGroup(ctx)
+			for range workers {
+				g.Go(nil, func(t *sched.Task) error {
+					started.Add(1)
+					for deadline := time.Now().Add(time.Minute); started.Load() < workers; runtime.Gosched() {
+						if time.Now().After(deadline) {
+							return errors.New("the tasks did not run at once in a minute")
+						}
+					}
+					defer func() {
+						if recover() != nil {
+							panicked.Add(1)
+						}
+					}()
+					_ = p.Do(ctx, func(*sched.Task) error { return nil })
+					returned.Add(1)
+					return nil
+				})
+			}
+			e := callInGoroutine(t, func() { require.NoError(t, g.Wait(nil)) })
+			require.True(t, e.returned, "Wait returned")
+			assert.Positive(t, panicked.Load(), "Do calls that panicked")
+			assert.Equal(t, int64(workers), panicked.Load()+returned.Load())
 		})
 	}
 }

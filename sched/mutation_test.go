@@ -142,15 +142,15 @@ var testCases = []struct {
 	{mutant.Mutant{Name: "a join of a sibling adds its work", Patches: []mutant.Patch{
 		patchOf("fork.go", "\t\tjoinFork(t, rec.stamp, false)", "\t\tjoinFork(t, rec.stamp, true)"),
 	}}, "^TestMeasureSiblingJoin$"},
-	// A detached task's use of t does not take its worker back: the task
+	// An unseated task's use of t does not take its worker back: the task
 	// pushes into a queue that another goroutine owns, and waits for ever.
-	{mutant.Mutant{Name: "a detached task uses the worker it lent", Patches: []mutant.Patch{
-		patchOf("task.go", "\t\tt.runner.p.crew.reattach(t.runner)\n", "\t\tt.runner.top, t.runner.detached = t, false\n"),
-	}}, "^TestBlockEndsDetached$/master/use_of_t$"},
-	// A task that ends detached is not counted in Stats.
-	{mutant.Mutant{Name: "a detached end is not counted", Patches: []mutant.Patch{
-		patchOf("lend.go", "\tc.seats[r.w.id].detachedEnds.Add(1) // atomic: Stats reads it on any goroutine\n", ""),
-	}}, "^TestBlockEndsDetached$/master/return$"},
+	{mutant.Mutant{Name: "an unseated task uses the worker it lent", Patches: []mutant.Patch{
+		patchOf("task.go", "\t\tt.runner.p.crew.reseat(t.runner)\n", "\t\tt.runner.top, t.runner.unseated = t, false\n"),
+	}}, "^TestBlockEndsUnseated$/master/use_of_t$"},
+	// A task that ends unseated is not counted in Stats.
+	{mutant.Mutant{Name: "an unseated end is not counted", Patches: []mutant.Patch{
+		patchOf("lend.go", "\tc.seats[r.w.id].unseatedEnds.Add(1) // atomic: Stats reads it on any goroutine\n", ""),
+	}}, "^TestBlockEndsUnseated$/master/return$"},
 	// Task.Block's function is not timed: neither work nor blocked.
 	{mutant.Mutant{Name: "Block's function is not work", Patches: []mutant.Patch{
 		patchOf("lend.go", "\t\tblockMeasured(t, f)\n", "\t\tf()\n"),

@@ -238,7 +238,7 @@ func (p *Pool) Stats() Stats {
 // atomic: blocking tasks update them on any goroutine.
 func (p *Pool) blockStats(st *Stats) {
 	for i := range p.crew.seats {
-		n := p.crew.seats[i].detachedEnds.Load() // atomic: see seat.detachedEnds
+		n := p.crew.seats[i].unseatedEnds.Load() // atomic: see seat.unseatedEnds
 		st.PerWorker[i].Processed += n
 		st.Processed += n
 	}
@@ -263,8 +263,8 @@ func (p *Pool) handle(_ context.Context, j Job, w *Worker[Job]) error {
 	r := st.cur
 	st.busy.StoreRelease(1) // see seat.busy: Do reads it on any goroutine
 	r.exec(j)
-	if r.detached {
-		return errDetached // w is another goroutine's now: see crew.endBlock
+	if r.unseated {
+		return errUnseated // w is another goroutine's now: see crew.endBlock
 	}
 	st.busy.StoreRelease(0)
 	return nil

@@ -63,11 +63,11 @@ type runner struct {
 	top      *Task // the innermost running frame, or nil: the only Task the goroutine may use
 	nframes  int
 	blocking bool // in Task.Block's function, for the message of misuse
-	// detached is set when a Block of the task at depth zero returned:
+	// unseated is set when a Block of the task at depth zero returned:
 	// the task goes on without the worker it lent, which r.w still names,
 	// and top is nil, until it needs the worker (Task.use takes it back)
 	// or ends (exec). See crew.endBlock.
-	detached bool
+	unseated bool
 	stealing int  // helping waits on the stack that take work from elsewhere
 	locked   bool // locked to its thread for a measured run (measure.go)
 	gid      uint64
@@ -191,7 +191,7 @@ func (r *runner) exec(j Job) {
 		if !ok {
 			f = recovered(recover())
 		}
-		if r.detached && r.p.crew.endDetached(t, f) {
+		if r.unseated && r.p.crew.endUnseated(t, f) {
 			return
 		}
 		w := r.w

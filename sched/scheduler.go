@@ -186,6 +186,20 @@ func (s *scheduler[T]) start(ctx context.Context) {
 // before unpin.
 func (s *scheduler[T]) pin() { s.pending.Store(1) } // before the workers start
 
+// uncount takes k handled items off pending, and completes the run if
+// that brings it to zero. A negative result means that a queue returned
+// an item twice: uncount reports it.
+func (s *scheduler[T]) uncount(k int64) error {
+	p := s.pending.Add(-k) // only one Add can see zero
+	if p < 0 {
+		return errDuplicate
+	}
+	if p == 0 {
+		s.complete()
+	}
+	return nil
+}
+
 // unpin gives back pin's count.
 func (s *scheduler[T]) unpin() {
 	if s.pending.Add(-1) == 0 { // only one Add can see zero

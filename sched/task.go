@@ -157,16 +157,14 @@ func (t *Task) NewRegion() *Region {
 // a sleep), while the task's worker goes on running other tasks. The
 // task's goroutine lends the worker to another goroutine for the call: a
 // parked spare, or a new one. So the pool keeps Workers goroutines
-// running tasks. When f returns, the task goes on without a worker, and
-// takes its worker back only when it needs it: at its next use of t, or
-// at its end if it must wait for tasks it started, or ends by Goexit. The
-// goroutine gets the worker back when the goroutine that ran the worker
-// meanwhile finishes its task, or blocks in turn. A task that returns
-// after Block, as most do, so ends without waiting for its worker, on the
-// goroutine that blocked; so does one that panics. A Block in a task
-// that another task's join runs, above that task on the stack, or in a
-// measured run (DoMeasured), takes the worker back at once.
-// Task.WorkerID does not change.
+// running tasks. When f returns, the task goes on without its worker.
+// It takes the worker back when it needs it: at its next use of t, or at
+// its end if it must wait for tasks it started, or ends by Goexit. It
+// gets the worker when the goroutine running it finishes its task, or
+// blocks in turn. So a task that returns or panics after Block ends at
+// once, on the goroutine that blocked. A task that a join runs above
+// another, or a measured one (DoMeasured), takes the worker back as f
+// returns. Task.WorkerID does not change.
 //
 // At most Config.MaxBlocked functions of Block run at once, as with a
 // semaphore. A Block beyond that waits for one of them to return before it
@@ -220,12 +218,12 @@ func (t *Task) use(op string) {
 	}
 }
 
-// useSlow is use's rare case, a call of its own so that use inlines. A
-// detached task, whose goroutine's top is nil, takes its worker back
+// useSlow is use's rare case, a call of its own so that use inlines. An
+// unseated task, whose goroutine's top is nil, takes its worker back
 // (see crew.endBlock); any other caller misuses t.
 func (t *Task) useSlow(op string) {
-	if t != nil && t.runner.detached && t.runner.base == t && !(raceEnabled && !t.runner.calling()) {
-		t.runner.p.crew.reattach(t.runner)
+	if t != nil && t.runner.unseated && t.runner.base == t && !(raceEnabled && !t.runner.calling()) {
+		t.runner.p.crew.reseat(t.runner)
 		return
 	}
 	panic(misuse(t, op))

@@ -435,16 +435,9 @@ func (w *Worker[T]) settle() error {
 	if w.credit == 0 {
 		return nil
 	}
-	// The worker that brings pending to zero is the only one to see zero.
-	p := w.s.pending.Add(-w.credit)
+	k := w.credit
 	w.credit = 0
-	if p < 0 {
-		return errDuplicate
-	}
-	if p == 0 {
-		w.s.complete()
-	}
-	return nil
+	return w.s.uncount(k)
 }
 
 // findWork is called when the worker holds no items. It returns true once
