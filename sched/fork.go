@@ -93,7 +93,12 @@ func (f Future[R]) Join(t *Task) R {
 	if rec == nil {
 		panic("sched: Join of a Future that Fork did not make")
 	}
-	if t == nil || rec.parent != t {
+	// The forking task's own join, while the fork counts among its
+	// unjoined forks. A frame outlives its task: once the forking task
+	// has ended, which joined the fork (Task.sync), a later task in the
+	// same frame is another joiner. Both fields are the frame's
+	// goroutine's, the caller's when parent is t.
+	if t == nil || rec.parent != t || !rec.tracked {
 		return f.joinOther(t)
 	}
 	t.use("Future.Join")

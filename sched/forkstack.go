@@ -82,7 +82,10 @@ type record struct {
 	// fork that left the stack waits on it. A fork that its join takes
 	// back never arrives.
 	l      latch
-	parent *Task // the forking task, which waits for this one
+	// parent is the frame of the forking task, which waits for this
+	// one. Frames are reused: while tracked, parent is the forking task;
+	// afterwards it may be a later task's (see Future.Join).
+	parent *Task
 	ranOn  *runner
 	// prev and next link the record into its parent's list of unjoined
 	// forks (forkList), once a tracked record left the stack.

@@ -109,3 +109,54 @@ func siblingRound(p *sched.Pool, kind string) error {
 	}
 	return nil
 }
+
+// TestForeignJoins runs, in one Do, three legal joins of Futures by tasks
+// other than their forking task, several Dos in a row, on every queue,
+// mode and worker count: (a) a child joins its parent's fork, (b) a
+// Group's task joins its parent's fork, (c) a Future escapes a child
+// that returns without joining it, and a sibling joins it later. With
+// one worker the sibling runs in the frame the child ran in: a frame is
+// reused, and the Future's forking task is not the sibling. Each Do must
+// return with every result right.
+func TestForeignJoins(t *testing.T) {
+	for name, newQueue := range poolKinds() {
+		for _, mode := range sched.Modes() {
+			for _, workers := range []int{1, 2, 8} {
+				t.Run(fmt.Sprintf("%s/%v/workers=%d", name, mode, workers), func(t *testing.T) {
+					p := newPool(t, sched.PoolConfig{NewQueue: newQueue, Mode: mode, Workers: workers})
+					for i := range 8 {
+						e := callInGoroutine(t, func() {
+							require.NoError(t, p.Do(context.Background(), foreignJoins))
+						})
+						require.True(t, e.returned, "Do %d: %v", i, e.recovered)
+					}
+				})
+			}
+		}
+	}
+}
+
+// foreignJoins is the task of TestForeignJoins.
+func foreignJoins(t *sched.Task) error {
+	square := func(_ *sched.Task, n int) int { return n * n }
+	want := func(got, n int) {
+		if got != n*n {
+			panic(fmt.Sprintf("a join of square(%d) returned %d", n, got))
+		}
+	}
+	// (a) A child joins its parent's fork.
+	f := sched.Fork(t, square, 3)
+	sched.ForkFunc(t, func(t *sched.Task, _ int) { want(f.Join(t), 3) }, 0).Join(t)
+	// (b) A Group's task joins its parent's fork.
+	f = sched.Fork(t, square, 4)
+	g := t.NewGroup()
+	g.Go(t, func(t *sched.Task) error { want(f.Join(t), 4); return nil })
+	if err := g.Wait(t); err != nil {
+		return err
+	}
+	// (c) A Future escapes a child, and a sibling joins it.
+	var escaped sched.Future[int]
+	sched.ForkFunc(t, func(t *sched.Task, _ int) { escaped = sched.Fork(t, square, 5) }, 0).Join(t)
+	sched.ForkFunc(t, func(t *sched.Task, _ int) { want(escaped.Join(t), 5) }, 0).Join(t)
+	return nil
+}
