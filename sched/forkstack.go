@@ -81,7 +81,7 @@ type record struct {
 	// l counts the task from its fork until it finishes: the join of a
 	// fork that left the stack waits on it. A fork that its join takes
 	// back never arrives.
-	l      latch
+	l latch
 	// parent is the frame of the forking task, which waits for this
 	// one. Frames are reused: while tracked, parent is the forking task;
 	// afterwards it may be a later task's (see Future.Join).
