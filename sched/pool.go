@@ -145,6 +145,8 @@ func (p *Pool) Do(ctx context.Context, f func(*Task) error) error {
 //	Group.Go, Group.Wait               a fork per task, and a join of them all
 //	For, ForRange, Map, Reduce         a region of its chunks (see Region)
 //	Sort, SortFunc, SortStableFunc     forks and joins, as they split
+//	ForEach, MapSeq                    forks and joins of their parts; seq runs on
+//	                                   a goroutine of its own, outside the CPU clock
 //	Task.Block's function              work and span, and Blocked
 //	a task of another run it waits for nothing: a Pool's Group, another Do's Future
 //

@@ -11,71 +11,142 @@ import (
 )
 
 // The loops over an iter.Seq pull its items: a worker that has run out of
-// items takes the next ones from the sequence itself. iter.Pull turns the
-// sequence into a next function, which one goroutine at a time may call:
-// a lock serializes the pulls. A worker pulls a batch at a time, which
-// grows while batches take less than a chunk's time, as a loop's chunks
-// do. Between batches it reads Task.Demand, and forks a part that pulls
-// for each worker that looks for work.
+// items takes the next ones from the sequence. The sequence runs on a
+// goroutine of its own, the pump, which ranges over it and hands the
+// items over a batch at a time. A lock serializes the pulls. A worker
+// pulls a batch at a time, which grows while batches take less than a
+// chunk's time, as a loop's chunks do. Between batches it reads
+// Task.Demand, and forks a part that pulls for each worker that looks for
+// work.
+//
+// The pump is a goroutine, not a coroutine (iter.Pull): the runtime
+// throws when a coroutine made by a goroutine locked to its thread is
+// resumed by another, or the other way round. The workers of a measured
+// run are locked, and so may be a goroutine that ranges over MapSeq. A
+// pump is resumed only by channels, which any goroutine may use.
 
 // maxBatch is the most items a part of ForEach pulls at once. The pulls of
 // a batch hold the sequence's lock, so a batch stays a chunk's time.
 const maxBatch = 1024
 
-// source is an iter.Seq as the loops pull it: iter.Pull's next and stop,
-// under a lock.
+// source is an iter.Seq as the loops pull it: a pump that ranges over it,
+// started by the first pull.
+//
+// A pull and the pump take turns, as a call and its callee do. The puller
+// sends a count on ask and receives on got; the pump appends that many
+// items to out, or fewer at the end of the sequence, and sends on got.
+// Then it waits in the yield of the next item for the next ask. A count
+// of zero stops it: its yield returns false. The channels order every
+// write of one before the other's reads.
+//
+//	field              written by                     read by
+//	seq, ask, got      newSource                       both
+//	started, fail      the puller, under mu            the puller, under mu
+//	out                each in its turn                each in its turn
+//	ended              the pump, before it sends       the puller, after it receives
+//	done               the puller, under mu            anyone (atomic, a hint)
 type source[T any] struct {
-	mu   sync.Mutex
-	next func() (T, bool)
-	stop func()
+	mu  sync.Mutex
+	seq iter.Seq[T]
+	ask chan int
+	got chan *failure // the pump's failure, if the sequence panicked or called Goexit
+	// exited is closed when the pump's goroutine ends.
+	exited  chan struct{}
+	started bool
+	out     []T
+	// ended is set by the pump when the sequence has returned or failed:
+	// nothing more comes from it.
+	ended bool
 	// done is set, under mu, once the sequence has ended, failed or been
-	// stopped: nothing more comes from it. Atomic, so that a worker may
-	// read it without the lock, as a hint.
+	// stopped. Atomic, so that a worker may read it without the lock, as a
+	// hint.
 	done atomic.Bool
 }
 
-// newSource starts pulling seq. Its close must be called.
+// newSource returns a source of seq. Nothing runs until the first pull.
+// Its close must be called.
 func newSource[T any](seq iter.Seq[T]) *source[T] {
-	next, stop := iter.Pull(seq)
-	return &source[T]{next: next, stop: stop}
+	return &source[T]{seq: seq, ask: make(chan int), got: make(chan *failure), exited: make(chan struct{})}
 }
 
-// pull appends to buf up to k items of the sequence and returns it. A
-// panic or Goexit of the sequence passes on to the caller, and ends the
-// source.
-func (s *source[T]) pull(buf []T, k int) []T {
+// pull appends to buf up to k items of the sequence and returns them. If
+// the sequence panicked or called runtime.Goexit after the items, it
+// returns how: nothing more comes then.
+func (s *source[T]) pull(buf []T, k int) ([]T, *failure) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.pullLocked(buf, k)
 }
 
 // pullLocked is pull for a caller that holds mu.
-func (s *source[T]) pullLocked(buf []T, k int) []T {
-	ok := false
+func (s *source[T]) pullLocked(buf []T, k int) ([]T, *failure) {
+	if k <= 0 || s.done.Load() {
+		return buf, nil
+	}
+	s.out = buf
+	if !s.started {
+		s.started = true
+		go s.pump(k)
+	} else {
+		s.ask <- k
+	}
+	f := <-s.got
+	buf, s.out = s.out, nil
+	if s.ended {
+		s.done.Store(true) // atomic: see done
+	}
+	return buf, f
+}
+
+// pump ranges over the sequence, the first ask being for k items: see
+// source.
+func (s *source[T]) pump(k int) {
+	defer close(s.exited)
+	returned := false
 	defer func() {
-		if !ok {
-			s.done.Store(true) // atomic: see done
+		if !returned {
+			f := recovered(recover())
+			s.ended = true
+			s.got <- f // a Goexit goes on: it ends this goroutine
 		}
 	}()
-	for n := 0; n < k && !s.done.Load(); n++ {
-		x, more := s.next()
-		if !more {
-			s.done.Store(true)
-			break
+	n := 0
+	stopped := false
+	s.seq(func(x T) bool {
+		if stopped {
+			return false // a sequence that goes on after a false
 		}
-		buf = append(buf, x)
-	}
-	ok = true
-	return buf
+		s.out = append(s.out, x)
+		if n++; n < k {
+			return true
+		}
+		s.got <- nil
+		k, n = <-s.ask, 0
+		stopped = k == 0
+		return !stopped
+	})
+	returned = true
+	s.ended = true
+	s.got <- nil
 }
 
 // close stops the sequence, which runs its deferred calls, once nobody
-// pulls any more.
+// pulls any more, and waits for the pump to end. A panic or Goexit of the
+// sequence as it stops passes on to the caller.
 func (s *source[T]) close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.done.Store(true)
-	s.stop()
+	if !s.started {
+		return
+	}
+	var f *failure
+	if !s.ended {
+		s.ask <- 0
+		f = <-s.got
+	}
+	<-s.exited
+	f.raise()
 }
 
 // ForEach calls body(x) for every item x of seq, in parallel when other
@@ -86,19 +157,22 @@ func (s *source[T]) close() {
 //	sched.ForEach(t, maps.Keys(m), func(t *sched.Task, k string) { check(k) })
 //
 // The items are pulled from seq by the workers that run the calls, one
-// batch at a time, under a lock: seq itself runs on one goroutine at a
-// time, never in parallel. A batch grows while its calls take less than a
+// batch at a time, under a lock. seq itself runs on a goroutine of its
+// own, never in parallel, which starts at the first pull and ends before
+// ForEach returns. So any goroutine may call ForEach, one locked to its
+// thread too. A batch grows while its calls take less than a
 // few microseconds. The calls run in no set order, and on any worker. A
 // worker that runs out of items pulls the next batch itself.
 //
 // t is the calling task, or nil for a goroutine that is not a task (see
 // Do). A panic of body or of seq stops the loop: ForEach then panics with
 // a *PanicError. A Goexit stops it likewise, and ForEach calls
-// runtime.Goexit. ForEach panics, before it pulls anything, if seq or
+// runtime.Goexit. Every item that seq yields before it panics or calls
+// Goexit reaches body first. ForEach panics, before it pulls anything, if seq or
 // body is nil. seq's deferred calls have run when ForEach returns.
 //
-// Each pull costs a switch of goroutines (iter.Pull). Over a slice, For is
-// cheaper: it splits the range without pulling.
+// Each pull of a batch costs two switches of goroutines. Over a slice, For
+// is cheaper: it splits the range without pulling.
 func ForEach[T any](t *Task, seq iter.Seq[T], body func(t *Task, x T)) {
 	checkLoop("ForEach", seq == nil || body == nil)
 	if t == nil {
@@ -180,8 +254,9 @@ func runEach[T any](t *Task, p eachPart[T]) {
 			}
 		}
 		start := time.Now()
-		buf = e.src.pull(buf[:0], step)
-		if len(buf) == 0 {
+		var fail *failure
+		buf, fail = e.src.pull(buf[:0], step)
+		if len(buf) == 0 && fail == nil {
 			break
 		}
 		for _, x := range buf {
@@ -190,7 +265,8 @@ func runEach[T any](t *Task, p eachPart[T]) {
 				break
 			}
 		}
-		clear(buf) // the items may be large: the GC may free them
+		clear(buf)   // the items may be large: the GC may free them
+		fail.raise() // the sequence's panic or Goexit, after the items it yielded
 		switch took := time.Since(start); {
 		case took < chunkTime/2 && step < maxBatch:
 			step *= 2
@@ -236,10 +312,11 @@ const maxMapBatch = windowPerProc / 4
 //
 // An error of f comes out at its item, and the map goes on: the range
 // decides whether to stop. A panic of f, or of seq, comes out at its
-// item as a *PanicError: the range stops there, and panics with it. A
-// Goexit likewise makes the range call runtime.Goexit at that item; a
-// task's range, when it waits for the round of tasks that ran it, which
-// may be before.
+// item as a *PanicError: the range stops there, and panics with it. seq's
+// failure is the item after the last it yielded. A Goexit of seq likewise
+// makes the range call runtime.Goexit at that item. So does a Goexit of f,
+// but a task's range may call it before: when it waits for the round of
+// tasks that ran it.
 //
 // Who ranges over the sequence decides where the work runs:
 //
@@ -253,7 +330,8 @@ const maxMapBatch = windowPerProc / 4
 // task panics when the range starts. MapSeq panics if seq or f is nil.
 //
 // Each range allocates its window of results, a Group, and a closure per
-// round of producers. Each pull costs a switch of goroutines (iter.Pull).
+// round of producers. seq runs on a goroutine of its own, as in ForEach:
+// each pull of a batch costs two switches of goroutines.
 func MapSeq[T, R any](t *Task, seq iter.Seq[T], f func(t *Task, x T) (R, error)) iter.Seq2[R, error] {
 	checkLoop("MapSeq", seq == nil || f == nil)
 	return func(yield func(R, error) bool) {
@@ -302,6 +380,9 @@ type mapping[T, R any] struct {
 	g     *Group // the producers' group; a task's is nil between rounds
 	slots []slot[R]
 	w     int64 // len(slots)
+	// seqFail is the slot of the item at which seq panicked or called
+	// runtime.Goexit, after the last item it yielded, if it did.
+	seqFail slot[R]
 
 	pulled atomic.Int64 // items taken from seq, and numbered
 	active atomic.Int32 // producers started and not yet ended
@@ -425,9 +506,8 @@ func (m *mapping[T, R]) restart() {
 // await returns the slot of item s once it holds its result, or nil if
 // seq has ended before s.
 func (m *mapping[T, R]) await(s int64) *slot[R] {
-	sl := &m.slots[s%m.w]
 	for {
-		if sl.ready.Load() == s+1 { // atomic: orders the producer's writes of the slot before
+		if sl := m.ready(s); sl != nil {
 			return sl
 		}
 		m.src.mu.Lock()
@@ -453,7 +533,7 @@ func (m *mapping[T, R]) await(s int64) *slot[R] {
 			continue
 		}
 		m.waiting.Store(s) // atomic: producers read it after they write a slot
-		if sl.ready.Load() == s+1 || m.ended(s) {
+		if m.ready(s) != nil || m.ended(s) {
 			if !m.waiting.CompareAndSwap(s, -1) {
 				<-m.wake // a producer swapped it, and sends
 			}
@@ -461,6 +541,17 @@ func (m *mapping[T, R]) await(s int64) *slot[R] {
 		}
 		<-m.wake
 	}
+}
+
+// ready returns the slot of item s if it holds its result, or else nil.
+func (m *mapping[T, R]) ready(s int64) *slot[R] {
+	if sl := &m.slots[s%m.w]; sl.ready.Load() == s+1 { // atomic: orders the producer's writes of the slot before
+		return sl
+	}
+	if m.seqFail.ready.Load() == s+1 { // atomic, likewise
+		return &m.seqFail
+	}
+	return nil
 }
 
 // ended reports whether seq has ended before item s.
@@ -520,11 +611,11 @@ func (m *mapping[T, R]) produce(t *Task, g *Group) {
 }
 
 // take pulls up to step items into buf, as room in the window allows, and
-// numbers them from base. If seq panics, the panic is the item after the
-// batch, fail says how, and nothing more is pulled. more is how many more
-// producers to start: take keeps it only while seq has items, and counts
-// them in active. A Goexit of seq ends the producer, and is the first
-// item of the batch: the others are lost with it.
+// numbers them from base. If seq panics or calls runtime.Goexit, the
+// failure is the item after the batch, fail says how, and nothing more is
+// pulled: the items seq yielded before are mapped and passed on first.
+// more is how many more producers to start: take keeps it only while seq
+// has items, and counts them in active.
 func (m *mapping[T, R]) take(buf []T, step int, more *int) (base int64, batch []T, fail *itemFailure) {
 	m.src.mu.Lock()
 	defer m.src.mu.Unlock()
@@ -534,43 +625,25 @@ func (m *mapping[T, R]) take(buf []T, step int, more *int) (base int64, batch []
 		*more = 0
 		return base, buf[:0], nil
 	}
-	ok := false
-	defer func() {
-		if ok {
-			return
-		}
-		m.src.done.Store(true) // iter.Pull's next returns nothing after a failure
-		f := failedWith(recover())
-		if f.panic == nil { // a Goexit: it goes on, through exit
-			m.fail(base, f)
-			m.pulled.Store(base + 1)
-			return
-		}
-		n := base + int64(len(batch))
-		m.fail(n, f)
-		m.pulled.Store(n + 1)
-		fail = f
-		*more = 0
-	}()
-	batch = buf
-	n := int(min(room, int64(step)))
-	for len(batch) < n && !m.src.done.Load() {
-		x, ok := m.src.next()
-		if !ok {
-			m.src.done.Store(true)
-			break
-		}
-		batch = append(batch, x)
+	batch, f := m.src.pullLocked(buf, int(min(room, int64(step))))
+	n := base + int64(len(batch))
+	if f != nil {
+		// The failure is item n, in a slot of its own: the batch may
+		// have filled the window.
+		fail = &itemFailure{panic: f.panic} // a Goexit's is nil
+		m.seqFail.fail = fail
+		m.stopped.Store(true) // atomic: producers read it between batches
+		m.seqFail.ready.Store(n + 1)
+		n++
 	}
-	ok = true
-	m.pulled.Store(base + int64(len(batch)))
+	m.pulled.Store(n)
 	if m.src.done.Load() {
 		*more = 0
 	}
 	if *more > 0 {
 		m.active.Add(int32(*more))
 	}
-	return base, batch, nil
+	return base, batch, fail
 }
 
 // fail puts the failure f in the slot of item s, and stops the pulls.

@@ -311,11 +311,11 @@ func TestMapSeqWindow(t *testing.T) {
 func TestMapSeqFailures(t *testing.T) {
 	const n, at = 5000, 3000
 	for name, run := range seqRunners(t) {
-		for _, how := range []string{"f panics", "seq panics", "f calls Goexit"} {
+		for _, how := range []string{"f panics", "seq panics", "f calls Goexit", "seq calls Goexit"} {
 			what := name + ": " + how
 			src := &source{n: n}
 			f := func(_ *sched.Task, i int) (int, error) {
-				if i == at && how != "seq panics" {
+				if i == at && (how == "f panics" || how == "f calls Goexit") {
 					if how == "f panics" {
 						panic(errBoom)
 					}
@@ -324,10 +324,13 @@ func TestMapSeqFailures(t *testing.T) {
 				uneven(i, n)
 				return i, nil
 			}
-			if how == "seq panics" {
+			if how == "seq panics" || how == "seq calls Goexit" {
 				src.check = func(i int) {
 					if i == at {
-						panic(errBoom)
+						if how == "seq panics" {
+							panic(errBoom)
+						}
+						runtime.Goexit()
 					}
 				}
 			}
@@ -357,11 +360,101 @@ func TestMapSeqFailures(t *testing.T) {
 				continue
 			}
 			assert.Equal(t, int64(at), got.Load(), "%s: the items before the failure", what)
+			if how == "seq calls Goexit" {
+				assert.Nil(t, e.recovered, "%s: a Goexit is no panic", what)
+				continue
+			}
+			assert.Equal(t, int64(at), got.Load(), "%s: the items before the failure", what)
 			pe, ok := e.recovered.(*sched.PanicError)
 			require.True(t, ok, "%s: a *PanicError, not %#v", what, e.recovered)
 			assert.Equal(t, errBoom, pe.Value, what)
 		}
 	}
+}
+
+// TestForEachSequenceFails checks that every item a sequence yields
+// before it panics or calls runtime.Goexit reaches the body once, and
+// that ForEach then panics with the sequence's panic, or calls Goexit;
+// the sequence's deferred calls have run then.
+func TestForEachSequenceFails(t *testing.T) {
+	for name, run := range seqRunners(t) {
+		for _, at := range []int{0, 1, 50, 3000} {
+			for _, how := range []string{"panics", "calls Goexit"} {
+				what := fmt.Sprintf("%s: seq %s at %d", name, how, at)
+				src := &source{n: -1, check: func(i int) {
+					if i == at {
+						if how == "panics" {
+							panic(errBoom)
+						}
+						runtime.Goexit()
+					}
+				}}
+				c := make(counter, at)
+				e := callInGoroutine(t, func() {
+					_ = run(func(t *sched.Task) error {
+						sched.ForEach(t, src.seq(), func(_ *sched.Task, i int) { c[i].Add(1) })
+						return nil
+					})
+				})
+				assert.False(t, e.returned, what)
+				c.check(t, what)
+				assert.True(t, src.stopped.Load(), "%s: the sequence's deferred calls", what)
+				if how == "calls Goexit" {
+					assert.Nil(t, e.recovered, "%s: a Goexit is no panic", what)
+					continue
+				}
+				pe, ok := e.recovered.(*sched.PanicError)
+				require.True(t, ok, "%s: a *PanicError, not %#v", what, e.recovered)
+				assert.Equal(t, errBoom, pe.Value, what)
+			}
+		}
+	}
+}
+
+// TestSeqLockedThreads ranges over sequences from goroutines locked to
+// their threads: the workers of a measured run (Pool.DoMeasured), and a
+// goroutine that called runtime.LockOSThread, as a GUI's main thread
+// does. The sequence runs on a goroutine of its own, so no coroutine is
+// resumed on a thread its maker was not locked to: the runtime would
+// end the process.
+func TestSeqLockedThreads(t *testing.T) {
+	const n = 3000
+	loops := func(t *sched.Task) error {
+		c := make(counter, n)
+		sched.ForEach(t, (&source{n: n}).seq(), func(_ *sched.Task, i int) { c[i].Add(1); uneven(i, n) })
+		for i := range c {
+			if got := c[i].Load(); got != 1 {
+				return fmt.Errorf("ForEach: item %d visited %d times", i, got)
+			}
+		}
+		i := 0
+		for r, err := range sched.MapSeq(t, (&source{n: n}).seq(), func(_ *sched.Task, x int) (int, error) {
+			uneven(x, n)
+			return x * x, nil
+		}) {
+			if err != nil || r != i*i {
+				return fmt.Errorf("MapSeq: item %d: %d, %v", i, r, err)
+			}
+			i++
+		}
+		if i != n {
+			return fmt.Errorf("MapSeq: %d items, want %d", i, n)
+		}
+		return nil
+	}
+	for _, workers := range []int{1, 2, 4} {
+		p := newPool(t, sched.PoolConfig{Workers: workers})
+		prof, err := p.DoMeasured(ctx, sched.Measure{}, loops)
+		require.NoError(t, err, "measured, %d workers", workers)
+		assert.Positive(t, prof.Work, "measured, %d workers", workers)
+	}
+	done := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		done <- loops(nil)
+	}()
+	require.NoError(t, <-done, "a goroutine locked to its thread")
 }
 
 // TestMapSeqBreak checks that a break stops the work: the range returns
