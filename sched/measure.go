@@ -245,7 +245,7 @@ func blockMeasured(t *Task, f func()) {
 	start := time.Since(m.epoch) // the wall clock: f waits
 	// f may panic: its time still counts.
 	defer func() {
-		d := time.Since(m.epoch) - start - m.tick
+		d := max(time.Since(m.epoch)-start-m.tick, 0) // as meter.since
 		t.strand.add(d)
 		t.strand.blocked += d
 	}()

@@ -53,7 +53,9 @@ const DefaultBurden = 5 * time.Microsecond
 
 // Profile is the work and span of a measured run. Its figures are the
 // times of the strands, with the clock's own cost taken off each strand.
-// The scheduler's own time (forks, steals, waits, the clock) is in none.
+// A strand shorter than that cost counts as zero, never less: so the span
+// is at least the longest strand, and the work at least the span. The
+// scheduler's own time (forks, steals, waits, the clock) is in none.
 //
 //	clock            a strand's time            used
 //	thread CPU time  its thread's CPU time      on Linux, unless Measure.WallClock
@@ -214,18 +216,21 @@ func (m *meter) now() reading {
 }
 
 // since returns the time of a strand that began at the reading r and
-// ends now, the clock's own cost taken off. On the CPU clock, a strand
-// whose CPU time is not within its wall time ran on two threads: its
-// goroutine moved, and only its wall time means anything.
+// ends now, the clock's own cost taken off, and never below zero: a
+// strand shorter than the clock's mean cost counts as nothing, not as
+// less. So every path is at least as long as each of its strands, and
+// the work at least the span. On the CPU clock, a strand whose CPU time
+// is not within its wall time ran on two threads: its goroutine moved,
+// and only its wall time means anything.
 func (m *meter) since(r reading) time.Duration {
 	now := m.now()
 	wall := now.wall - r.wall
 	if m.cpu {
 		if c := now.cpu - r.cpu; c >= 0 && c <= wall+2*m.cpuTick {
-			return c - m.cpuTick
+			return max(c-m.cpuTick, 0)
 		}
 	}
-	return wall - m.tick
+	return max(wall-m.tick, 0)
 }
 
 // clock names the clock that times the strands.

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -496,6 +497,42 @@ func TestMeasureOnlyItsRun(t *testing.T) {
 		assert.Equal(t, int64(8), prof.Forks)
 	}
 	close(stop)
+	wg.Wait()
+}
+
+// TestMeasureFineStrands runs four measured runs of fib(20), a fork per
+// call, at once on two workers, beside plain Do calls: strands far
+// shorter than a clock's reading, which the clock's cost taken off each
+// could make negative. Every profile's span is at least its longest
+// strand, and so not zero when its work is not, and its work is at least
+// its span.
+func TestMeasureFineStrands(t *testing.T) {
+	p := measuredPool(t, 2)
+	runs := testenv.Size(20, 20, 100)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 4 * runs {
+				assert.NoError(t, p.Do(context.Background(), func(t *sched.Task) error { fibJoin(t, 15); return nil }))
+			}
+		}()
+	}
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range runs {
+				prof, err := p.DoMeasured(context.Background(), sched.Measure{}, func(t *sched.Task) error { fib(t, 20); return nil })
+				assert.NoError(t, err)
+				assert.GreaterOrEqual(t, prof.Work, prof.Span, "work below the span")
+				if prof.Work > 0 {
+					assert.Positive(t, prof.Span, "a span of zero with work %v", prof.Work)
+				}
+			}
+		}()
+	}
 	wg.Wait()
 }
 
