@@ -143,28 +143,39 @@ func (ps *poolSlot) start(cfg PoolConfig, set bool) (*Pool, error) {
 // function: its wait would block the task's worker. A task passes its own
 // t instead. Each call makes a Group, and hands f to an idle worker.
 func Do(ctx context.Context, f func(t *Task) error) error {
+	return doDefault(ctx, "Do, or a call with a nil Task", f)
+}
+
+// doDefault runs f as a task of the default pool with ctx and waits for
+// it, for the call what describes: Do, a ...Context form, or a call with
+// a nil Task. It panics if a task calls it, with a message that names
+// the call. A panic or Goexit of f passes on as Pool.Do passes it.
+func doDefault(ctx context.Context, what string, f func(t *Task) error) error {
 	if calledByTask() {
-		panic("sched: Do, or a call with a nil Task, by a task: a task passes its own t, so that its worker runs other tasks while it waits; nil is for goroutines that are not tasks")
+		panic(byTask(what))
 	}
 	return Default().Do(ctx, f)
 }
 
-// runDefault runs f as a task of the default pool and waits for it, for op
-// called with a nil Task. It panics if a task calls it, with a message
-// that names op. A panic or Goexit of f passes on as Pool.Do passes it.
+// runDefault is doDefault for op called with a nil Task, with an f that
+// cannot fail.
 func runDefault(op string, f func(t *Task)) {
-	if calledByTask() {
-		panic("sched: " + op + " with a nil Task, called by a task: pass the task's own t, so that its worker runs other tasks while it waits; nil is for goroutines that are not tasks")
-	}
-	_ = Default().Do(context.Background(), func(t *Task) error {
+	_ = doDefault(context.Background(), op+" with a nil Task", func(t *Task) error {
 		f(t)
 		return nil
 	})
 }
 
+// byTask returns the message of the panic of a call that only a goroutine
+// that is not a task may make, what, by a task.
+func byTask(what string) string {
+	return "sched: " + what + ", called by a task: a task passes its own t, so that its worker runs other tasks while it waits; a nil Task, Do and the Context forms are for goroutines that are not tasks"
+}
+
 // calledByTask reports whether the calling goroutine runs a task of some
-// Pool: it runs a worker, and is not in a Task.Block function. It looks
-// at each worker of each Pool: a few loads per worker.
+// Pool: it runs a worker and is not in a Task.Block function, or its task
+// goes on unseated after a Block. It looks at each worker of each Pool: a
+// few loads per worker.
 func calledByTask() bool {
 	list := pools.list.Load()
 	if list == nil {
@@ -173,6 +184,9 @@ func calledByTask() bool {
 	for _, c := range *list {
 		if r := c.caller(); r != nil {
 			return r.top != nil // top is nil in Task.Block's function
+		}
+		if c.unseatedCaller() != nil {
+			return true // after its Block, without its worker: a task all the same
 		}
 	}
 	return false

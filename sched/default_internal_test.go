@@ -102,7 +102,7 @@ func TestRunDefault(t *testing.T) {
 	p, err := NewPool(PoolConfig{Workers: 1})
 	require.NoError(t, err)
 	defer p.Close()
-	want := "sched: Join with a nil Task, called by a task: pass the task's own t, so that its worker runs other tasks while it waits; nil is for goroutines that are not tasks"
+	want := "sched: Join with a nil Task, called by a task: a task passes its own t, so that its worker runs other tasks while it waits; a nil Task, Do and the Context forms are for goroutines that are not tasks"
 	for _, do := range []func(ctx context.Context, f func(t *Task) error) error{p.Do, Do} {
 		got := func() (v any) {
 			defer func() { v = recover() }()

@@ -186,8 +186,14 @@ var nilTaskCalls = map[string]func(){
 	},
 }
 
-// nilFromTask is the panic of a call with a nil Task by a task.
-const nilFromTask = "sched: Do, or a call with a nil Task, by a task: a task passes its own t, so that its worker runs other tasks while it waits; nil is for goroutines that are not tasks"
+// byTask is the panic of a call that only goroutines that are not tasks
+// may make, what, by a task.
+func byTask(what string) string {
+	return "sched: " + what + ", called by a task: a task passes its own t, so that its worker runs other tasks while it waits; a nil Task, Do and the Context forms are for goroutines that are not tasks"
+}
+
+// nilFromTask is the panic of a call of nilTaskCalls by a task.
+var nilFromTask = byTask("Do, or a call with a nil Task")
 
 // TestNilTaskFromTask checks that a call with a nil Task by a task
 // panics, whatever pool runs the task, the default pool too. On the

@@ -220,13 +220,13 @@ func (f Future[R]) joinOther(t *Task) R {
 //
 // The returns of f and g synchronize before the return of Join.
 func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) RB, b B) (ra RA, rb RB) {
+	if f == nil || g == nil {
+		panic(joinNil("Join", f == nil)) // before anything starts, on the default pool too
+	}
 	if t == nil {
 		return joinDefault(f, a, g, b)
 	}
 	t.use("Join")
-	if f == nil || g == nil {
-		panic(joinNil("Join", f == nil))
-	}
 	r := t.runner
 	s := &r.forks
 	rec, ok := s.slot().(*taskRecord[B, RB])
@@ -272,14 +272,14 @@ func joinDefault[A, RA, B, RB any](f func(*Task, A) RA, a A, g func(*Task, B) RB
 //	// sort is func(*sched.Task, []int)
 //	sched.JoinFunc(t, sort, xs[:mid], sort, xs[mid:])
 func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
+	if f == nil || g == nil {
+		panic(joinNil("JoinFunc", f == nil)) // as in Join
+	}
 	if t == nil {
 		runDefault("JoinFunc", func(t *Task) { JoinFunc(t, f, a, g, b) })
 		return
 	}
 	t.use("JoinFunc")
-	if f == nil || g == nil {
-		panic(joinNil("JoinFunc", f == nil))
-	}
 	r := t.runner
 	s := &r.forks
 	rec, ok := s.slot().(*procRecord[B])

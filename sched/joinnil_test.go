@@ -39,16 +39,15 @@ func TestJoinNilTask(t *testing.T) {
 // that a Task.Block function may pass nil.
 func TestJoinNilTaskFromTask(t *testing.T) {
 	p := newPool(t, sched.PoolConfig{Workers: 1})
-	const advice = " with a nil Task, called by a task: pass the task's own t, so that its worker runs other tasks while it waits; nil is for goroutines that are not tasks"
 	nop := func(*sched.Task, int) {}
 	for name, call := range map[string]func(){
 		"Join":     func() { sched.Join(nil, double, 1, double, 2) },
 		"JoinFunc": func() { sched.JoinFunc(nil, nop, 1, nop, 2) },
 	} {
 		got := panicValue(t, func() { _ = p.Do(ctx, func(*sched.Task) error { call(); return nil }) })
-		assert.Equal(t, "sched: "+name+advice, got, "by a task of a pool")
+		assert.Equal(t, byTask(name+" with a nil Task"), got, "by a task of a pool")
 		got = panicValue(t, func() { _ = sched.Do(ctx, func(*sched.Task) error { call(); return nil }) })
-		assert.Equal(t, "sched: "+name+advice, got, "by a task of the default pool")
+		assert.Equal(t, byTask(name+" with a nil Task"), got, "by a task of the default pool")
 	}
 	var x, y int
 	require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
@@ -56,4 +55,68 @@ func TestJoinNilTaskFromTask(t *testing.T) {
 		return nil
 	}))
 	assert.Equal(t, [2]int{2, 4}, [2]int{x, y})
+}
+
+// TestJoinNilFunctionNilTask checks that Join and JoinFunc with a nil
+// Task and a nil f or g panic in the caller, starting nothing: with the
+// plain message, not a task's *PanicError.
+func TestJoinNilFunctionNilTask(t *testing.T) {
+	nop := func(*sched.Task, int) {}
+	for want, call := range map[string]func(){
+		"sched: Join with a nil function f":     func() { sched.Join[int, int, int, int](nil, nil, 1, double, 2) },
+		"sched: Join with a nil function g":     func() { sched.Join[int, int, int, int](nil, double, 1, nil, 2) },
+		"sched: JoinFunc with a nil function f": func() { sched.JoinFunc[int, int](nil, nil, 1, nop, 2) },
+		"sched: JoinFunc with a nil function g": func() { sched.JoinFunc[int, int](nil, nop, 1, nil, 2) },
+	} {
+		e := callInGoroutine(t, call)
+		assert.Equal(t, want, e.recovered, "a plain panic, not a task's")
+	}
+}
+
+// TestNilTaskAfterBlock checks that a task's misuses are caught as well
+// after its Task.Block returned as before it: a nil Task, sched.Do, and
+// Pool.Do while every worker runs a task. A task at depth zero goes on
+// unseated after its Block (without its worker), and the checks must
+// see it as the task it is.
+func TestNilTaskAfterBlock(t *testing.T) {
+	nop := func(*sched.Task, int) {}
+	for _, workers := range []int{1, 2} {
+		p := newPool(t, sched.PoolConfig{Workers: workers})
+		for _, c := range []struct {
+			want string
+			call func()
+		}{
+			{byTask("Join with a nil Task"), func() { sched.Join(nil, double, 1, double, 2) }},
+			{byTask("JoinFunc with a nil Task"), func() { sched.JoinFunc(nil, nop, 1, nop, 2) }},
+			{byTask("Group.Wait with a nil Task"), func() { _ = p.NewGroup(ctx).Wait(nil) }},
+			{byTask("Do, or a call with a nil Task"), func() { sched.For(nil, 10, func(*sched.Task, int) {}) }},
+			{byTask("Do, or a call with a nil Task"), func() { _ = sched.Do(ctx, func(*sched.Task) error { return nil }) }},
+		} {
+			for _, block := range []bool{false, true} {
+				got := panicValue(t, func() {
+					_ = p.Do(ctx, func(t *sched.Task) error {
+						if block {
+							t.Block(func() {})
+						}
+						c.call()
+						return nil
+					})
+				})
+				assert.Equal(t, c.want, got, "workers=%d, after a Block: %v", workers, block)
+			}
+		}
+	}
+	// Pool.Do by a task while every worker runs a task.
+	p := newPool(t, sched.PoolConfig{Workers: 1})
+	for _, block := range []bool{false, true} {
+		got := panicValue(t, func() {
+			_ = p.Do(ctx, func(t *sched.Task) error {
+				if block {
+					t.Block(func() {})
+				}
+				return p.Do(ctx, func(*sched.Task) error { return nil })
+			})
+		})
+		assert.Equal(t, "sched: Pool.Do called by a task, while every worker runs a task: nobody could run it; a task starts tasks with Fork or a Group (Task.NewGroup) and waits for them with Join or Wait", got, "after a Block: %v", block)
+	}
 }

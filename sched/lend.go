@@ -76,9 +76,13 @@ type crew struct {
 	runners sync.Pool
 
 	mu        sync.Mutex
-	spares    []*runner       // parked goroutines, most recent last
-	maxSpares int             // the most spares kept; more end
-	ids       map[uint64]bool // the goroutines' IDs, for onPool
+	spares    []*runner          // parked goroutines, most recent last
+	maxSpares int                // the most spares kept; more end
+	ids       map[uint64]*runner // the goroutines, by ID: see onPool, unseatedCaller
+	// unseated counts the goroutines whose task goes on unseated (see
+	// endBlock), so that a call's check for a task asks ids only while
+	// there are some.
+	unseated atomic.Int32
 }
 
 // seat is the Pool's part of one worker: the goroutine running it and
@@ -121,7 +125,7 @@ func newCrew(p *Pool, s *scheduler[Job]) *crew {
 		seats:     make([]seat, len(s.workers)),
 		calls:     make(chan struct{}, s.cfg.MaxBlocked),
 		maxSpares: len(s.workers),
-		ids:       map[uint64]bool{},
+		ids:       map[uint64]*runner{},
 	}
 	for i, w := range s.workers {
 		c.seats[i].cur = c.newRunner(w)
@@ -196,11 +200,15 @@ func (c *crew) block(t *Task, f func()) {
 //	seated     t       held                     this goroutine
 //
 // An unseated task's top stays nil: its next use of t fails use's check,
-// and the slow path reseats it. So the fast path checks nothing more.
+// and the slow path reseats it. So the fast path checks nothing more. An
+// unseated task is a task all the same: the checks of calls that a task
+// must not make (a nil Task, Do) find it by unseatedCaller, and Pool.Do
+// reseats it first. So those calls do the same with or without a Block.
 func (c *crew) endBlock(t *Task, returned bool) {
 	r := t.runner
 	if returned && t.below == nil && t.meas == nil {
 		r.blocking, r.unseated = false, true
+		c.unseated.Add(1) // atomic: calledByTask reads it on any goroutine
 		return
 	}
 	c.reclaim(r)
@@ -214,6 +222,7 @@ func (c *crew) endBlock(t *Task, returned bool) {
 // for its task at depth zero.
 func (c *crew) reseat(r *runner) {
 	r.top, r.unseated = r.base, false // before reclaim: give reads top
+	c.unseated.Add(-1)                // atomic, as in endBlock
 	c.reclaim(r)
 }
 
@@ -389,7 +398,7 @@ func (c *crew) serve(r *runner) {
 	defer s.wg.Done()
 	r.gid = atomicx.Goroutine()
 	c.mu.Lock()
-	c.ids[r.gid] = true
+	c.ids[r.gid] = r
 	c.mu.Unlock()
 	returned := false
 	defer func() {
@@ -416,7 +425,8 @@ func (c *crew) serve(r *runner) {
 			// w is another goroutine's: r retires, with nothing to
 			// take back.
 			r.unseated = false
-			c.blocked.Add(-1) // atomic, as in addBlocked
+			c.unseated.Add(-1) // atomic, as in endBlock
+			c.blocked.Add(-1)  // atomic, as in addBlocked
 			if !c.retire(r) {
 				break
 			}
@@ -510,7 +520,25 @@ func (c *crew) onPool() bool {
 	id := atomicx.Goroutine()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.ids[id]
+	return c.ids[id] != nil
+}
+
+// unseatedCaller returns the calling goroutine's runner if its task goes
+// on unseated (see endBlock), and nil otherwise. Such a task is a task
+// as much as a seated one: the checks of calls that a task must not make
+// ask here too. It costs one load while no task is unseated.
+func (c *crew) unseatedCaller() *runner {
+	if c.unseated.Load() == 0 { // atomic: see unseated
+		return nil
+	}
+	id := atomicx.Goroutine()
+	c.mu.Lock()
+	r := c.ids[id]
+	c.mu.Unlock()
+	if r != nil && r.unseated { // r is the caller's own: only it writes unseated
+		return r
+	}
+	return nil
 }
 
 // nilWait panics if a task of any pool calls op with a nil Task: the wait
@@ -518,6 +546,6 @@ func (c *crew) onPool() bool {
 // goroutine in Task.Block's function runs no task.
 func nilWait(op string) {
 	if calledByTask() {
-		panic("sched: " + op + " with a nil Task, called by a task: pass the task's own t, so that its worker runs other tasks while it waits")
+		panic(byTask(op + " with a nil Task"))
 	}
 }

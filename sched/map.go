@@ -36,7 +36,7 @@ func Map[T, R any](t *Task, s []T, f func(t *Task, x T) R) []R {
 func MapErr[T, R any](t *Task, s []T, f func(t *Task, x T) (R, error)) ([]R, error) {
 	checkLoop("MapErr", f == nil)
 	if t == nil {
-		return MapErrContext(context.Background(), s, f)
+		return mapErrDefault(context.Background(), s, f)
 	}
 	if s == nil {
 		return nil, nil
@@ -73,6 +73,11 @@ func MapErr[T, R any](t *Task, s []T, f func(t *Task, x T) (R, error)) ([]R, err
 //	})
 func MapErrContext[T, R any](ctx context.Context, s []T, f func(t *Task, x T) (R, error)) ([]R, error) {
 	checkLoop("MapErrContext", f == nil)
+	return mapErrDefault(ctx, s, f)
+}
+
+// mapErrDefault is MapErr on the default pool, with ctx.
+func mapErrDefault[T, R any](ctx context.Context, s []T, f func(t *Task, x T) (R, error)) ([]R, error) {
 	var out []R
 	err := Do(ctx, func(t *Task) error {
 		var err error

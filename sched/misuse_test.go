@@ -184,7 +184,6 @@ func TestTaskUsedOutsideItsFunction(t *testing.T) {
 // and Group.Wait, of a group made by the task or by the pool, panic
 // instead. Two workers, so that the wait would otherwise end.
 func TestNilTaskWaitInTask(t *testing.T) {
-	const advice = ", called by a task: pass the task's own t, so that its worker runs other tasks while it waits"
 	p := newPool(t, sched.PoolConfig{Workers: 2})
 	noop := func(*sched.Task) error { return nil }
 	for name, wait := range map[string]func(t *sched.Task){
@@ -197,7 +196,7 @@ func TestNilTaskWaitInTask(t *testing.T) {
 		got := panicValue(t, func() {
 			_ = p.Do(ctx, func(t *sched.Task) error { wait(t); return nil })
 		})
-		assert.Equal(t, "sched: "+op+" with a nil Task"+advice, got, name)
+		assert.Equal(t, byTask(op+" with a nil Task"), got, name)
 	}
 	// Outside the pool, and in the function of a Task.Block, nil is right.
 	var r int

@@ -162,8 +162,16 @@ func (p *Pool) checkDo(op string, f func(*Task) error) {
 		panic(nilFunction(op, ""))
 	}
 	// With a worker idle, Do's caller is outside the pool, or a task that
-	// blocks its worker but does not stop the pool.
-	if own := p.crew.caller(); own != nil && p.crew.allBusy(own) {
+	// blocks its worker but does not stop the pool. A task unseated after
+	// its Block takes its worker back first, as at any use of its Task:
+	// Do by a task does the same with or without an earlier Block.
+	own := p.crew.caller()
+	if own == nil {
+		if own = p.crew.unseatedCaller(); own != nil {
+			p.crew.reseat(own)
+		}
+	}
+	if own != nil && p.crew.allBusy(own) {
 		panic("sched: " + op + " called by a task, while every worker runs a task: nobody could run it; a task starts tasks with Fork or a Group (Task.NewGroup) and waits for them with Join or Wait")
 	}
 }

@@ -49,7 +49,7 @@ type source[T any] struct {
 	mu  sync.Mutex
 	seq iter.Seq[T]
 	ask chan int
-	got chan *failure // the pump's failure, if the sequence panicked or called Goexit
+	got chan *itemFailure // the pump's failure, if the sequence panicked or called Goexit
 	// exited is closed when the pump's goroutine ends.
 	exited  chan struct{}
 	started bool
@@ -66,20 +66,20 @@ type source[T any] struct {
 // newSource returns a source of seq. Nothing runs until the first pull.
 // Its close must be called.
 func newSource[T any](seq iter.Seq[T]) *source[T] {
-	return &source[T]{seq: seq, ask: make(chan int), got: make(chan *failure), exited: make(chan struct{})}
+	return &source[T]{seq: seq, ask: make(chan int), got: make(chan *itemFailure), exited: make(chan struct{})}
 }
 
 // pull appends to buf up to k items of the sequence and returns them. If
 // the sequence panicked or called runtime.Goexit after the items, it
 // returns how: nothing more comes then.
-func (s *source[T]) pull(buf []T, k int) ([]T, *failure) {
+func (s *source[T]) pull(buf []T, k int) ([]T, *itemFailure) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.pullLocked(buf, k)
 }
 
 // pullLocked is pull for a caller that holds mu.
-func (s *source[T]) pullLocked(buf []T, k int) ([]T, *failure) {
+func (s *source[T]) pullLocked(buf []T, k int) ([]T, *itemFailure) {
 	if k <= 0 || s.done.Load() {
 		return buf, nil
 	}
@@ -105,7 +105,7 @@ func (s *source[T]) pump(k int) {
 	returned := false
 	defer func() {
 		if !returned {
-			f := recovered(recover())
+			f := failedWith(recover())
 			s.ended = true
 			s.got <- f // a Goexit goes on: it ends this goroutine
 		}
@@ -140,7 +140,7 @@ func (s *source[T]) close() {
 	if !s.started {
 		return
 	}
-	var f *failure
+	var f *itemFailure
 	if !s.ended {
 		s.ask <- 0
 		f = <-s.got
@@ -254,7 +254,7 @@ func runEach[T any](t *Task, p eachPart[T]) {
 			}
 		}
 		start := time.Now()
-		var fail *failure
+		var fail *itemFailure
 		buf, fail = e.src.pull(buf[:0], step)
 		if len(buf) == 0 && fail == nil {
 			break
@@ -344,10 +344,7 @@ func MapSeq[T, R any](t *Task, seq iter.Seq[T], f func(t *Task, x T) (R, error))
 			}
 			if sl.fail != nil {
 				m.close() // a Goexit of a producer passes on here
-				if sl.fail.panic == nil {
-					runtime.Goexit()
-				}
-				panic(sl.fail.panic)
+				sl.fail.raise()
 			}
 			r, err := sl.r, sl.err
 			var zero R
@@ -411,6 +408,18 @@ type slot[R any] struct {
 // Goexit (nil panic).
 type itemFailure struct{ panic *PanicError }
 
+// raise repeats the failure in the calling goroutine; it does nothing for
+// a nil failure.
+func (f *itemFailure) raise() {
+	switch {
+	case f == nil:
+	case f.panic == nil:
+		runtime.Goexit()
+	default:
+		panic(f.panic)
+	}
+}
+
 // failedWith returns the failure for v, what recover returned in a
 // deferred call of a function that did not return: nil for a Goexit (a
 // panic(nil) panics with a *runtime.PanicNilError). The range must panic
@@ -450,10 +459,7 @@ func newMapping[T, R any](t *Task, seq iter.Seq[T], f func(t *Task, x T) (R, err
 	// workers, idle while it runs: the producers go to the pool's shared
 	// entry, where idle workers take them at once.
 	idle := 0
-	_ = Do(context.Background(), func(t *Task) error {
-		idle = t.Demand()
-		return nil
-	})
+	onDefault(func(t *Task) { idle = t.Demand() })
 	m.src = newSource(seq)
 	n := 1 + idle
 	m.active.Store(int32(n))
@@ -630,7 +636,7 @@ func (m *mapping[T, R]) take(buf []T, step int, more *int) (base int64, batch []
 	if f != nil {
 		// The failure is item n, in a slot of its own: the batch may
 		// have filled the window.
-		fail = &itemFailure{panic: f.panic} // a Goexit's is nil
+		fail = f
 		m.seqFail.fail = fail
 		m.stopped.Store(true) // atomic: producers read it between batches
 		m.seqFail.ready.Store(n + 1)
