@@ -34,6 +34,9 @@ type masters[T any] struct {
 	// waiting counts the workers in await: those asking and those a
 	// master serves. Only demand reads it, as a hint.
 	waiting atomic.Int32
+	// polling counts the workers that poll their inbox (await). A
+	// publisher leaves a sleeping master to them: see published.
+	polling atomic.Int32
 	wake    chan struct{}
 	all     []*master[T]
 	boxes   []mailbox[T] // indexed by Worker.id
@@ -121,9 +124,26 @@ func (ms *masters[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 	return ms.await(ctx, &ms.boxes[w.id], l)
 }
 
-// published wakes a master that sleeps. Its caller, notify, has seen
-// sleepers set.
+// published wakes a master that sleeps, unless a worker polls its inbox:
+// that worker wakes the master itself (await). Its caller, notify, has
+// seen sleepers set.
+//
+// The Go runtime readies a woken goroutine on the waker's processor, in
+// the slot it runs next. A busy publisher then runs its task, and another
+// processor takes the master from that slot only after its thread wakes
+// and a pause of the runtime's: about a task's time on a loop of steps,
+// where the steps ran one task at a time. A polling worker's processor
+// runs the master at the poll's next yield. The worker that stops polling
+// looks once more, as Random mode's last searcher does (stopPolling).
 func (ms *masters[T]) published() {
+	if ms.polling.Load() > 0 { // after the push: see stopPolling
+		return
+	}
+	ms.wakeMaster()
+}
+
+// wakeMaster wakes a master that sleeps, if one does.
+func (ms *masters[T]) wakeMaster() {
 	for {
 		n := atomic.LoadInt32(&ms.sleepers) // see masters.sleepers
 		if n <= 0 {
@@ -349,20 +369,33 @@ func (ms *masters[T]) unwait() {
 
 // await queues the worker of mb for the masters, unless it is queued
 // already, and waits for a delivery, until its worker may stop looking.
-// A worker that stops takes the delivery later (see Worker.owed). It polls
-// its inbox a while before it blocks: a master's send to a blocked
-// goroutine readies it on the master's processor, where it waits until
-// the master blocks or another processor takes it. A send that nobody
-// waits for costs less.
+// A worker that stops takes the delivery later (see Worker.owed).
+//
+// It polls its inbox a while before it blocks: a master's send to a
+// blocked goroutine readies it on the master's processor, where it waits
+// until the master blocks or another processor takes it. A send that
+// nobody waits for costs less. While some worker is busy it polls for
+// askWait at least, as a Random searcher searches: the busy worker's next
+// tasks come soon, on a loop of steps at the next step. Each poll wakes a
+// sleeping master if some queue shows work: see published.
 func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool {
 	ms.waiting.Add(1) // atomic: tasks on other workers read it (looking)
 	defer ms.waiting.Add(-1)
 	w := mb.w
+	s := ms.s
 	var joined <-chan struct{}
 	if l != nil {
 		joined = l.channel()
 	}
-	polls := ms.s.cfg.spin * pollsPerSpin
+	polls := s.cfg.spin * pollsPerSpin
+	since := time.Duration(-1) // when the polls ran out while a worker was busy
+	ms.polling.Add(1)          // publishers that see a poller leave the wake to it
+	polling := true
+	defer func() {
+		if polling {
+			ms.stopPolling()
+		}
+	}()
 	for {
 		mb.wants.Store(true) // read by the master that serves the request
 		if !w.owed {
@@ -380,7 +413,23 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 				mb.wants.Store(false) // the master then answers with nothing
 				return false
 			}
-			if polls > 0 {
+			if polling && polls <= 0 {
+				if int(ms.waiting.Load()) < len(s.workers) { // some worker is busy
+					now := s.clock()
+					if since < 0 {
+						since = now
+					}
+					if now-since >= askWait {
+						polling = false
+					}
+				} else {
+					polling = false
+				}
+				if !polling {
+					ms.stopPolling()
+				}
+			}
+			if polling {
 				polls--
 				select {
 				case d = <-mb.inbox:
@@ -393,6 +442,9 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 					mb.wants.Store(false)
 					w.takeStolen()
 					return true
+				}
+				if atomic.LoadInt32(&ms.sleepers) > 0 && s.anyWork() {
+					ms.wakeMaster() // readied here: it runs at the yield below
 				}
 				runtime.Gosched()
 				continue
@@ -418,6 +470,17 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 		}
 		mb.accept(d)
 		return true
+	}
+}
+
+// stopPolling counts a worker off the pollers, and then wakes a sleeping
+// master if some queue shows work: a publisher that saw the worker poll
+// left the wake to it. The decrement before the look, as in Random mode's
+// stopSearching: of a publisher and the last poller, one sees the other,
+// or the master's late look does (see park.go).
+func (ms *masters[T]) stopPolling() {
+	if ms.polling.Add(-1) == 0 && atomic.LoadInt32(&ms.sleepers) > 0 && ms.s.anyWork() {
+		ms.wakeMaster()
 	}
 }
 
