@@ -214,7 +214,7 @@ func fibErrgroup(n, cutoff int) int {
 	return x + y
 }
 
-// fibPool makes a pool on queue q (Random mode, GOMAXPROCS workers) and
+// fibPool makes a pool on queue q (benchMode, GOMAXPROCS workers) and
 // returns fib on it, written as the package documentation shows: with
 // Fork and Future.Join, or if join is set, with sched.Join.
 func fibPool(q string, cutoff int, join bool) (func(int) int, func()) {
@@ -222,7 +222,7 @@ func fibPool(q string, cutoff int, join bool) (func(int) int, func()) {
 	if err != nil {
 		panic(err) // the name comes from the catalog
 	}
-	run, pool := fibOnPool(sched.PoolConfig{NewQueue: newQueue, Mode: sched.Random}, cutoff, join)
+	run, pool := fibOnPool(sched.PoolConfig{NewQueue: newQueue, Mode: benchMode}, cutoff, join)
 	return run, func() { pool.Close() }
 }
 
@@ -345,7 +345,7 @@ func fibCPS(q string, n, cutoff int) int {
 	}
 	root := &cpsFrame{}
 	root.pending.Store(1)
-	cfg := sched.Config[cpsTask]{NewQueue: newQueue, Mode: sched.Random}
+	cfg := sched.Config[cpsTask]{NewQueue: newQueue, Mode: benchMode}
 	_, err = sched.Run(context.Background(), cfg, []cpsTask{{f: root, n: int32(n)}},
 		func(_ context.Context, t cpsTask, w *sched.Worker[cpsTask]) error {
 			switch {

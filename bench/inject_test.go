@@ -55,7 +55,7 @@ func inject(b *testing.B, pool bool, producers int) {
 	out := make([]uint64, injectItems)
 	var run func(produce func(i int, start func(func())))
 	if pool {
-		p, err := sched.NewPool()
+		p, err := sched.NewPool(sched.PoolConfig{Mode: benchMode})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -208,7 +208,7 @@ func BenchmarkLoop(b *testing.B) {
 
 // prepareLoopWsq makes a pool of GOMAXPROCS workers for the workload.
 func prepareLoopWsq(w loopWork) (func([]uint32, uint64), func()) {
-	pool, err := sched.NewPool()
+	pool, err := sched.NewPool(sched.PoolConfig{Mode: benchMode})
 	if err != nil {
 		panic(err)
 	}
@@ -235,7 +235,7 @@ func runLoopWsq(pool *sched.Pool, w loopWork, out []uint32, salt uint64) {
 // (per tile, for nested work): the tasks of one run on a new pool, less
 // Do's and the loops' own.
 func wsqParts(w loopWork) int {
-	pool, err := sched.NewPool()
+	pool, err := sched.NewPool(sched.PoolConfig{Mode: benchMode})
 	if err != nil {
 		panic(err)
 	}
@@ -457,7 +457,7 @@ func runSorts[E cmp.Ordered](b *testing.B, name, span string, in []E, sorts []so
 				p := spanProfile(span)
 				prof = &p
 			}
-			pool, err := sched.NewPool()
+			pool, err := sched.NewPool(sched.PoolConfig{Mode: benchMode})
 			if err != nil {
 				b.Fatal(err)
 			}

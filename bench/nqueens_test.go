@@ -121,7 +121,7 @@ func nQueensImpls() []nQueensImpl {
 				if err != nil {
 					panic(err) // the name comes from the catalog
 				}
-				return queensPool(sched.PoolConfig{NewQueue: newQueue, Mode: sched.Random})
+				return queensPool(sched.PoolConfig{NewQueue: newQueue, Mode: benchMode})
 			}})
 	}
 	return impls
@@ -162,7 +162,7 @@ func queensRun(q string, n, cutoff int) int {
 	if err != nil {
 		panic(err)
 	}
-	cfg := sched.Config[board]{NewQueue: newQueue, Mode: sched.Random, Workers: runtime.GOMAXPROCS(0)}
+	cfg := sched.Config[board]{NewQueue: newQueue, Mode: benchMode, Workers: runtime.GOMAXPROCS(0)}
 	counts := sched.NewPerWorker[int](cfg.Workers)
 	_, err = sched.Run(context.Background(), cfg, []board{{}}, func(_ context.Context, b board, w *sched.Worker[board]) error {
 		if n-b.row <= cutoff {

@@ -61,7 +61,7 @@ func doMeasured(pool *sched.Pool, m sched.Measure, f func(t *sched.Task) error) 
 }
 
 // onPool returns a measured run of f on a new pool (GOMAXPROCS workers,
-// Random mode as the timed benchmarks' pools), and its Close.
+// in benchMode, as the timed benchmarks' pools), and its Close.
 func onPool(m sched.Measure, cfg sched.PoolConfig, f func(t *sched.Task) error) (func() sched.Profile, func()) {
 	pool, err := sched.NewPool(cfg)
 	if err != nil {
@@ -83,7 +83,7 @@ func spanWorks() []spanWork {
 				return x + y
 			}
 			want := fibSerial(fw.n)
-			return onPool(m, sched.PoolConfig{Mode: sched.Random}, func(t *sched.Task) error {
+			return onPool(m, sched.PoolConfig{Mode: benchMode}, func(t *sched.Task) error {
 				if got := fib(t, fw.n); got != want {
 					return fmt.Errorf("fib(%d) = %d, want %d", fw.n, got, want)
 				}
@@ -133,7 +133,7 @@ func spanWorks() []spanWork {
 			}
 			return total
 		}
-		return onPool(m, sched.PoolConfig{Mode: sched.Random}, func(t *sched.Task) error {
+		return onPool(m, sched.PoolConfig{Mode: benchMode}, func(t *sched.Task) error {
 			if got := count(t, board{}); got != want {
 				return fmt.Errorf("%d solutions, want %d", got, want)
 			}
@@ -143,7 +143,7 @@ func spanWorks() []spanWork {
 	for _, w := range loopWorks {
 		works = append(works, spanWork{"loop-" + w.name, func(m sched.Measure) (func() sched.Profile, func()) {
 			out := make([]uint32, w.n)
-			pool, err := sched.NewPool()
+			pool, err := sched.NewPool(sched.PoolConfig{Mode: benchMode})
 			if err != nil {
 				panic(err)
 			}
@@ -165,7 +165,7 @@ func spanWorks() []spanWork {
 		works = append(works, spanWork{"sort-" + data, func(m sched.Measure) (func() sched.Profile, func()) {
 			ints, strs := sortData("random")
 			x, y := make([]int, len(ints)), make([]string, len(strs))
-			pool, err := sched.NewPool()
+			pool, err := sched.NewPool(sched.PoolConfig{Mode: benchMode})
 			if err != nil {
 				panic(err)
 			}
@@ -191,7 +191,7 @@ func spanWorks() []spanWork {
 	}
 	works = append(works, spanWork{"blockingwalk", func(m sched.Measure) (func() sched.Profile, func()) {
 		want := walkSerial(walkRoot)
-		return onPool(m, sched.PoolConfig{}, func(t *sched.Task) error { // walkPool's walk, in a task's group
+		return onPool(m, sched.PoolConfig{Mode: benchMode}, func(t *sched.Task) error { // walkPool's walk, in a task's group
 			var tally walkTally
 			g := t.NewGroup()
 			var visit func(t *sched.Task, d walkDir) error
@@ -411,7 +411,7 @@ func BenchmarkSpanCost(b *testing.B) {
 		m := sched.Measure{WallClock: clock == "wall"}
 		for _, fw := range fibWorks {
 			b.Run(fmt.Sprintf("work=forkjoin-%s/clock=%s", fw.name, clock), func(b *testing.B) {
-				pool, err := sched.NewPool(sched.PoolConfig{Mode: sched.Random})
+				pool, err := sched.NewPool(sched.PoolConfig{Mode: benchMode})
 				if err != nil {
 					b.Fatal(err)
 				}

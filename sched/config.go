@@ -12,6 +12,14 @@ import (
 type Mode int
 
 const (
+	// Random is decentralized randomized stealing, the default (the zero
+	// Mode). A worker that runs out of work visits the others from a
+	// random starting point, and steals from the old end of the first
+	// non-empty queue. A steal that reports wsq.Contended is tried once
+	// more at the same queue, then elsewhere; one that reports wsq.Empty
+	// moves on at once. Several thieves may meet at a queue, which every
+	// wsq.Queue allows.
+	Random Mode = iota
 	// Master is the paper's master-worker balancing. A worker that runs
 	// out of work tells the masters and waits. A master, the only thief,
 	// takes a proportion of the longest queue from its old end in one
@@ -20,14 +28,13 @@ const (
 	// the master. Beyond, there is one master per 16 workers, each looking
 	// at 16 queues per hand-off. From a wsq.Handoff queue, a large steal is
 	// a Parcel that the worker links in without copying.
-	Master Mode = iota
-	// Random is decentralized randomized stealing. A worker that runs out
-	// of work visits the others from a random starting point, and steals
-	// from the old end of the first non-empty queue. A steal that reports
-	// wsq.Contended is tried once more at the same queue, then elsewhere;
-	// one that reports wsq.Empty moves on at once. Several thieves may meet
-	// at a queue, which every wsq.Queue allows.
-	Random
+	//
+	// A master is a goroutine beyond the workers. The Go runtime runs a
+	// goroutine that a busy worker wakes on that worker's processor, after
+	// its task, unless another processor takes it: a hand-off waits for
+	// that. So a loop of steps, whose every step starts with a hand-off,
+	// gains less in Master mode (BENCHMARKS.md has both modes).
+	Master
 )
 
 // String returns the mode's name: "master" or "random".
@@ -50,7 +57,7 @@ const defaultMaxBlocked = 256
 
 // Config describes a scheduler: the workers of a Run or of a Pool. The zero
 // Config is valid: GOMAXPROCS workers, each with the default queue, in
-// Master mode.
+// Random mode.
 type Config[T any] struct {
 	// NewQueue returns a new empty queue. Run and NewPool call it once per
 	// worker. Nil means the default queue, a blockq.Queue: the one a
@@ -65,8 +72,8 @@ type Config[T any] struct {
 	// the masters, which sleep while no worker is idle.
 	Workers int
 
-	// Mode selects master-worker balancing (the zero value) or randomized
-	// stealing.
+	// Mode selects randomized stealing (the zero value) or master-worker
+	// balancing.
 	Mode Mode
 
 	// Proportion is the part of a victim's queue that one steal takes, with

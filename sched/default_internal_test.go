@@ -14,9 +14,10 @@ import (
 )
 
 // TestDefaultPoolParks checks that the default pool, idle after some work,
-// parks every goroutine it runs: each worker waits for the masters, which
-// sleep, and each of their goroutines is blocked on a channel, a select
-// or a lock, none in a sleep or a run queue. Nothing spins or polls, so
+// parks every goroutine it runs: each worker is parked (in Random mode,
+// the default) or waits for the masters, which sleep (in Master mode, as
+// TestMasterPoolParks checks), and each of their goroutines is blocked on
+// a channel, a select or a lock, none in a sleep or a run queue. Nothing spins or polls, so
 // the idle pool costs no processor time. The check reads the pool's own
 // state and the goroutines' stacks, never a clock: the deadline of
 // waitFor only turns a pool that never parks into a failure.
@@ -28,28 +29,52 @@ func TestDefaultPoolParks(t *testing.T) {
 	require.NoError(t, waitFor(func() bool { why = poolParked(p); return why == "" }), "the idle default pool did not park: %s", why)
 }
 
+// TestMasterPoolParks is TestDefaultPoolParks for a pool in Master mode.
+func TestMasterPoolParks(t *testing.T) {
+	p, err := NewPool(PoolConfig{Mode: Master})
+	require.NoError(t, err)
+	defer p.Close()
+	sum := 0
+	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
+		sum = Reduce(t, 10_000, 0, func(_ *Task, i int) int { return i }, func(a, b int) int { return a + b })
+		return nil
+	}))
+	require.Equal(t, 10_000*9_999/2, sum)
+	var why string
+	require.NoError(t, waitFor(func() bool { why = poolParked(p); return why == "" }), "the idle pool did not park: %s", why)
+}
+
 // parkedState matches the wait reasons of a goroutine that runs only when
 // another wakes it: a channel, a select, a lock, a condition variable.
 // "sleep" (time.Sleep), "runnable", "running" and the like are not.
 var parkedState = regexp.MustCompile(`^(chan receive|chan send|select|sync\.Mutex\.Lock|sync\.RWMutex\.R?Lock|sync\.Cond\.Wait|sync\.WaitGroup\.Wait|semacquire)(,|\]|$)`)
 
-// poolParked returns "" if p looks for work on every worker with its
-// masters asleep, and every goroutine of a scheduler in the process (one
+// poolParked returns "" if every worker of p is parked, or waits for
+// work with its masters asleep, and every goroutine of a scheduler in the process (one
 // that serves a worker, a spare, or a master) is parked; else what is not.
 // The tests close their other pools, so these are p's; there are at least
 // as many as p's crew has and p's masters.
 func poolParked(p *Pool) string {
-	ms, ok := p.s.mode.(*masters[Job])
-	if !ok {
-		return "not in Master mode"
-	}
-	// sleepers may count a master twice: a stale wake token leaves it
-	// counted while it runs (see masters.unwait); the stacks below settle it.
-	if w := int(ms.waiting.Load()); w != p.Workers() {
-		return fmt.Sprintf("%d of %d workers wait for work", w, p.Workers())
-	}
-	if n := int(atomic.LoadInt32(&ms.sleepers)); n < len(ms.all) {
-		return fmt.Sprintf("%d of %d masters asleep", n, len(ms.all))
+	nmasters := 0
+	switch m := p.s.mode.(type) {
+	case *masters[Job]:
+		// sleepers may count a master twice: a stale wake token leaves it
+		// counted while it runs (see masters.unwait); the stacks below
+		// settle it.
+		if w := int(m.waiting.Load()); w != p.Workers() {
+			return fmt.Sprintf("%d of %d workers wait for work", w, p.Workers())
+		}
+		nmasters = len(m.all)
+		if n := int(atomic.LoadInt32(&m.sleepers)); n < nmasters {
+			return fmt.Sprintf("%d of %d masters asleep", n, nmasters)
+		}
+	case *random[Job]:
+		if n := int(atomic.LoadInt32(&m.sleepers)); n != p.Workers() {
+			return fmt.Sprintf("%d of %d workers parked", n, p.Workers())
+		}
+		if n := m.spinning.Load(); n != 0 {
+			return fmt.Sprintf("%d workers search", n)
+		}
 	}
 	c := p.crew
 	c.mu.Lock()
@@ -84,8 +109,8 @@ func poolParked(p *Pool) string {
 	if crew < ids || crew < p.Workers() {
 		return fmt.Sprintf("%d goroutines serve workers, where the crew has %d, for %d workers", crew, ids, p.Workers())
 	}
-	if masters < len(ms.all) {
-		return fmt.Sprintf("%d master goroutines found, of %d", masters, len(ms.all))
+	if masters < nmasters {
+		return fmt.Sprintf("%d master goroutines found, of %d", masters, nmasters)
 	}
 	return ""
 }

@@ -135,9 +135,9 @@
 // first out, which keeps the pending items few. When its queue runs dry,
 // Config.Mode balances the load:
 //
-//	mode    who steals                   from where
-//	Master  the masters, one per 16      the longest of 16 queues, a proportion, handed to the idle worker
-//	Random  the idle worker itself       the old end of a queue, from a random starting point
+//	mode              who steals                from where
+//	Random (default)  the idle worker itself    the old end of a queue, from a random starting point
+//	Master            the masters, one per 16   the longest of 16 queues, a proportion, handed to the idle worker
 //
 // A steal takes Config.Proportion of the victim's queue. With the default,
 // zero, each steal chooses from what the scheduler sees:
@@ -155,10 +155,11 @@
 // others can run the rest. In Master mode it takes one item alone too
 // when its recent items were coarse: a microsecond or more each, as a
 // worker measures between its looks for work. One such item is worth a
-// hand-off. Idle workers search briefly, then park. In Random mode they
-// search a little longer while another worker is busy: it answers an ask
-// about an item's time later, and a parked thief would add a wake-up to
-// the answer. A worker that publishes new work wakes a parked one only
+// hand-off. Idle workers search briefly, then park. While another worker
+// is busy they search longer: it answers an ask about an item's time
+// later, or starts a loop's next step when its task ends, and a parked
+// thief would add a wake-up to each. In Master mode the worker polls for
+// its delivery as long, and wakes a sleeping master itself. A worker that publishes new work wakes a parked one only
 // when nobody searches, in the spirit of the Go runtime's spinning
 // threads. An idle scheduler costs no processor time. Run ends exactly
 // when its last item is handled: the workers count the items left, and

@@ -52,7 +52,7 @@ type Pool struct {
 
 // PoolConfig describes a Pool: its workers, their queues and how they
 // balance load, as Config does for Run. The zero PoolConfig is valid:
-// GOMAXPROCS workers, each with the default queue, in Master mode.
+// GOMAXPROCS workers, each with the default queue, in Random mode.
 //
 // With Proportion zero, each steal chooses, as Run's do (see Load
 // balancing in the package documentation). BENCHMARKS.md measures the
@@ -77,7 +77,7 @@ type Job struct {
 
 // NewPool starts a Pool of workers, as cfg describes, and returns it.
 // NewPool() has GOMAXPROCS workers, each with the default queue, in
-// Master mode: the choice for most programs. NewPool(cfg) has cfg.Workers
+// Random mode: the choice for most programs. NewPool(cfg) has cfg.Workers
 // workers, each with a queue made by cfg.NewQueue, balanced as cfg.Mode
 // says. It returns an error, and starts nothing, if cfg is invalid or
 // there is more than one. The workers park when there is nothing to run,

@@ -8,7 +8,7 @@
 // Usage:
 //
 //	go run ./examples/dirwalk [-root .] [-latency 0] [-block] [-check]
-//	                          [-queue bq] [-mode master] [-workers 0]
+//	                          [-queue bq] [-mode random] [-workers 0]
 //
 // Flags:
 //
@@ -22,8 +22,9 @@
 //	-check     walk the tree again with filepath.WalkDir and compare the
 //	           counts (default true)
 //	-queue     queue implementation, any name of package catalog
-//	-mode      master (the paper's master-worker balancing, the default) or
-//	           random (decentralized randomized stealing)
+//	-mode      random (decentralized randomized stealing, the default, as
+//	           in a zero sched.PoolConfig) or master (the paper's
+//	           master-worker balancing)
 //	-workers   number of workers, at most 1,024; 0 (the default) means
 //	           GOMAXPROCS
 //	-progress  show a progress line on stderr (default true)

@@ -44,7 +44,7 @@ func parseFlags(flags *cli.FlagSet, args []string) (config, error) {
 	flags.BoolVar(&c.block, "block", true, "list each directory inside Task.Block, so that the worker runs other tasks meanwhile (false: the listing stalls the worker)")
 	flags.BoolVar(&c.check, "check", true, "walk the tree again with filepath.WalkDir, one goroutine, and compare the counts")
 	flags.QueueVar(&c.queue)
-	cli.ChoiceVar(flags, &c.mode, "mode", sched.Master, cli.Modes, "load balancing: the paper's master-worker balancing, or randomized stealing")
+	cli.ChoiceVar(flags, &c.mode, "mode", sched.Random, cli.Modes, "load balancing: the paper's master-worker balancing, or randomized stealing")
 	flags.WorkersVar(&c.workers)
 	flags.ProgressVar(&c.progress)
 	if err := flags.Parse(args); err != nil {

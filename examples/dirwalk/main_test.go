@@ -138,7 +138,7 @@ func TestParseFlags(t *testing.T) {
 	assert.Zero(t, c.latency)
 	assert.True(t, c.block)
 	assert.True(t, c.check)
-	assert.Equal(t, sched.Master, c.mode)
+	assert.Equal(t, sched.Random, c.mode)
 	assert.Equal(t, min(runtime.GOMAXPROCS(0), cli.MaxWorkers), c.workers)
 
 	root, _ := makeTree(t)
