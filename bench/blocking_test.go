@@ -129,7 +129,9 @@ const walkLimit = 16
 
 func walkImpls() []walkImpl {
 	return []walkImpl{
-		{"pool", func(fast bool) (func(walkDir) walkCount, func()) { return walkPool(sched.PoolConfig{Mode: benchMode}, fast, true) }},
+		{"pool", func(fast bool) (func(walkDir) walkCount, func()) {
+			return walkPool(sched.PoolConfig{Mode: benchMode}, fast, true)
+		}},
 		{"pool-max16", func(fast bool) (func(walkDir) walkCount, func()) {
 			return walkPool(sched.PoolConfig{Mode: benchMode, MaxBlocked: walkLimit}, fast, true)
 		}},
@@ -139,7 +141,9 @@ func walkImpls() []walkImpl {
 		{"errgroup", func(fast bool) (func(walkDir) walkCount, func()) {
 			return func(d walkDir) walkCount { return walkErrgroup(d, fast) }, func() {}
 		}},
-		{"pool-noblock", func(fast bool) (func(walkDir) walkCount, func()) { return walkPool(sched.PoolConfig{Mode: benchMode}, fast, false) }},
+		{"pool-noblock", func(fast bool) (func(walkDir) walkCount, func()) {
+			return walkPool(sched.PoolConfig{Mode: benchMode}, fast, false)
+		}},
 	}
 }
 

@@ -36,13 +36,15 @@ import (
 //
 //   - efficiency: the kernels' time over GOMAXPROCS × the op's time, as
 //     Task Bench reports it (1 is every processor busy with kernels);
+//
 //   - granularity-us: the op's time × GOMAXPROCS ÷ the tasks, Task Bench's
 //     task granularity: METG(50 %) is the smallest granularity at which
 //     the efficiency is still 0.5 (bench/report's steps table);
+//
 //   - steals/step and idle (the workers' share of time looking for work),
 //     for the Pool rows.
 //
-//	go test -run '^$' -bench 'Steps' -benchtime 1x -count 5 ./bench
+//     go test -run '^$' -bench 'Steps' -benchtime 1x -count 5 ./bench
 func BenchmarkSteps(b *testing.B) {
 	iter := stepsCalibration()
 	for _, p := range steps.Patterns {
