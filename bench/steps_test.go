@@ -69,7 +69,7 @@ func BenchmarkSteps(b *testing.B) {
 var (
 	stepsWidths = []int{2, 8}
 	stepsGrains = []time.Duration{
-		time.Microsecond, 2 * time.Microsecond, 4 * time.Microsecond, 8 * time.Microsecond,
+		250 * time.Nanosecond, 500 * time.Nanosecond, time.Microsecond, 2 * time.Microsecond, 4 * time.Microsecond, 8 * time.Microsecond,
 		16 * time.Microsecond, 22 * time.Microsecond, 32 * time.Microsecond, 64 * time.Microsecond,
 		90 * time.Microsecond, 128 * time.Microsecond, 256 * time.Microsecond,
 	}
@@ -79,8 +79,14 @@ var (
 // stepsWork is the kernels' time of one op of BenchmarkSteps.
 const stepsWork = 20 * time.Millisecond
 
-// stepsGrainName names a grain in whole microseconds: 90us.
-func stepsGrainName(d time.Duration) string { return fmt.Sprintf("%dus", d/time.Microsecond) }
+// stepsGrainName names a grain in whole microseconds, 90us, or below one
+// in nanoseconds, 250ns.
+func stepsGrainName(d time.Duration) string {
+	if d < time.Microsecond {
+		return fmt.Sprintf("%dns", d.Nanoseconds())
+	}
+	return fmt.Sprintf("%dus", d/time.Microsecond)
+}
 
 // stepsCalibration returns the time of one dag.Spin round in nanoseconds,
 // measured once per process: the least of three measurements, as Task

@@ -96,7 +96,7 @@ func contender(b *testing.B, impl, work string, run func(i int)) (begin func() s
 	}
 	switch impl {
 	case "wsq":
-		p, err := sched.NewPool(sched.PoolConfig{MaxBlocked: blockLimit})
+		p, err := sched.NewPool(sched.PoolConfig{Mode: mode, MaxBlocked: blockLimit})
 		if err != nil {
 			b.Fatal(err)
 		}

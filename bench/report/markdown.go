@@ -178,6 +178,7 @@ func (r *report) markdown(imgDir string, plots map[string]bool) string {
 		r.stealAmountTable(&b, srs)
 		img("steal-amount.png", "how much a steal takes, auto against fixed choices")
 	}
+	r.stepsMarkdown(&b)
 	r.spanMarkdown(&b, img)
 	return b.String()
 }
