@@ -5,8 +5,9 @@
 // latency, DAG exploration time and speedup by worker count (uniform and
 // irregular work), the master's capacity, and of the scheduler: fork-join
 // speedup by core count, the owner's slowdown among thieves, the pool
-// against goroutines and errgroup, how much a steal takes, and the
-// speedup bounds that each workload's work and span give.
+// against goroutines and errgroup, how much a steal takes, the speedup
+// bounds that each workload's work and span give, and the loop of steps'
+// METG(50 %) and efficiency by task size.
 //
 // It lives in its own module so that users of the library never download its
 // plotting, statistics and progress-bar dependencies. From the repository
@@ -56,7 +57,9 @@
 // reads saved rounds and prints the tables: rounds.txt, or any file whose
 // result lines carry their round (a number, or r and a number) and a tag
 // before the name, or sit under "# round N" comment lines, as bench/peers'
-// loops.sh writes its records.txt.
+// loops.sh writes its records.txt. Without -ratio, -in reads rounds.txt as
+// samples of one run, the tags dropped: so the report's tables and plots
+// take the rounds of several binaries, such as bench/peers/steps.sh's.
 //
 // # What it writes
 //

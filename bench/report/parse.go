@@ -71,7 +71,7 @@ func Parse(data []byte, name string) (*Set, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	r := benchfmt.NewReader(bytes.NewReader(data), name)
+	r := benchfmt.NewReader(bytes.NewReader(untag(data)), name)
 	for r.Scan() {
 		switch rec := r.Result().(type) {
 		case *benchfmt.SyntaxError:
@@ -89,6 +89,22 @@ func Parse(data []byte, name string) (*Set, error) {
 		return nil, err
 	}
 	return set, nil
+}
+
+// untag returns data with the tags that rounds.txt writes before each
+// result line (the binary's name, the round) dropped: so the rounds of
+// several binaries read as samples of one run.
+func untag(data []byte) []byte {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	for i, line := range lines {
+		if bytes.HasPrefix(line, []byte("Benchmark")) || bytes.HasPrefix(line, []byte("#")) {
+			continue
+		}
+		if at := bytes.Index(line, []byte(" Benchmark")); at > 0 && !bytes.ContainsAny(line[:at], "\t:") {
+			lines[i] = line[at+1:]
+		}
+	}
+	return bytes.Join(lines, nil)
 }
 
 // headerComment parses a "# key: value" line.

@@ -54,3 +54,23 @@ BenchmarkSteps/pattern=stencil/width=2/grain=500ns/impl=openmp-2 1 100 ns/op 0.6
 		}
 	}
 }
+
+// TestParseRounds checks that the report reads rounds.txt, whose result
+// lines start with their binary's name and round, as samples.
+func TestParseRounds(t *testing.T) {
+	in := `# date: 2026-12-07T10:14:46Z
+wsq 1 BenchmarkSteps/pattern=stencil/width=2/grain=90us/impl=group-2 3 100 ns/op 0.9 efficiency
+cpp 1 BenchmarkSteps/pattern=stencil/width=2/grain=90us/impl=openmp-2 3 90 ns/op 0.95 efficiency
+wsq 2 BenchmarkSteps/pattern=stencil/width=2/grain=90us/impl=group-2 3 110 ns/op 0.85 efficiency
+`
+	set, err := Parse([]byte(in), "rounds.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Samples) != 3 {
+		t.Fatalf("%d samples, want 3", len(set.Samples))
+	}
+	if s := set.Samples[1]; s.Params["impl"] != "openmp" || s.Metrics["ns/op"] != 90 {
+		t.Errorf("second sample %+v, want openmp's 90 ns/op", s)
+	}
+}
