@@ -71,6 +71,7 @@ func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 	s := w.s
 	r.spinning.Add(1)          // publishers that see a searcher need not wake anyone
 	since := time.Duration(-1) // when the first rounds found nothing: see askWait
+	rounds := 0                // of the search: every yieldEvery-th yields
 	for {
 		for range s.cfg.spin {
 			if w.stopLooking(l) {
@@ -93,7 +94,11 @@ func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 				return false
 			default:
 			}
-			runtime.Gosched()
+			if rounds++; rounds%yieldEvery == 0 {
+				runtime.Gosched()
+			} else {
+				w.pause(l)
+			}
 		}
 		if r.looking() < len(s.workers) {
 			now := s.clock() // only here: a search that finds work reads no clock
@@ -110,6 +115,14 @@ func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 		since = -1
 	}
 }
+
+// yieldEvery is how often a searcher yields its processor between rounds:
+// every yieldEvery-th round. The others pause (Worker.pause). A yield
+// enters the runtime's scheduler and takes its global lock; a pause of a
+// hundred loads costs less, and answers a helping wait's latch at once.
+// The yields let another goroutine that wants the processor run: a
+// master, a spare that runs a lent worker, the program's own.
+const yieldEvery = 8
 
 // askWait is how long a searcher goes on searching before it parks while
 // some worker is busy. A busy worker whose items are short publishes what

@@ -397,6 +397,17 @@ func (w *Worker[T]) stopLooking(l *latch) bool {
 	return (l != nil && l.done()) || w.wanted.Load() > 0 // read before sleeping: see wanted
 }
 
+// pause waits a moment between two rounds of a search, without yielding
+// the processor: a hundred loads of the words that stopLooking reads, so
+// that a helping wait's latch or a request ends it at once.
+func (w *Worker[T]) pause(l *latch) {
+	for range 100 {
+		if w.stopLooking(l) {
+			return
+		}
+	}
+}
+
 // handle calls the handler for v and counts v as handled if it returns
 // nil, unless the host counts it (scheduler.hostCounts).
 func (w *Worker[T]) handle(ctx context.Context, v T) error {
