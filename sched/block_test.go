@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/internal/schedstats"
 	"github.com/worksteal/wsq/sched"
@@ -138,7 +139,7 @@ func TestBlockKeepsWorkersBusy(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		for _, workers := range []int{1, 2, 4} {
 			t.Run(fmt.Sprintf("%v/workers=%d", mode, workers), func(t *testing.T) {
-				p := newPool(t, sched.PoolConfig{Mode: mode, Workers: workers})
+				p := schedtest.NewPool(t, sched.PoolConfig{Mode: mode, Workers: workers})
 				g := p.NewGroup(context.Background())
 				release := make(chan struct{})
 				var entered atomic.Int64
@@ -176,7 +177,7 @@ func TestBlockBeyondLimit(t *testing.T) {
 	const workers, limit = 2, 3
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: workers, MaxBlocked: limit})
+			p := schedtest.NewPool(t, sched.PoolConfig{Mode: mode, Workers: workers, MaxBlocked: limit})
 			g := p.NewGroup(context.Background())
 			release := make(chan struct{})
 			var entered, running, most atomic.Int64
@@ -272,7 +273,7 @@ func TestBlockPanic(t *testing.T) {
 	for _, limit := range []int{0, 1} {
 		for _, mode := range sched.Modes() {
 			t.Run(fmt.Sprintf("%v/max=%d", mode, limit), func(t *testing.T) {
-				p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 2, MaxBlocked: limit})
+				p := schedtest.NewPool(t, sched.PoolConfig{Mode: mode, Workers: 2, MaxBlocked: limit})
 				if limit == 1 {
 					// Take the one slot a while, so that the first panic
 					// below may come from a call that waited for it.
@@ -290,16 +291,16 @@ func TestBlockPanic(t *testing.T) {
 					}()
 					defer func() { assert.NoError(t, g.Wait(nil)) }()
 				}
-				e := callInGoroutine(t, func() {
+				e := schedtest.CallInGoroutine(t, func() {
 					_ = p.Do(context.Background(), func(t *sched.Task) error {
-						t.Block(func() { panic(errBoom) })
+						t.Block(func() { panic(schedtest.ErrBoom) })
 						return nil
 					})
 				})
-				require.False(t, e.returned)
-				pe, ok := e.recovered.(*sched.PanicError)
-				require.True(t, ok, "Do panicked with %T %v", e.recovered, e.recovered)
-				assert.Equal(t, errBoom, pe.Value)
+				require.False(t, e.Returned)
+				pe, ok := e.Recovered.(*sched.PanicError)
+				require.True(t, ok, "Do panicked with %T %v", e.Recovered, e.Recovered)
+				assert.Equal(t, schedtest.ErrBoom, pe.Value)
 				assert.Contains(t, string(pe.Stack), "TestBlockPanic", "the stack is the panic's")
 
 				var got, r any
@@ -307,7 +308,7 @@ func TestBlockPanic(t *testing.T) {
 					id := t.WorkerID()
 					r = func() (r any) {
 						defer func() { r = recover() }()
-						t.Block(func() { panic(errBoom) })
+						t.Block(func() { panic(schedtest.ErrBoom) })
 						return nil
 					}()
 					if t.WorkerID() != id {
@@ -316,7 +317,7 @@ func TestBlockPanic(t *testing.T) {
 					got = sched.Fork(t, double, 21).Join(t)
 					return nil
 				}))
-				assert.Equal(t, errBoom, r, "the task recovers the panic of its Block's function as it is")
+				assert.Equal(t, schedtest.ErrBoom, r, "the task recovers the panic of its Block's function as it is")
 				assert.Equal(t, 42, got, "the task goes on with its worker")
 			})
 		}
@@ -330,9 +331,9 @@ func TestBlockGoexit(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
 			const workers = 2
-			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: workers})
+			p := schedtest.NewPool(t, sched.PoolConfig{Mode: mode, Workers: workers})
 			for range 5 {
-				e := callInGoroutine(t, func() {
+				e := schedtest.CallInGoroutine(t, func() {
 					_ = p.Do(context.Background(), func(t *sched.Task) error {
 						x := sched.Fork(t, func(t *sched.Task, n int) int {
 							t.Block(func() { runtime.Goexit() })
@@ -341,8 +342,8 @@ func TestBlockGoexit(t *testing.T) {
 						return errors.New("not reached: " + fmt.Sprint(x.Join(t)))
 					})
 				})
-				assert.False(t, e.returned, "Do returned")
-				assert.Nil(t, e.recovered, "Do panicked")
+				assert.False(t, e.Returned, "Do returned")
+				assert.Nil(t, e.Recovered, "Do panicked")
 				requireFib(t, p, fib)
 			}
 			eventually(t, "one goroutine per worker", func() bool {
@@ -356,9 +357,9 @@ func TestBlockGoexit(t *testing.T) {
 // TestBlockMisuse checks that Block's function cannot use a Task, and the
 // other misuses of Block.
 func TestBlockMisuse(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 2})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2})
 	inside := func(op string, use func(t *sched.Task)) {
-		got := panicValue(t, func() {
+		got := schedtest.PanicValue(t, func() {
 			_ = p.Do(ctx, func(t *sched.Task) error {
 				t.Block(func() { use(t) })
 				return nil
@@ -372,14 +373,14 @@ func TestBlockMisuse(t *testing.T) {
 	inside("Task.WorkerID", func(t *sched.Task) { t.WorkerID() })
 	inside("Group.Wait", func(t *sched.Task) { _ = p.NewGroup(ctx).Wait(t) })
 
-	assert.Equal(t, "sched: Task.Block with a nil function", panicValue(t, func() {
+	assert.Equal(t, "sched: Task.Block with a nil function", schedtest.PanicValue(t, func() {
 		_ = p.Do(ctx, func(t *sched.Task) error { t.Block(nil); return nil })
 	}))
-	assert.Contains(t, panicValue(t, func() { (*sched.Task)(nil).Block(func() {}) }), "sched: Task.Block with a nil Task")
+	assert.Contains(t, schedtest.PanicValue(t, func() { (*sched.Task)(nil).Block(func() {}) }), "sched: Task.Block with a nil Task")
 	var saved *sched.Task
 	require.NoError(t, p.Do(ctx, func(t *sched.Task) error { saved = t; return nil }))
-	assert.Contains(t, panicValue(t, func() { saved.Block(func() {}) }), "sched: Task.Block with a Task of another goroutine")
-	assert.Equal(t, "sched: Pool.Close called by a task, which would wait for itself", panicValue(t, func() {
+	assert.Contains(t, schedtest.PanicValue(t, func() { saved.Block(func() {}) }), "sched: Task.Block with a Task of another goroutine")
+	assert.Equal(t, "sched: Pool.Close called by a task, which would wait for itself", schedtest.PanicValue(t, func() {
 		_ = p.Do(ctx, func(t *sched.Task) error { t.Block(func() { p.Close() }); return nil })
 	}), "Close in Block's function would wait for the task")
 }
@@ -390,7 +391,7 @@ func TestBlockMisuse(t *testing.T) {
 func TestBlockUsesPoolFromOutside(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 1})
+			p := schedtest.NewPool(t, sched.PoolConfig{Mode: mode, Workers: 1})
 			var got, inner int
 			require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
 				t.Block(func() {
@@ -413,7 +414,7 @@ func TestBlockCancel(t *testing.T) {
 	errStop := errors.New("stop")
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 1})
+			p := schedtest.NewPool(t, sched.PoolConfig{Mode: mode, Workers: 1})
 			g := p.NewGroup(context.Background())
 			entered := make(chan struct{})
 			var cause error
@@ -502,7 +503,7 @@ func TestBlockEndsUnseated(t *testing.T) {
 						switch end {
 						case "panic":
 							if i%2 == 0 {
-								panic(errBoom)
+								panic(schedtest.ErrBoom)
 							}
 						case "goexit":
 							if i%2 == 0 {
@@ -521,17 +522,17 @@ func TestBlockEndsUnseated(t *testing.T) {
 					})
 				}
 				for i, g := range groups {
-					e := callInGoroutine(t, func() { require.NoError(t, g.Wait(nil)) })
+					e := schedtest.CallInGoroutine(t, func() { require.NoError(t, g.Wait(nil)) })
 					switch {
 					case end == "panic" && i%2 == 0:
-						pe, ok := e.recovered.(*sched.PanicError)
-						require.True(t, ok, "task %d: Wait panicked with %T %v", i, e.recovered, e.recovered)
-						assert.Equal(t, errBoom, pe.Value)
+						pe, ok := e.Recovered.(*sched.PanicError)
+						require.True(t, ok, "task %d: Wait panicked with %T %v", i, e.Recovered, e.Recovered)
+						assert.Equal(t, schedtest.ErrBoom, pe.Value)
 					case end == "goexit" && i%2 == 0:
-						assert.False(t, e.returned, "task %d: Wait returned", i)
-						assert.Nil(t, e.recovered, "task %d: Wait panicked", i)
+						assert.False(t, e.Returned, "task %d: Wait returned", i)
+						assert.Nil(t, e.Recovered, "task %d: Wait panicked", i)
 					default:
-						assert.True(t, e.returned, "task %d: Wait did not return", i)
+						assert.True(t, e.Returned, "task %d: Wait did not return", i)
 					}
 				}
 				assert.Equal(t, int64(tasks), ran.Load(), "tasks past their Block")

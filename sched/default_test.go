@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -120,16 +121,16 @@ func TestNilTaskFailures(t *testing.T) {
 	assert.ErrorIs(t, err, errBad)
 	assert.Nil(t, out)
 
-	e := callInGoroutine(t, func() { sched.For(nil, 100, func(_ *sched.Task, i int) { panic(errBoom) }) })
-	pe, ok := e.recovered.(*sched.PanicError)
-	require.True(t, ok, "a body's panic reaches the caller as a *PanicError, not %#v", e.recovered)
-	assert.Equal(t, errBoom, pe.Value)
-	e = callInGoroutine(t, func() { sched.Sort(nil, []int{3, 2, 1}); runtime.Goexit() })
-	assert.False(t, e.returned)
-	assert.Nil(t, e.recovered, "a Goexit after the sort")
-	e = callInGoroutine(t, func() { sched.For(nil, 100, func(*sched.Task, int) { runtime.Goexit() }) })
-	assert.False(t, e.returned, "a body's Goexit ends the caller")
-	assert.Nil(t, e.recovered, "a body's Goexit is no panic")
+	e := schedtest.CallInGoroutine(t, func() { sched.For(nil, 100, func(_ *sched.Task, i int) { panic(schedtest.ErrBoom) }) })
+	pe, ok := e.Recovered.(*sched.PanicError)
+	require.True(t, ok, "a body's panic reaches the caller as a *PanicError, not %#v", e.Recovered)
+	assert.Equal(t, schedtest.ErrBoom, pe.Value)
+	e = schedtest.CallInGoroutine(t, func() { sched.Sort(nil, []int{3, 2, 1}); runtime.Goexit() })
+	assert.False(t, e.Returned)
+	assert.Nil(t, e.Recovered, "a Goexit after the sort")
+	e = schedtest.CallInGoroutine(t, func() { sched.For(nil, 100, func(*sched.Task, int) { runtime.Goexit() }) })
+	assert.False(t, e.Returned, "a body's Goexit ends the caller")
+	assert.Nil(t, e.Recovered, "a body's Goexit is no panic")
 
 	for name, f := range map[string]func(){
 		"For":                func() { sched.For(nil, 3, nil) },
@@ -143,7 +144,7 @@ func TestNilTaskFailures(t *testing.T) {
 		"ForRangeErrContext": func() { _ = sched.ForRangeErrContext(ctx, 3, nil) },
 		"MapErrContext":      func() { _, _ = sched.MapErrContext[int, int](ctx, []int{1}, nil) },
 	} {
-		assert.Equal(t, "sched: "+name+" with a nil function", panicValue(t, f), name)
+		assert.Equal(t, "sched: "+name+" with a nil function", schedtest.PanicValue(t, f), name)
 	}
 }
 
@@ -201,8 +202,8 @@ var nilFromTask = byTask("Do, or a call with a nil Task")
 // could never end. In a Task.Block function, or in a goroutine a task
 // starts, a nil Task is right: neither is a task.
 func TestNilTaskFromTask(t *testing.T) {
-	one := newPool(t, sched.PoolConfig{Workers: 1})
-	two := newPool(t, sched.PoolConfig{Workers: 2, Mode: sched.Random})
+	one := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
+	two := schedtest.NewPool(t, sched.PoolConfig{Workers: 2, Mode: sched.Random})
 	pools := map[string]func(f func(t *sched.Task)) error{
 		"one worker":  func(f func(t *sched.Task)) error { return one.Do(ctx, func(t *sched.Task) error { f(t); return nil }) },
 		"two, Random": func(f func(t *sched.Task)) error { return two.Do(ctx, func(t *sched.Task) error { f(t); return nil }) },
@@ -212,10 +213,10 @@ func TestNilTaskFromTask(t *testing.T) {
 	}
 	for pool, do := range pools {
 		for name, call := range nilTaskCalls {
-			got := panicValue(t, func() { _ = do(func(*sched.Task) { call() }) })
+			got := schedtest.PanicValue(t, func() { _ = do(func(*sched.Task) { call() }) })
 			assert.Equal(t, nilFromTask, got, "%s by a task of %s", name, pool)
 			// Deeper: in a loop's body, on whichever worker runs it.
-			got = panicValue(t, func() {
+			got = schedtest.PanicValue(t, func() {
 				_ = do(func(t *sched.Task) { sched.For(t, 4, func(*sched.Task, int) { call() }) })
 			})
 			assert.Equal(t, nilFromTask, got, "%s in a loop's body on %s", name, pool)
@@ -299,7 +300,7 @@ func TestDefaultPool(t *testing.T) {
 	err := sched.SetDefault(sched.PoolConfig{Workers: 3})
 	require.Error(t, err)
 	assert.Equal(t, "sched: SetDefault after the default pool started: call it once, before the first call of Default, of Do, or of a function with a nil Task", err.Error())
-	assert.Equal(t, "sched: Pool.Close of the default pool, which is never closed", panicValue(t, func() { p.Close() }))
+	assert.Equal(t, "sched: Pool.Close of the default pool, which is never closed", schedtest.PanicValue(t, func() { p.Close() }))
 	assert.Equal(t, runtime.GOMAXPROCS(0), p.Workers(), "the default pool after a refused SetDefault")
 	require.NoError(t, sched.Do(ctx, func(*sched.Task) error { return nil }), "the default pool runs after a refused Close")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/sched"
 )
@@ -40,7 +41,7 @@ func sortSlice(t *sched.Task, xs []int) {
 func TestForkFunc(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
+			p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
 			xs := make([]int, testenv.Size(5_000, 5_000, 50_000))
 			for i := range xs {
 				xs[i] = rand.IntN(1000)
@@ -50,12 +51,12 @@ func TestForkFunc(t *testing.T) {
 			assert.Equal(t, want, xs)
 
 			// A panic reaches the joiner, as with Fork.
-			boom := func(*sched.Task, int) { panic(errBoom) }
-			pe, ok := panicValue(t, func() {
+			boom := func(*sched.Task, int) { panic(schedtest.ErrBoom) }
+			pe, ok := schedtest.PanicValue(t, func() {
 				_ = p.Do(ctx, func(t *sched.Task) error { sched.ForkFunc(t, boom, 1).Join(t); return nil })
 			}).(error)
 			require.True(t, ok)
-			assert.True(t, errors.Is(pe, errBoom))
+			assert.True(t, errors.Is(pe, schedtest.ErrBoom))
 		})
 	}
 }
@@ -86,14 +87,14 @@ func TestForkFuncAsFork(t *testing.T) {
 	}
 	scenarios := map[string]func(*sched.Task, *outcome){
 		"plain":  func(_ *sched.Task, o *outcome) { o.ran = true },
-		"panics": func(*sched.Task, *outcome) { panic(errBoom) },
+		"panics": func(*sched.Task, *outcome) { panic(schedtest.ErrBoom) },
 		"leaves a fork": func(t *sched.Task, o *outcome) {
 			o.ran = true
 			sched.ForkFunc(t, func(_ *sched.Task, o *outcome) { o.leftRan = true }, o)
 		},
 	}
 	run := func(viaFork bool, f func(*sched.Task, *outcome)) outcome {
-		p := newPool(t, sched.PoolConfig{Workers: 1})
+		p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 		var o outcome
 		_ = p.Do(t.Context(), func(tk *sched.Task) error {
 			defer func() {

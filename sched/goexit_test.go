@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -32,7 +33,7 @@ func TestPanicDuringGoexit(t *testing.T) {
 					runtime.Goexit()
 					return 0
 				}
-				e := callInGoroutine(t, func() {
+				e := schedtest.CallInGoroutine(t, func() {
 					_ = p.Do(context.Background(), func(t *sched.Task) error {
 						switch shape {
 						case "root":
@@ -45,10 +46,10 @@ func TestPanicDuringGoexit(t *testing.T) {
 						return nil
 					})
 				})
-				assert.False(t, e.returned, "Do returned")
-				assert.Nil(t, e.recovered, "Do panicked: the task ended by Goexit")
-				closed := callInGoroutine(t, func() { p.Close() })
-				assert.True(t, closed.returned, "Close")
+				assert.False(t, e.Returned, "Do returned")
+				assert.Nil(t, e.Recovered, "Do panicked: the task ended by Goexit")
+				closed := schedtest.CallInGoroutine(t, func() { p.Close() })
+				assert.True(t, closed.Returned, "Close")
 			})
 		}
 	}
@@ -59,9 +60,9 @@ func TestPanicDuringGoexit(t *testing.T) {
 // call has ended by then, so the Wait is the task's own: it waits for the
 // group, and Do ends by the Goexit, not by a misuse panic.
 func TestDeferredWaitAfterGoexit(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 1})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	var waited atomic.Bool
-	e := callInGoroutine(t, func() {
+	e := schedtest.CallInGoroutine(t, func() {
 		_ = p.Do(context.Background(), func(t *sched.Task) error {
 			g := t.NewGroup()
 			g.Go(t, func(*sched.Task) error { return nil })
@@ -73,8 +74,8 @@ func TestDeferredWaitAfterGoexit(t *testing.T) {
 			return nil
 		})
 	})
-	assert.False(t, e.returned, "Do returned")
-	assert.Nil(t, e.recovered, "Do panicked instead of calling Goexit")
+	assert.False(t, e.Returned, "Do returned")
+	assert.Nil(t, e.Recovered, "Do panicked instead of calling Goexit")
 	assert.True(t, waited.Load(), "the deferred Wait did not return")
 }
 
@@ -86,11 +87,11 @@ func TestDeferredWaitAfterGoexit(t *testing.T) {
 func TestGoexitStaysInItsDo(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
+			p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
 			for range 20 {
 				var forkStarted, exited atomic.Bool
-				second := make(chan ending, 1)
-				first := callInGoroutine(t, func() {
+				second := make(chan schedtest.Ending, 1)
+				first := schedtest.CallInGoroutine(t, func() {
 					_ = p.Do(context.Background(), func(tk *sched.Task) error {
 						f := sched.ForkFunc(tk, func(*sched.Task, int) {
 							forkStarted.Store(true)
@@ -103,7 +104,7 @@ func TestGoexitStaysInItsDo(t *testing.T) {
 							runtime.Gosched()
 						}
 						go func() {
-							second <- callInGoroutine(t, func() {
+							second <- schedtest.CallInGoroutine(t, func() {
 								_ = p.Do(context.Background(), func(*sched.Task) error {
 									exited.Store(true)
 									runtime.Goexit()
@@ -115,10 +116,10 @@ func TestGoexitStaysInItsDo(t *testing.T) {
 						return nil
 					})
 				})
-				require.True(t, first.returned, "the first Do ended by a Goexit it did not call")
+				require.True(t, first.Returned, "the first Do ended by a Goexit it did not call")
 				e := <-second
-				require.False(t, e.returned, "the second Do returned")
-				require.Nil(t, e.recovered, "the second Do panicked")
+				require.False(t, e.Returned, "the second Do returned")
+				require.Nil(t, e.Recovered, "the second Do panicked")
 			}
 		})
 	}
@@ -149,7 +150,7 @@ func TestGoexitWaitsForLoop(t *testing.T) {
 						running.Add(-1)
 						finished.Add(1)
 					}
-					e := callInGoroutine(t, func() {
+					e := schedtest.CallInGoroutine(t, func() {
 						_ = p.Do(context.Background(), func(t *sched.Task) error {
 							switch shape {
 							case "For":
@@ -167,7 +168,7 @@ func TestGoexitWaitsForLoop(t *testing.T) {
 						})
 					})
 					ended.Store(true)
-					require.False(t, e.returned, "Do returned")
+					require.False(t, e.Returned, "Do returned")
 					require.Zero(t, running.Load(), "Do ended while a part of the loop still ran")
 					if shape == "Join" {
 						require.Equal(t, int32(1), finished.Load(), "Do ended before g finished")

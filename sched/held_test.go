@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -120,7 +121,7 @@ func TestHeldItemsReachSleeper(t *testing.T) {
 			t.Run(fmt.Sprintf("%v/pool=%v", mode, withPool), func(t *testing.T) {
 				var pool *sched.Pool
 				if withPool {
-					pool = newPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
+					pool = schedtest.NewPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
 				}
 				var heavies int32
 				for range 3 {
@@ -142,7 +143,7 @@ func TestHeldItemsNotBehindLong(t *testing.T) {
 			t.Run(fmt.Sprintf("%v/pool=%v", mode, withPool), func(t *testing.T) {
 				var pool *sched.Pool
 				if withPool {
-					pool = newPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
+					pool = schedtest.NewPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
 				}
 				for i := range 3 {
 					got := heldRun(t, mode, pool, kinds, 64)[short]

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -28,7 +29,7 @@ func TestWaitForSibling(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		for _, kind := range []string{"future", "group", "other-do"} {
 			t.Run(fmt.Sprintf("%v/%s", mode, kind), func(t *testing.T) {
-				p := newPool(t, sched.PoolConfig{Workers: 3, Mode: mode})
+				p := schedtest.NewPool(t, sched.PoolConfig{Workers: 3, Mode: mode})
 				for range 20 {
 					require.NoError(t, siblingRound(p, kind))
 				}
@@ -123,12 +124,12 @@ func TestForeignJoins(t *testing.T) {
 		for _, mode := range sched.Modes() {
 			for _, workers := range []int{1, 2, 8} {
 				t.Run(fmt.Sprintf("%s/%v/workers=%d", name, mode, workers), func(t *testing.T) {
-					p := newPool(t, sched.PoolConfig{NewQueue: newQueue, Mode: mode, Workers: workers})
+					p := schedtest.NewPool(t, sched.PoolConfig{NewQueue: newQueue, Mode: mode, Workers: workers})
 					for i := range 8 {
-						e := callInGoroutine(t, func() {
+						e := schedtest.CallInGoroutine(t, func() {
 							require.NoError(t, p.Do(context.Background(), foreignJoins))
 						})
-						require.True(t, e.returned, "Do %d: %v", i, e.recovered)
+						require.True(t, e.Returned, "Do %d: %v", i, e.Recovered)
 					}
 				})
 			}

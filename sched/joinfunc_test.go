@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -38,7 +39,7 @@ func TestJoinFunc(t *testing.T) {
 	const n = 100_000
 	for _, workers := range []int{1, 2, 4} {
 		for _, mode := range sched.Modes() {
-			p := newPool(t, sched.PoolConfig{Workers: workers, Mode: mode})
+			p := schedtest.NewPool(t, sched.PoolConfig{Workers: workers, Mode: mode})
 			xs := make([]int64, n)
 			for i := range xs {
 				xs[i] = int64(i)
@@ -58,7 +59,7 @@ func TestJoinFunc(t *testing.T) {
 // nothing per call.
 func TestJoinFuncReuse(t *testing.T) {
 	const n = 1 << 14
-	p := newPool(t, sched.PoolConfig{Workers: 1})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	xs := make([]int64, n)
 	run := func() {
 		require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
@@ -74,7 +75,7 @@ func TestJoinFuncReuse(t *testing.T) {
 // JoinFunc names a nil function at the call, and a panic of g reaches the
 // caller as a *PanicError, as with Join.
 func TestJoinFuncMisuseAndPanic(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 2})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2})
 	nop := func(*sched.Task, int) {}
 	require.NoError(t, p.Do(context.Background(), func(tk *sched.Task) error {
 		assert.PanicsWithValue(t, "sched: JoinFunc with a nil function f", func() { sched.JoinFunc(tk, nil, 1, nop, 2) })
@@ -82,11 +83,11 @@ func TestJoinFuncMisuseAndPanic(t *testing.T) {
 		var got any
 		func() {
 			defer func() { got = recover() }()
-			sched.JoinFunc(tk, nop, 1, func(*sched.Task, int) { panic(errBoom) }, 2)
+			sched.JoinFunc(tk, nop, 1, func(*sched.Task, int) { panic(schedtest.ErrBoom) }, 2)
 		}()
 		pe, ok := got.(*sched.PanicError)
 		require.True(t, ok, "JoinFunc panicked with %T %v", got, got)
-		assert.Equal(t, errBoom, pe.Value)
+		assert.Equal(t, schedtest.ErrBoom, pe.Value)
 		return nil
 	}))
 	st := p.Close()
@@ -109,12 +110,12 @@ func TestJoinFuncAsJoin(t *testing.T) {
 			g: func(_ *sched.Task, o *outcome) { o.gRan = true },
 		},
 		"f panics": {
-			f: func(*sched.Task, *outcome) { panic(errBoom) },
+			f: func(*sched.Task, *outcome) { panic(schedtest.ErrBoom) },
 			g: func(_ *sched.Task, o *outcome) { o.gRan = true },
 		},
 		"g panics": {
 			f: func(_ *sched.Task, o *outcome) { o.fRan = true },
-			g: func(*sched.Task, *outcome) { panic(errBoom) },
+			g: func(*sched.Task, *outcome) { panic(schedtest.ErrBoom) },
 		},
 		"g leaves a fork": {
 			f: func(_ *sched.Task, o *outcome) { o.fRan = true },
@@ -124,7 +125,7 @@ func TestJoinFuncAsJoin(t *testing.T) {
 		},
 	}
 	run := func(viaJoin bool, s struct{ f, g func(*sched.Task, *outcome) }) outcome {
-		p := newPool(t, sched.PoolConfig{Workers: 1})
+		p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 		var o outcome
 		_ = p.Do(context.Background(), func(tk *sched.Task) error {
 			defer func() {

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -24,29 +25,29 @@ func TestJoinNilTask(t *testing.T) {
 	sched.JoinFunc(nil, add, 1, add, 2)
 	assert.Equal(t, int64(3), ran.Load())
 
-	boom := func(*sched.Task, int) int { panic(errBoom) }
-	e := callInGoroutine(t, func() { sched.Join(nil, double, 1, boom, 2) })
-	pe, ok := e.recovered.(*sched.PanicError)
-	require.True(t, ok, "a *PanicError, not %#v", e.recovered)
-	assert.Equal(t, errBoom, pe.Value)
-	e = callInGoroutine(t, func() { sched.JoinFunc(nil, add, 1, func(*sched.Task, int) { runtime.Goexit() }, 2) })
-	assert.False(t, e.returned)
-	assert.Nil(t, e.recovered, "a Goexit is no panic")
+	boom := func(*sched.Task, int) int { panic(schedtest.ErrBoom) }
+	e := schedtest.CallInGoroutine(t, func() { sched.Join(nil, double, 1, boom, 2) })
+	pe, ok := e.Recovered.(*sched.PanicError)
+	require.True(t, ok, "a *PanicError, not %#v", e.Recovered)
+	assert.Equal(t, schedtest.ErrBoom, pe.Value)
+	e = schedtest.CallInGoroutine(t, func() { sched.JoinFunc(nil, add, 1, func(*sched.Task, int) { runtime.Goexit() }, 2) })
+	assert.False(t, e.Returned)
+	assert.Nil(t, e.Recovered, "a Goexit is no panic")
 }
 
 // TestJoinNilTaskFromTask checks that Join and JoinFunc with a nil Task
 // panic when a task calls them, of any pool, and naming the call; and
 // that a Task.Block function may pass nil.
 func TestJoinNilTaskFromTask(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 1})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	nop := func(*sched.Task, int) {}
 	for name, call := range map[string]func(){
 		"Join":     func() { sched.Join(nil, double, 1, double, 2) },
 		"JoinFunc": func() { sched.JoinFunc(nil, nop, 1, nop, 2) },
 	} {
-		got := panicValue(t, func() { _ = p.Do(ctx, func(*sched.Task) error { call(); return nil }) })
+		got := schedtest.PanicValue(t, func() { _ = p.Do(ctx, func(*sched.Task) error { call(); return nil }) })
 		assert.Equal(t, byTask(name+" with a nil Task"), got, "by a task of a pool")
-		got = panicValue(t, func() { _ = sched.Do(ctx, func(*sched.Task) error { call(); return nil }) })
+		got = schedtest.PanicValue(t, func() { _ = sched.Do(ctx, func(*sched.Task) error { call(); return nil }) })
 		assert.Equal(t, byTask(name+" with a nil Task"), got, "by a task of the default pool")
 	}
 	var x, y int
@@ -68,8 +69,8 @@ func TestJoinNilFunctionNilTask(t *testing.T) {
 		"sched: JoinFunc with a nil function f": func() { sched.JoinFunc[int, int](nil, nil, 1, nop, 2) },
 		"sched: JoinFunc with a nil function g": func() { sched.JoinFunc[int, int](nil, nop, 1, nil, 2) },
 	} {
-		e := callInGoroutine(t, call)
-		assert.Equal(t, want, e.recovered, "a plain panic, not a task's")
+		e := schedtest.CallInGoroutine(t, call)
+		assert.Equal(t, want, e.Recovered, "a plain panic, not a task's")
 	}
 }
 
@@ -81,7 +82,7 @@ func TestJoinNilFunctionNilTask(t *testing.T) {
 func TestNilTaskAfterBlock(t *testing.T) {
 	nop := func(*sched.Task, int) {}
 	for _, workers := range []int{1, 2} {
-		p := newPool(t, sched.PoolConfig{Workers: workers})
+		p := schedtest.NewPool(t, sched.PoolConfig{Workers: workers})
 		for _, c := range []struct {
 			want string
 			call func()
@@ -93,7 +94,7 @@ func TestNilTaskAfterBlock(t *testing.T) {
 			{byTask("Do, or a call with a nil Task"), func() { _ = sched.Do(ctx, func(*sched.Task) error { return nil }) }},
 		} {
 			for _, block := range []bool{false, true} {
-				got := panicValue(t, func() {
+				got := schedtest.PanicValue(t, func() {
 					_ = p.Do(ctx, func(t *sched.Task) error {
 						if block {
 							t.Block(func() {})
@@ -107,9 +108,9 @@ func TestNilTaskAfterBlock(t *testing.T) {
 		}
 	}
 	// Pool.Do by a task while every worker runs a task.
-	p := newPool(t, sched.PoolConfig{Workers: 1})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	for _, block := range []bool{false, true} {
-		got := panicValue(t, func() {
+		got := schedtest.PanicValue(t, func() {
 			_ = p.Do(ctx, func(t *sched.Task) error {
 				if block {
 					t.Block(func() {})

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -52,7 +53,7 @@ func TestJoinStolen(t *testing.T) {
 	type key struct{}
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
+			p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
 			ctx := context.WithValue(context.Background(), key{}, "v")
 			for range 20 {
 				var forked, grouped atomic.Bool
@@ -86,7 +87,7 @@ func TestJoinCall(t *testing.T) {
 	type key struct{}
 	for name, newQueue := range poolKinds() {
 		t.Run(name, func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Workers: 1, Mode: sched.Random, NewQueue: newQueue})
+			p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1, Mode: sched.Random, NewQueue: newQueue})
 			ctx := context.WithValue(context.Background(), key{}, "v")
 			var forked, grouped, fromF atomic.Bool
 			require.NoError(t, p.Do(ctx, func(tk *sched.Task) error {
@@ -146,7 +147,7 @@ func TestJoinPanic(t *testing.T) {
 				if stolen {
 					workers = 2
 				}
-				p := newPool(t, sched.PoolConfig{Workers: workers, Mode: sched.Random})
+				p := schedtest.NewPool(t, sched.PoolConfig{Workers: workers, Mode: sched.Random})
 				var gRan atomic.Bool
 				f := func() {
 					if c.fBoom {
@@ -211,7 +212,7 @@ func TestJoinGoexit(t *testing.T) {
 				exit := func(*sched.Task, int) int { runtime.Goexit(); return 0 }
 				other := func(*sched.Task, int) int { gRan.Store(true); return 0 }
 				for range 3 {
-					e := callInGoroutine(t, func() {
+					e := schedtest.CallInGoroutine(t, func() {
 						_ = p.Do(context.Background(), func(tk *sched.Task) error {
 							if inG {
 								sched.Join(tk, other, 0, exit, 0)
@@ -221,8 +222,8 @@ func TestJoinGoexit(t *testing.T) {
 							return nil
 						})
 					})
-					assert.False(t, e.returned, "Do returned")
-					assert.Nil(t, e.recovered, "Do panicked")
+					assert.False(t, e.Returned, "Do returned")
+					assert.Nil(t, e.Recovered, "Do panicked")
 				}
 				requireFib(t, p, fibJoin) // the pool works after a Goexit
 				p.Close()
@@ -237,11 +238,11 @@ func TestJoinGoexit(t *testing.T) {
 // using the Task of the task that called Join. (A nil Task is plain
 // code's: TestJoinNilTask.)
 func TestJoinMisuse(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 1})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	var saved *sched.Task
 	require.NoError(t, p.Do(ctx, func(t *sched.Task) error { saved = t; return nil }))
-	assert.Contains(t, panicValue(t, func() { sched.Join(saved, double, 1, double, 2) }), "sched: Join with a Task of another goroutine")
-	got := panicValue(t, func() {
+	assert.Contains(t, schedtest.PanicValue(t, func() { sched.Join(saved, double, 1, double, 2) }), "sched: Join with a Task of another goroutine")
+	got := schedtest.PanicValue(t, func() {
 		_ = p.Do(ctx, func(tk *sched.Task) error {
 			sched.Join(tk, double, 1, func(*sched.Task, int) int {
 				return sched.Fork(tk, double, 1).Join(tk) // the outer task's Task, in g
@@ -258,7 +259,7 @@ func TestJoinMisuse(t *testing.T) {
 // free list, not the failed one, and the next fork of the same types runs
 // as it should instead of repeating the old panic.
 func TestJoinAfterRecoveredPanic(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 1})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	boom := func(*sched.Task, int) int { panic("boom") }
 	require.NoError(t, p.Do(ctx, func(tk *sched.Task) error {
 		// Two records of Join's types on the free list.
@@ -286,14 +287,14 @@ func TestJoinAfterRecoveredPanic(t *testing.T) {
 // TestJoinErrorValue checks that g's panic with an error reaches the
 // caller as a *PanicError that errors.Is sees through.
 func TestJoinErrorValue(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 1})
-	e := callInGoroutine(t, func() {
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
+	e := schedtest.CallInGoroutine(t, func() {
 		_ = p.Do(ctx, func(tk *sched.Task) error {
-			sched.Join(tk, double, 1, func(*sched.Task, int) int { panic(errBoom) }, 2)
+			sched.Join(tk, double, 1, func(*sched.Task, int) int { panic(schedtest.ErrBoom) }, 2)
 			return nil
 		})
 	})
-	pe, ok := e.recovered.(*sched.PanicError)
-	require.True(t, ok, "Do panicked with %T %v", e.recovered, e.recovered)
-	assert.True(t, errors.Is(pe, errBoom))
+	pe, ok := e.Recovered.(*sched.PanicError)
+	require.True(t, ok, "Do panicked with %T %v", e.Recovered, e.Recovered)
+	assert.True(t, errors.Is(pe, schedtest.ErrBoom))
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/sched"
 )
@@ -26,7 +27,7 @@ func loopPools(t *testing.T) map[string]*sched.Pool {
 	pools := map[string]*sched.Pool{}
 	for _, mode := range sched.Modes() {
 		for _, w := range []int{1, 2, 4} {
-			pools[fmt.Sprintf("%v/workers=%d", mode, w)] = newPool(t, sched.PoolConfig{Workers: w, Mode: mode})
+			pools[fmt.Sprintf("%v/workers=%d", mode, w)] = schedtest.NewPool(t, sched.PoolConfig{Workers: w, Mode: mode})
 		}
 	}
 	return pools
@@ -225,7 +226,7 @@ func TestLoopNested(t *testing.T) {
 // call for n = 1, chunks in range for n = math.MaxInt, and the panics of a
 // nil body.
 func TestLoopEdges(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 4})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 4})
 	require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
 		for _, n := range []int{0, -1, math.MinInt} {
 			sched.For(t, n, func(*sched.Task, int) { panic("called") })
@@ -428,7 +429,7 @@ func TestLoopPanics(t *testing.T) {
 // part (see TestLoopPanics).
 func TestLoopGoexit(t *testing.T) {
 	const workers, n = 2, 1000
-	p := newPool(t, sched.PoolConfig{Workers: workers})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: workers})
 	var ran atomic.Int64
 	returned := false
 	done := make(chan struct{})
@@ -598,7 +599,7 @@ func TestLoopStopReachesOtherParts(t *testing.T) {
 	errStop := errors.New("stop")
 	for _, mode := range sched.Modes() {
 		for _, failure := range []string{"error", "panic"} {
-			p := newPool(t, sched.PoolConfig{Workers: 4, Mode: mode})
+			p := schedtest.NewPool(t, sched.PoolConfig{Workers: 4, Mode: mode})
 			var started, late atomic.Int64
 			var failed atomic.Bool
 			body := func(t *sched.Task, i int) error {

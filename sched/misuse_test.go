@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -20,18 +21,6 @@ import (
 // each is named by a panic, never a nil-pointer crash or a silent hang.
 
 var ctx = context.Background()
-
-// panicValue returns the value f panicked with, unwrapping the
-// *sched.PanicError a task's panic reaches its waiter in, or nil if f
-// returned. It fails the test if f neither returns nor panics in time.
-func panicValue(t *testing.T, f func()) any {
-	t.Helper()
-	e := callInGoroutine(t, f)
-	if pe, ok := e.recovered.(*sched.PanicError); ok {
-		return pe.Value
-	}
-	return e.recovered
-}
 
 func double(_ *sched.Task, x int) int { return 2 * x }
 
@@ -42,15 +31,15 @@ func TestGoAfterCloseNotCounted(t *testing.T) {
 	p.Close()
 	g := p.NewGroup(ctx)
 	assert.Equal(t, "sched: a task started from outside a closed Pool",
-		panicValue(t, func() { g.Go(nil, func(*sched.Task) error { return nil }) }))
-	e := callInGoroutine(t, func() { assert.NoError(t, g.Wait(nil)) })
-	assert.True(t, e.returned, "Wait after a refused Go")
+		schedtest.PanicValue(t, func() { g.Go(nil, func(*sched.Task) error { return nil }) }))
+	e := schedtest.CallInGoroutine(t, func() { assert.NoError(t, g.Wait(nil)) })
+	assert.True(t, e.Returned, "Wait after a refused Go")
 }
 
 func TestForkNilTask(t *testing.T) {
 	assert.Equal(t, "sched: Fork with a nil Task: only a task, with its own Task, may call it; outside the pool, run it in a task: sched.Do, Pool.Do, or a Group's Go",
-		panicValue(t, func() { sched.Fork(nil, double, 1) }))
-	assert.Contains(t, panicValue(t, func() { (*sched.Task)(nil).NewGroup() }), "sched: Task.NewGroup with a nil Task")
+		schedtest.PanicValue(t, func() { sched.Fork(nil, double, 1) }))
+	assert.Contains(t, schedtest.PanicValue(t, func() { (*sched.Task)(nil).NewGroup() }), "sched: Task.NewGroup with a nil Task")
 }
 
 // Do and Close called by a task, with nobody else to run anything, panic
@@ -58,14 +47,14 @@ func TestForkNilTask(t *testing.T) {
 func TestDoInTask(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Workers: 1, Mode: mode})
-			got := panicValue(t, func() {
+			p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1, Mode: mode})
+			got := schedtest.PanicValue(t, func() {
 				_ = p.Do(ctx, func(t *sched.Task) error {
 					return p.Do(t.Context(), func(*sched.Task) error { return nil })
 				})
 			})
 			assert.Equal(t, "sched: Pool.Do called by a task, while every worker runs a task: nobody could run it; a task starts tasks with Fork or a Group (Task.NewGroup) and waits for them with Join or Wait", got)
-			got = panicValue(t, func() {
+			got = schedtest.PanicValue(t, func() {
 				_ = p.Do(ctx, func(*sched.Task) error { p.Close(); return nil })
 			})
 			assert.Equal(t, "sched: Pool.Close called by a task, which would wait for itself", got)
@@ -85,7 +74,7 @@ func TestDoFromEveryWorker(t *testing.T) {
 	const workers = 2
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Workers: workers, Mode: mode})
+			p := schedtest.NewPool(t, sched.PoolConfig{Workers: workers, Mode: mode})
 			var started, panicked, returned atomic.Int64
 			g := p.NewGroup(ctx)
 			for range workers {
@@ -106,8 +95,8 @@ func TestDoFromEveryWorker(t *testing.T) {
 					return nil
 				})
 			}
-			e := callInGoroutine(t, func() { require.NoError(t, g.Wait(nil)) })
-			require.True(t, e.returned, "Wait returned")
+			e := schedtest.CallInGoroutine(t, func() { require.NoError(t, g.Wait(nil)) })
+			require.True(t, e.Returned, "Wait returned")
 			assert.Positive(t, panicked.Load(), "Do calls that panicked")
 			assert.Equal(t, int64(workers), panicked.Load()+returned.Load())
 		})
@@ -118,12 +107,12 @@ func TestDoFromEveryWorker(t *testing.T) {
 // from a task, also after the implicit wait of the task that made it.
 func TestGroupGoAfterWait(t *testing.T) {
 	const want = "sched: Group.Go after Wait returned: a Group serves one round of Go calls and one Wait; make a new Group"
-	p := newPool(t, sched.PoolConfig{Workers: 2})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2})
 	noop := func(*sched.Task) error { return nil }
 	g := p.NewGroup(ctx)
 	g.Go(nil, noop)
 	require.NoError(t, g.Wait(nil))
-	assert.Equal(t, want, panicValue(t, func() { g.Go(nil, noop) }))
+	assert.Equal(t, want, schedtest.PanicValue(t, func() { g.Go(nil, noop) }))
 
 	var inner *sched.Group
 	require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
@@ -131,7 +120,7 @@ func TestGroupGoAfterWait(t *testing.T) {
 		inner.Go(t, noop)
 		return nil // waits for inner
 	}))
-	got := panicValue(t, func() {
+	got := schedtest.PanicValue(t, func() {
 		_ = p.Do(ctx, func(t *sched.Task) error { inner.Go(t, noop); return nil })
 	})
 	assert.Equal(t, want, got)
@@ -148,7 +137,7 @@ func TestTaskUsedOutsideItsFunction(t *testing.T) {
 	const outside = "with a Task used outside its own function: a *Task is valid only in its task's function, during the call, and not in the tasks it starts (each gets its own)"
 	for _, workers := range []int{1, 2} {
 		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Workers: workers})
+			p := schedtest.NewPool(t, sched.PoolConfig{Workers: workers})
 			var saved *sched.Task
 			require.NoError(t, p.Do(ctx, func(t *sched.Task) error { saved = t; return nil }))
 			for op, use := range map[string]func(){
@@ -157,7 +146,7 @@ func TestTaskUsedOutsideItsFunction(t *testing.T) {
 				"Task.Context":  func() { saved.Context() },
 				"Group.Go":      func() { p.NewGroup(ctx).Go(saved, func(*sched.Task) error { return nil }) },
 			} {
-				assert.Equal(t, "sched: "+op+anotherGoroutine, panicValue(t, use), op)
+				assert.Equal(t, "sched: "+op+anotherGoroutine, schedtest.PanicValue(t, use), op)
 			}
 
 			if workers > 1 {
@@ -165,7 +154,7 @@ func TestTaskUsedOutsideItsFunction(t *testing.T) {
 			}
 			// The enclosing task's Task, in a task it started, which runs
 			// in the outer one's Wait.
-			got := panicValue(t, func() {
+			got := schedtest.PanicValue(t, func() {
 				_ = p.Do(ctx, func(t *sched.Task) error {
 					g := t.NewGroup()
 					g.Go(t, func(*sched.Task) error {
@@ -184,7 +173,7 @@ func TestTaskUsedOutsideItsFunction(t *testing.T) {
 // and Group.Wait, of a group made by the task or by the pool, panic
 // instead. Two workers, so that the wait would otherwise end.
 func TestNilTaskWaitInTask(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 2})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2})
 	noop := func(*sched.Task) error { return nil }
 	for name, wait := range map[string]func(t *sched.Task){
 		"Future.Join":        func(t *sched.Task) { sched.Fork(t, double, 1).Join(nil) },
@@ -193,7 +182,7 @@ func TestNilTaskWaitInTask(t *testing.T) {
 		"Group.Wait (empty)": func(*sched.Task) { _ = p.NewGroup(ctx).Wait(nil) },
 	} {
 		op, _, _ := strings.Cut(name, " ")
-		got := panicValue(t, func() {
+		got := schedtest.PanicValue(t, func() {
 			_ = p.Do(ctx, func(t *sched.Task) error { wait(t); return nil })
 		})
 		assert.Equal(t, byTask(op+" with a nil Task"), got, name)
@@ -227,25 +216,25 @@ func TestNilFunction(t *testing.T) {
 		p, err := sched.NewPool(sched.PoolConfig{Workers: 1})
 		require.NoError(t, err)
 		var got any
-		e := callInGoroutine(t, func() {
+		e := schedtest.CallInGoroutine(t, func() {
 			_ = p.Do(ctx, func(t *sched.Task) error {
 				defer func() { got = recover() }()
 				call(t)
 				return nil
 			})
 		})
-		assert.True(t, e.returned, "%s: Do panicked with %v", want, e.recovered)
+		assert.True(t, e.Returned, "%s: Do panicked with %v", want, e.Recovered)
 		assert.Equal(t, want, got)
 		assert.Equal(t, int64(1), p.Close().Processed, "%s: tasks run", want)
 	}
 
 	p, err := sched.NewPool(sched.PoolConfig{Workers: 1})
 	require.NoError(t, err)
-	assert.Equal(t, "sched: Pool.Do with a nil function", panicValue(t, func() { _ = p.Do(ctx, nil) }))
+	assert.Equal(t, "sched: Pool.Do with a nil function", schedtest.PanicValue(t, func() { _ = p.Do(ctx, nil) }))
 	g := p.NewGroup(ctx)
-	assert.Equal(t, "sched: Group.Go with a nil function", panicValue(t, func() { g.Go(nil, nil) }))
-	e := callInGoroutine(t, func() { assert.NoError(t, g.Wait(nil)) })
-	assert.True(t, e.returned, "Wait after a refused Go")
+	assert.Equal(t, "sched: Group.Go with a nil function", schedtest.PanicValue(t, func() { g.Go(nil, nil) }))
+	e := schedtest.CallInGoroutine(t, func() { assert.NoError(t, g.Wait(nil)) })
+	assert.True(t, e.Returned, "Wait after a refused Go")
 	assert.Zero(t, p.Close().Processed, "tasks run")
 }
 
@@ -258,7 +247,7 @@ func TestTaskInAnotherGoroutine(t *testing.T) {
 		t.Skip("the check of the goroutine runs under the race detector")
 	}
 	noop := func(*sched.Task) error { return nil }
-	p := newPool(t, sched.PoolConfig{Workers: 1})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	for op, use := range map[string]func(t *sched.Task) func(){
 		"Fork":          func(t *sched.Task) func() { return func() { sched.Fork(t, double, 1) } },
 		"ForkFunc":      func(t *sched.Task) func() { return func() { sched.ForkFunc(t, func(*sched.Task, int) {}, 1) } },

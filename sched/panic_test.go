@@ -2,57 +2,21 @@ package sched_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/mutexq"
 	"github.com/worksteal/wsq/sched"
 )
-
-// ending is how a call of a function ended, as seen by a deferred call in
-// the goroutine that made it.
-type ending struct {
-	returned  bool // it returned normally
-	recovered any  // what recover returned: a panic value, or nil
-}
-
-// callInGoroutine calls f in a new goroutine and reports how it ended: by
-// returning, by a panic (recovered), or by runtime.Goexit (neither). The
-// deadline only turns a hang into a failure; it is far beyond any
-// legitimate run.
-func callInGoroutine(t *testing.T, f func()) ending {
-	t.Helper()
-	c := make(chan ending, 1)
-	go func() {
-		var e ending
-		defer func() {
-			e.recovered = recover()
-			c <- e
-		}()
-		f()
-		e.returned = true
-	}()
-	select {
-	case e := <-c:
-		return e
-	case <-time.After(time.Minute):
-		t.Fatal("the call did not end")
-		return ending{}
-	}
-}
-
-// errBoom is a panic value that is an error.
-var errBoom = errors.New("boom")
 
 // boomHandler explores the tree of treeHandler and panics with value at the
 // 1000th item it handles.
@@ -82,14 +46,14 @@ func TestHandlerPanic(t *testing.T) {
 		for _, mode := range sched.Modes() {
 			cfg := sched.Config[int]{NewQueue: newQueue, Mode: mode, Workers: 4}
 			t.Run("queue="+kind+"/"+name(cfg), func(t *testing.T) {
-				e := callInGoroutine(t, func() {
-					_, _ = sched.Run(context.Background(), cfg, []int{0}, boomHandler(30_000, errBoom))
+				e := schedtest.CallInGoroutine(t, func() {
+					_, _ = sched.Run(context.Background(), cfg, []int{0}, boomHandler(30_000, schedtest.ErrBoom))
 				})
-				require.False(t, e.returned, "Run returned")
-				pe, ok := e.recovered.(*sched.PanicError)
-				require.True(t, ok, "Run panicked with %T %v, want a *sched.PanicError", e.recovered, e.recovered)
-				assert.Equal(t, errBoom, pe.Value)
-				require.ErrorIs(t, pe, errBoom, "Unwrap gives the panic's error")
+				require.False(t, e.Returned, "Run returned")
+				pe, ok := e.Recovered.(*sched.PanicError)
+				require.True(t, ok, "Run panicked with %T %v, want a *sched.PanicError", e.Recovered, e.Recovered)
+				assert.Equal(t, schedtest.ErrBoom, pe.Value)
+				require.ErrorIs(t, pe, schedtest.ErrBoom, "Unwrap gives the panic's error")
 				assert.Contains(t, string(pe.Stack), "boomHandler", "the stack is the handler's")
 				assert.True(t, strings.HasPrefix(pe.Error(), "sched: task panicked: boom\n"), pe.Error())
 				assert.Contains(t, pe.Error(), "panic_test.go:", "the message holds the stack")
@@ -102,11 +66,11 @@ func TestHandlerPanic(t *testing.T) {
 func TestHandlerPanicValues(t *testing.T) {
 	for _, value := range []any{"a string", 42, nil} {
 		cfg := sched.Config[int]{Workers: 2}
-		e := callInGoroutine(t, func() {
+		e := schedtest.CallInGoroutine(t, func() {
 			_, _ = sched.Run(context.Background(), cfg, []int{0}, boomHandler(30_000, value))
 		})
-		pe, ok := e.recovered.(*sched.PanicError)
-		require.True(t, ok, "%v: Run panicked with %T", value, e.recovered)
+		pe, ok := e.Recovered.(*sched.PanicError)
+		require.True(t, ok, "%v: Run panicked with %T", value, e.Recovered)
 		if value == nil {
 			var pn *runtime.PanicNilError
 			assert.ErrorAs(t, pe, &pn)
@@ -126,7 +90,7 @@ func TestHandlerGoexit(t *testing.T) {
 		t.Run(mode.String(), func(t *testing.T) {
 			cfg := sched.Config[int]{NewQueue: func() wsq.Queue[int] { return mutexq.New[int]() }, Mode: mode, Workers: 4}
 			var handled atomic.Int64
-			e := callInGoroutine(t, func() {
+			e := schedtest.CallInGoroutine(t, func() {
 				_, _ = sched.Run(context.Background(), cfg, []int{0}, func(_ context.Context, v int, w *sched.Worker[int]) error {
 					if handled.Add(1) == 100 {
 						runtime.Goexit()
@@ -137,8 +101,8 @@ func TestHandlerGoexit(t *testing.T) {
 					return nil
 				})
 			})
-			assert.False(t, e.returned, "Run returned")
-			assert.Nil(t, e.recovered, "Run panicked")
+			assert.False(t, e.Returned, "Run returned")
+			assert.Nil(t, e.Recovered, "Run panicked")
 		})
 	}
 }
@@ -156,14 +120,14 @@ func TestFailureAccounting(t *testing.T) {
 					var spawned, returned, failed atomic.Int64
 					var st sched.Stats
 					var left int
-					e := callInGoroutine(t, func() {
+					e := schedtest.CallInGoroutine(t, func() {
 						_ = sched.RunCounting(context.Background(), cfg, []int{0}, func(_ context.Context, v int, w *sched.Worker[int]) error {
 							if v == 500 {
 								failed.Add(1)
 								if goexit {
 									runtime.Goexit()
 								}
-								panic(errBoom)
+								panic(schedtest.ErrBoom)
 							}
 							if v < parents {
 								w.Spawn(3*v+1, 3*v+2, 3*v+3)
@@ -173,7 +137,7 @@ func TestFailureAccounting(t *testing.T) {
 							return nil
 						}, &st, &left)
 					})
-					require.False(t, e.returned)
+					require.False(t, e.Returned)
 					assert.Equal(t, int64(1), failed.Load())
 					assert.Equal(t, returned.Load(), st.Processed, "Stats.Processed counts the calls that returned")
 					assert.Equal(t, 1+spawned.Load(), returned.Load()+failed.Load()+int64(left), "roots and spawned items = handled + failed + left")

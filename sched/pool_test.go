@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/sched"
 )
@@ -29,15 +30,6 @@ func poolKinds() map[string]func() wsq.Queue[sched.Job] {
 	}
 	m["default"] = nil
 	return m
-}
-
-// newPool makes a pool and closes it at the end of the test.
-func newPool(t *testing.T, cfg sched.PoolConfig) *sched.Pool {
-	t.Helper()
-	p, err := sched.NewPool(cfg)
-	require.NoError(t, err)
-	t.Cleanup(func() { p.Close() })
-	return p
 }
 
 // fib is the fork-join Fibonacci of the package documentation, without a
@@ -120,7 +112,7 @@ func TestPoolProducers(t *testing.T) {
 	const producers, each = 8, 500
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 3})
+			p := schedtest.NewPool(t, sched.PoolConfig{Mode: mode, Workers: 3})
 			g := p.NewGroup(context.Background())
 			seen := make([]atomic.Int32, producers*each)
 			var wg sync.WaitGroup
@@ -151,7 +143,7 @@ func TestPoolProducers(t *testing.T) {
 func TestGroupGrows(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 4})
+			p := schedtest.NewPool(t, sched.PoolConfig{Mode: mode, Workers: 4})
 			var nodes atomic.Int64
 			err := p.Do(context.Background(), func(t *sched.Task) error {
 				g := t.NewGroup()
@@ -181,7 +173,7 @@ func TestGroupError(t *testing.T) {
 	errFirst := errors.New("first")
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 2})
+			p := schedtest.NewPool(t, sched.PoolConfig{Mode: mode, Workers: 2})
 			g := p.NewGroup(context.Background())
 			var ran, sawCancel atomic.Int32
 			g.Go(nil, func(*sched.Task) error { return errFirst })
@@ -213,7 +205,7 @@ func TestGroupError(t *testing.T) {
 // forked tasks that of their parent.
 func TestPoolContext(t *testing.T) {
 	type key struct{}
-	p := newPool(t, sched.PoolConfig{Workers: 2})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2})
 	ctx, cancel := context.WithCancel(context.WithValue(context.Background(), key{}, "v"))
 	err := p.Do(ctx, func(tk *sched.Task) error {
 		assert.Equal(t, "v", tk.Context().Value(key{}))
@@ -234,12 +226,12 @@ func TestForkPanic(t *testing.T) {
 	for kind, newQueue := range poolKinds() {
 		for _, mode := range sched.Modes() {
 			t.Run(fmt.Sprintf("queue=%s/mode=%v", kind, mode), func(t *testing.T) {
-				p := newPool(t, sched.PoolConfig{NewQueue: newQueue, Mode: mode, Workers: 4})
+				p := schedtest.NewPool(t, sched.PoolConfig{NewQueue: newQueue, Mode: mode, Workers: 4})
 				var forks atomic.Int64
 				var boom func(t *sched.Task, n int) int
 				boom = func(t *sched.Task, n int) int {
 					if n == 3 {
-						panic(errBoom)
+						panic(schedtest.ErrBoom)
 					}
 					if n < 2 {
 						return n
@@ -249,16 +241,16 @@ func TestForkPanic(t *testing.T) {
 					y := boom(t, n-2)
 					return x.Join(t) + y
 				}
-				e := callInGoroutine(t, func() {
+				e := schedtest.CallInGoroutine(t, func() {
 					_ = p.Do(context.Background(), func(t *sched.Task) error {
 						boom(t, 15)
 						return nil
 					})
 				})
-				require.False(t, e.returned)
-				pe, ok := e.recovered.(*sched.PanicError)
-				require.True(t, ok, "Do panicked with %T %v", e.recovered, e.recovered)
-				assert.Equal(t, errBoom, pe.Value)
+				require.False(t, e.Returned)
+				pe, ok := e.Recovered.(*sched.PanicError)
+				require.True(t, ok, "Do panicked with %T %v", e.Recovered, e.Recovered)
+				assert.Equal(t, schedtest.ErrBoom, pe.Value)
 				assert.Contains(t, string(pe.Stack), "TestForkPanic", "the stack is the panicking task's")
 
 				requireFib(t, p, fib) // the pool works after a panic
@@ -277,10 +269,10 @@ func TestGroupPanic(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		for _, workers := range []int{1, 4} {
 			t.Run(fmt.Sprintf("mode=%v/workers=%d", mode, workers), func(t *testing.T) {
-				p := newPool(t, sched.PoolConfig{Mode: mode, Workers: workers})
+				p := schedtest.NewPool(t, sched.PoolConfig{Mode: mode, Workers: workers})
 				const tasks = 1000
 				var ran atomic.Int32
-				e := callInGoroutine(t, func() {
+				e := schedtest.CallInGoroutine(t, func() {
 					_ = p.Do(context.Background(), func(t *sched.Task) error {
 						g := t.NewGroup()
 						for i := range tasks {
@@ -295,8 +287,8 @@ func TestGroupPanic(t *testing.T) {
 						return g.Wait(t)
 					})
 				})
-				pe, ok := e.recovered.(*sched.PanicError)
-				require.True(t, ok, "Do panicked with %T %v", e.recovered, e.recovered)
+				pe, ok := e.Recovered.(*sched.PanicError)
+				require.True(t, ok, "Do panicked with %T %v", e.Recovered, e.Recovered)
 				assert.Equal(t, "stop", pe.Value)
 				if workers == 1 {
 					assert.Equal(t, int32(1), ran.Load(), "only the task that panicked ran")
@@ -329,14 +321,14 @@ func TestPoolGoexit(t *testing.T) {
 				return x.Join(t) + y
 			}
 			for range 3 {
-				e := callInGoroutine(t, func() {
+				e := schedtest.CallInGoroutine(t, func() {
 					_ = p.Do(context.Background(), func(t *sched.Task) error {
 						exit(t, 16)
 						return nil
 					})
 				})
-				assert.False(t, e.returned, "Do returned")
-				assert.Nil(t, e.recovered, "Do panicked")
+				assert.False(t, e.Returned, "Do returned")
+				assert.Nil(t, e.Recovered, "Do panicked")
 			}
 			st := p.Close()
 			assert.Len(t, st.PerWorker, 4)
@@ -351,16 +343,16 @@ func TestPoolGoexit(t *testing.T) {
 func TestPoolAfterGoexit(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Mode: mode, Workers: 4})
+			p := schedtest.NewPool(t, sched.PoolConfig{Mode: mode, Workers: 4})
 			for range 20 {
-				e := callInGoroutine(t, func() {
+				e := schedtest.CallInGoroutine(t, func() {
 					_ = p.Do(context.Background(), func(*sched.Task) error {
 						runtime.Goexit()
 						return nil
 					})
 				})
-				require.False(t, e.returned, "Do returned")
-				require.Nil(t, e.recovered, "Do panicked")
+				require.False(t, e.Returned, "Do returned")
+				require.Nil(t, e.Recovered, "Do panicked")
 				requireFib(t, p, fib)
 			}
 		})
@@ -371,7 +363,7 @@ func TestPoolAfterGoexit(t *testing.T) {
 // forked, or waiting for a group it made, waits for them then, and fails
 // with their panic.
 func TestImplicitJoin(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 2})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2})
 	var forked, grouped atomic.Bool
 	require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
 		sched.Fork(t, func(t *sched.Task, n int) int {
@@ -389,14 +381,14 @@ func TestImplicitJoin(t *testing.T) {
 	assert.True(t, forked.Load(), "the forked task ran before Do returned")
 	assert.True(t, grouped.Load(), "the group's task ran before Do returned")
 
-	e := callInGoroutine(t, func() {
+	e := schedtest.CallInGoroutine(t, func() {
 		_ = p.Do(context.Background(), func(t *sched.Task) error {
 			sched.Fork(t, func(*sched.Task, int) int { panic("unjoined") }, 0)
 			return nil
 		})
 	})
-	pe, ok := e.recovered.(*sched.PanicError)
-	require.True(t, ok, "Do panicked with %T %v", e.recovered, e.recovered)
+	pe, ok := e.Recovered.(*sched.PanicError)
+	require.True(t, ok, "Do panicked with %T %v", e.Recovered, e.Recovered)
 	assert.Equal(t, "unjoined", pe.Value)
 }
 
@@ -407,7 +399,7 @@ func TestImplicitJoin(t *testing.T) {
 func TestImplicitJoinForksFirst(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
+			p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
 			for range 20 {
 				var ran atomic.Int32
 				require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
@@ -433,7 +425,7 @@ func TestImplicitJoinForksFirst(t *testing.T) {
 func TestImplicitJoinInJoin(t *testing.T) {
 	for name, newQueue := range poolKinds() {
 		t.Run(name, func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Workers: 1, Mode: sched.Random, NewQueue: newQueue})
+			p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1, Mode: sched.Random, NewQueue: newQueue})
 			var forked, grouped atomic.Bool
 			require.NoError(t, p.Do(context.Background(), func(tk *sched.Task) error {
 				f := sched.Fork(tk, func(tk *sched.Task, n int) int {
@@ -450,7 +442,7 @@ func TestImplicitJoinInJoin(t *testing.T) {
 				return nil
 			}))
 
-			e := callInGoroutine(t, func() {
+			e := schedtest.CallInGoroutine(t, func() {
 				_ = p.Do(context.Background(), func(tk *sched.Task) error {
 					f := sched.Fork(tk, func(tk *sched.Task, n int) int {
 						sched.Fork(tk, func(*sched.Task, int) int { panic("unjoined") }, 0)
@@ -461,8 +453,8 @@ func TestImplicitJoinInJoin(t *testing.T) {
 					return nil
 				})
 			})
-			pe, ok := e.recovered.(*sched.PanicError)
-			require.True(t, ok, "Do panicked with %T %v", e.recovered, e.recovered)
+			pe, ok := e.Recovered.(*sched.PanicError)
+			require.True(t, ok, "Do panicked with %T %v", e.Recovered, e.Recovered)
 			assert.Equal(t, "unjoined", pe.Value)
 		})
 	}
@@ -472,7 +464,7 @@ func TestImplicitJoinInJoin(t *testing.T) {
 // forked it has ended (which waited for it), and checks that a second Join,
 // of the Future or of a copy, and a Join of a zero Future panic.
 func TestJoinOnce(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 2})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2})
 	var f, g sched.Future[int]
 	require.NoError(t, p.Do(context.Background(), func(tk *sched.Task) error {
 		f = sched.Fork(tk, fib, 10)
@@ -486,16 +478,16 @@ func TestJoinOnce(t *testing.T) {
 		func() { g.Join(nil) },
 		func() { sched.Future[int]{}.Join(nil) },
 	} {
-		e := callInGoroutine(t, join)
-		assert.False(t, e.returned)
-		assert.Contains(t, []any{"sched: a Future joined twice", "sched: Join of a Future that Fork did not make"}, e.recovered)
+		e := schedtest.CallInGoroutine(t, join)
+		assert.False(t, e.Returned)
+		assert.Contains(t, []any{"sched: a Future joined twice", "sched: Join of a Future that Fork did not make"}, e.Recovered)
 	}
 	require.NoError(t, p.Do(context.Background(), func(tk *sched.Task) error {
 		f := sched.Fork(tk, fib, 12)
 		copied := f
 		assert.Equal(t, 144, f.Join(tk))
-		e := callInGoroutine(t, func() { copied.Join(nil) })
-		assert.Equal(t, "sched: a Future joined twice", e.recovered)
+		e := schedtest.CallInGoroutine(t, func() { copied.Join(nil) })
+		assert.Equal(t, "sched: a Future joined twice", e.Recovered)
 		return nil
 	}))
 }
@@ -507,7 +499,7 @@ func TestJoinOnce(t *testing.T) {
 func TestForkReuse(t *testing.T) {
 	for name, fib := range map[string]func(*sched.Task, int) int{"Fork": fib, "Join": fibJoin} {
 		t.Run(name, func(t *testing.T) {
-			p := newPool(t, sched.PoolConfig{Workers: 1})
+			p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 			run := func() {
 				require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
 					fib(t, 18)
@@ -526,7 +518,7 @@ func TestForkReuse(t *testing.T) {
 // each, and one allocation makes it, for Fork and ForkFunc alike.
 func TestWideForkAllocs(t *testing.T) {
 	const n = 4096
-	p := newPool(t, sched.PoolConfig{Workers: 1})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	fs := make([]sched.Future[int], n)
 	gs := make([]sched.Future[struct{}], n)
 	run := func() {
@@ -553,12 +545,12 @@ func TestWideForkAllocs(t *testing.T) {
 // TestWaitForItself checks that a task waiting for its own group panics
 // instead of waiting forever.
 func TestWaitForItself(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 1})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	g := p.NewGroup(context.Background())
 	g.Go(nil, func(t *sched.Task) error { return g.Wait(t) })
-	e := callInGoroutine(t, func() { _ = g.Wait(nil) })
-	pe, ok := e.recovered.(*sched.PanicError)
-	require.True(t, ok, "Wait panicked with %T %v", e.recovered, e.recovered)
+	e := schedtest.CallInGoroutine(t, func() { _ = g.Wait(nil) })
+	pe, ok := e.Recovered.(*sched.PanicError)
+	require.True(t, ok, "Wait panicked with %T %v", e.Recovered, e.Recovered)
 	assert.Contains(t, pe.Value, "a task waits for itself")
 }
 
@@ -595,8 +587,8 @@ func TestPoolClosed(t *testing.T) {
 	assert.Equal(t, int64(fibValue(15)), got.Load(), "Close waited for the task and its forks")
 	assert.Equal(t, fibForks(15)+1, st.Processed)
 	require.NoError(t, g.Wait(nil))
-	e := callInGoroutine(t, func() { _ = p.Do(context.Background(), func(*sched.Task) error { return nil }) })
-	assert.Equal(t, "sched: a task started from outside a closed Pool", e.recovered)
+	e := schedtest.CallInGoroutine(t, func() { _ = p.Do(context.Background(), func(*sched.Task) error { return nil }) })
+	assert.Equal(t, "sched: a task started from outside a closed Pool", e.Recovered)
 }
 
 func TestPoolConfigErrors(t *testing.T) {
@@ -608,7 +600,7 @@ func TestPoolConfigErrors(t *testing.T) {
 
 // TestPerWorker sums per-worker counts after a run.
 func TestPerWorker(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 3})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 3})
 	counts := sched.NewPerWorker[int64](p.Workers())
 	var count func(t *sched.Task, n int) int
 	count = func(t *sched.Task, n int) int {
@@ -634,8 +626,8 @@ func TestPerWorker(t *testing.T) {
 // waiting forever.
 func TestGoexitInImplicitJoin(t *testing.T) {
 	for _, panics := range []bool{false, true} {
-		p := newPool(t, sched.PoolConfig{Workers: 1})
-		e := callInGoroutine(t, func() {
+		p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
+		e := schedtest.CallInGoroutine(t, func() {
 			_ = p.Do(context.Background(), func(t *sched.Task) error {
 				sched.Fork(t, func(*sched.Task, int) int { runtime.Goexit(); return 0 }, 0)
 				if panics {
@@ -644,11 +636,11 @@ func TestGoexitInImplicitJoin(t *testing.T) {
 				return nil
 			})
 		})
-		assert.False(t, e.returned, "Do returned")
+		assert.False(t, e.Returned, "Do returned")
 		if panics {
-			assert.IsType(t, (*sched.PanicError)(nil), e.recovered, "the task's own panic comes first")
+			assert.IsType(t, (*sched.PanicError)(nil), e.Recovered, "the task's own panic comes first")
 		} else {
-			assert.Nil(t, e.recovered, "Do panicked")
+			assert.Nil(t, e.Recovered, "Do panicked")
 		}
 	}
 }
@@ -699,7 +691,7 @@ func TestPoolIdleSteals(t *testing.T) {
 // TestPoolDemand checks Task.Demand in a pool: a worker alone has none; of
 // two, the idle one shows up, in both modes.
 func TestPoolDemand(t *testing.T) {
-	one := newPool(t, sched.PoolConfig{Workers: 1})
+	one := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	require.NoError(t, one.Do(ctx, func(t *sched.Task) error {
 		if d := t.Demand(); d != 0 {
 			return fmt.Errorf("Demand() = %d with one worker", d)
@@ -707,7 +699,7 @@ func TestPoolDemand(t *testing.T) {
 		return nil
 	}))
 	for _, mode := range sched.Modes() {
-		p := newPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
+		p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
 		require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
 			// The other worker looks, or waits, for work. (While it parks,
 			// it may count twice for an instant: see random.park.)

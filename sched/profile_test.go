@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/sched"
 )
@@ -540,7 +541,7 @@ func TestMeasureFineStrands(t *testing.T) {
 // pool measures its next run as before.
 func TestMeasurePanic(t *testing.T) {
 	p := measuredPool(t, 2)
-	v := panicValue(t, func() {
+	v := schedtest.PanicValue(t, func() {
 		_, _ = p.DoMeasured(context.Background(), sched.Measure{}, func(t *sched.Task) error {
 			sched.ForkFunc(t, func(*sched.Task, int) { panic("boom") }, 0).Join(t)
 			return nil

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/sched"
 )
@@ -133,7 +134,7 @@ func TestReduceNonCommutative(t *testing.T) {
 // as a *PanicError, in a block's fold and in the final fold of the
 // blocks' results alike.
 func TestReduceCombinePanics(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 2})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2})
 	for _, final := range []bool{false, true} {
 		t.Run(fmt.Sprintf("final=%v", final), func(t *testing.T) {
 			var calls atomic.Int64

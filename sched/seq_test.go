@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/sched"
 )
@@ -136,38 +137,38 @@ func TestForEachStops(t *testing.T) {
 		assert.True(t, src.stopped.Load(), "%s: deferred calls after an error", name)
 
 		src = &source{n: -1}
-		e := callInGoroutine(t, func() {
+		e := schedtest.CallInGoroutine(t, func() {
 			_ = run(func(t *sched.Task) error {
 				sched.ForEach(t, src.seq(), func(_ *sched.Task, i int) {
 					if i == 1000 {
-						panic(errBoom)
+						panic(schedtest.ErrBoom)
 					}
 				})
 				return nil
 			})
 		})
-		pe, ok := e.recovered.(*sched.PanicError)
-		require.True(t, ok, "%s: a body's panic is a *PanicError, not %#v", name, e.recovered)
-		assert.Equal(t, errBoom, pe.Value, name)
+		pe, ok := e.Recovered.(*sched.PanicError)
+		require.True(t, ok, "%s: a body's panic is a *PanicError, not %#v", name, e.Recovered)
+		assert.Equal(t, schedtest.ErrBoom, pe.Value, name)
 		assert.True(t, src.stopped.Load(), "%s: deferred calls after a panic", name)
 
 		src = &source{n: -1, check: func(i int) {
 			if i == 1000 {
-				panic(errBoom)
+				panic(schedtest.ErrBoom)
 			}
 		}}
-		e = callInGoroutine(t, func() {
+		e = schedtest.CallInGoroutine(t, func() {
 			_ = run(func(t *sched.Task) error {
 				sched.ForEach(t, src.seq(), func(*sched.Task, int) {})
 				return nil
 			})
 		})
-		pe, ok = e.recovered.(*sched.PanicError)
-		require.True(t, ok, "%s: the sequence's panic is a *PanicError, not %#v", name, e.recovered)
-		assert.Equal(t, errBoom, pe.Value, name)
+		pe, ok = e.Recovered.(*sched.PanicError)
+		require.True(t, ok, "%s: the sequence's panic is a *PanicError, not %#v", name, e.Recovered)
+		assert.Equal(t, schedtest.ErrBoom, pe.Value, name)
 
 		src = &source{n: -1}
-		e = callInGoroutine(t, func() {
+		e = schedtest.CallInGoroutine(t, func() {
 			_ = run(func(t *sched.Task) error {
 				sched.ForEach(t, src.seq(), func(_ *sched.Task, i int) {
 					if i == 1000 {
@@ -177,8 +178,8 @@ func TestForEachStops(t *testing.T) {
 				return nil
 			})
 		})
-		assert.False(t, e.returned, "%s: a Goexit ends the caller", name)
-		assert.Nil(t, e.recovered, "%s: a Goexit is no panic", name)
+		assert.False(t, e.Returned, "%s: a Goexit ends the caller", name)
+		assert.Nil(t, e.Recovered, "%s: a Goexit is no panic", name)
 		assert.True(t, src.stopped.Load(), "%s: deferred calls after a Goexit", name)
 	}
 
@@ -263,9 +264,13 @@ func TestMapSeqWindow(t *testing.T) {
 	w := window()
 	n := int(3*w + 17)
 	for name, run := range map[string]func(f func(t *sched.Task) error) error{
-		"nil":       func(f func(t *sched.Task) error) error { return f(nil) },
-		"workers=2": func(f func(t *sched.Task) error) error { return newPool(t, sched.PoolConfig{Workers: 2}).Do(ctx, f) },
-		"workers=1": func(f func(t *sched.Task) error) error { return newPool(t, sched.PoolConfig{Workers: 1}).Do(ctx, f) },
+		"nil": func(f func(t *sched.Task) error) error { return f(nil) },
+		"workers=2": func(f func(t *sched.Task) error) error {
+			return schedtest.NewPool(t, sched.PoolConfig{Workers: 2}).Do(ctx, f)
+		},
+		"workers=1": func(f func(t *sched.Task) error) error {
+			return schedtest.NewPool(t, sched.PoolConfig{Workers: 1}).Do(ctx, f)
+		},
 	} {
 		var finished atomic.Int64 // bodies of the range that have returned
 		var early atomic.Int64    // items yielded beyond the bound
@@ -317,7 +322,7 @@ func TestMapSeqFailures(t *testing.T) {
 			f := func(_ *sched.Task, i int) (int, error) {
 				if i == at && (how == "f panics" || how == "f calls Goexit") {
 					if how == "f panics" {
-						panic(errBoom)
+						panic(schedtest.ErrBoom)
 					}
 					runtime.Goexit()
 				}
@@ -328,14 +333,14 @@ func TestMapSeqFailures(t *testing.T) {
 				src.check = func(i int) {
 					if i == at {
 						if how == "seq panics" {
-							panic(errBoom)
+							panic(schedtest.ErrBoom)
 						}
 						runtime.Goexit()
 					}
 				}
 			}
 			var got atomic.Int64
-			e := callInGoroutine(t, func() {
+			e := schedtest.CallInGoroutine(t, func() {
 				_ = run(func(t *sched.Task) error {
 					for r, err := range sched.MapSeq(t, src.seq(), f) {
 						if err != nil || r != int(got.Load()) {
@@ -346,7 +351,7 @@ func TestMapSeqFailures(t *testing.T) {
 					return nil
 				})
 			})
-			assert.False(t, e.returned, what)
+			assert.False(t, e.Returned, what)
 			assert.True(t, src.stopped.Load(), "%s: the sequence's deferred calls", what)
 			if how == "f calls Goexit" {
 				// A task's range ends when it waits for the round that ran
@@ -356,18 +361,18 @@ func TestMapSeqFailures(t *testing.T) {
 				} else {
 					assert.LessOrEqual(t, got.Load(), int64(at), "%s: the items before the failure", what)
 				}
-				assert.Nil(t, e.recovered, "%s: a Goexit is no panic", what)
+				assert.Nil(t, e.Recovered, "%s: a Goexit is no panic", what)
 				continue
 			}
 			assert.Equal(t, int64(at), got.Load(), "%s: the items before the failure", what)
 			if how == "seq calls Goexit" {
-				assert.Nil(t, e.recovered, "%s: a Goexit is no panic", what)
+				assert.Nil(t, e.Recovered, "%s: a Goexit is no panic", what)
 				continue
 			}
 			assert.Equal(t, int64(at), got.Load(), "%s: the items before the failure", what)
-			pe, ok := e.recovered.(*sched.PanicError)
-			require.True(t, ok, "%s: a *PanicError, not %#v", what, e.recovered)
-			assert.Equal(t, errBoom, pe.Value, what)
+			pe, ok := e.Recovered.(*sched.PanicError)
+			require.True(t, ok, "%s: a *PanicError, not %#v", what, e.Recovered)
+			assert.Equal(t, schedtest.ErrBoom, pe.Value, what)
 		}
 	}
 }
@@ -384,28 +389,28 @@ func TestForEachSequenceFails(t *testing.T) {
 				src := &source{n: -1, check: func(i int) {
 					if i == at {
 						if how == "panics" {
-							panic(errBoom)
+							panic(schedtest.ErrBoom)
 						}
 						runtime.Goexit()
 					}
 				}}
 				c := make(counter, at)
-				e := callInGoroutine(t, func() {
+				e := schedtest.CallInGoroutine(t, func() {
 					_ = run(func(t *sched.Task) error {
 						sched.ForEach(t, src.seq(), func(_ *sched.Task, i int) { c[i].Add(1) })
 						return nil
 					})
 				})
-				assert.False(t, e.returned, what)
+				assert.False(t, e.Returned, what)
 				c.check(t, what)
 				assert.True(t, src.stopped.Load(), "%s: the sequence's deferred calls", what)
 				if how == "calls Goexit" {
-					assert.Nil(t, e.recovered, "%s: a Goexit is no panic", what)
+					assert.Nil(t, e.Recovered, "%s: a Goexit is no panic", what)
 					continue
 				}
-				pe, ok := e.recovered.(*sched.PanicError)
-				require.True(t, ok, "%s: a *PanicError, not %#v", what, e.recovered)
-				assert.Equal(t, errBoom, pe.Value, what)
+				pe, ok := e.Recovered.(*sched.PanicError)
+				require.True(t, ok, "%s: a *PanicError, not %#v", what, e.Recovered)
+				assert.Equal(t, schedtest.ErrBoom, pe.Value, what)
 			}
 		}
 	}
@@ -443,7 +448,7 @@ func TestSeqLockedThreads(t *testing.T) {
 		return nil
 	}
 	for _, workers := range []int{1, 2, 4} {
-		p := newPool(t, sched.PoolConfig{Workers: workers})
+		p := schedtest.NewPool(t, sched.PoolConfig{Workers: workers})
 		prof, err := p.DoMeasured(ctx, sched.Measure{}, loops)
 		require.NoError(t, err, "measured, %d workers", workers)
 		assert.Positive(t, prof.Work, "measured, %d workers", workers)

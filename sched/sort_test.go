@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/sched"
 )
@@ -147,12 +148,12 @@ func TestSort(t *testing.T) {
 func TestSortLarge(t *testing.T) {
 	n := testenv.Size(70_000, 70_000, 1_000_000)
 	pools := map[string]*sched.Pool{
-		"workers=4": newPool(t, sched.PoolConfig{Workers: 4, Mode: sched.Random}),
+		"workers=4": schedtest.NewPool(t, sched.PoolConfig{Workers: 4, Mode: sched.Random}),
 	}
 	kinds := []string{"random", "distinct16", "negative"}
 	if testenv.Full() {
 		kinds = nil // all of them
-		pools["workers=1"] = newPool(t, sched.PoolConfig{Workers: 1})
+		pools["workers=1"] = schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	}
 	for name, p := range pools {
 		for kind, in := range sortKinds(n, 5) {
@@ -168,7 +169,7 @@ func TestSortLarge(t *testing.T) {
 // negative and positive values, values of every width, and few distinct
 // ones.
 func TestSortIntegerTypes(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 4})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 4})
 	type age int
 	for _, kind := range []string{"random", "small", "few"} {
 		n := testenv.Size(10_000, 10_000, 300_000)
@@ -229,7 +230,7 @@ func sortAs[E interface {
 
 // TestSortStrings sorts strings with Sort against slices.Sort.
 func TestSortStrings(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 4})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 4})
 	r := rand.New(rand.NewPCG(3, 4))
 	xs := make([]string, testenv.Size(50_000, 50_000, 300_000))
 	for i := range xs {
@@ -246,7 +247,7 @@ func TestSortStrings(t *testing.T) {
 // shared prefixes, against slices.Sort; and checks that the block
 // partitions for strings and with strings.Compare cut alike.
 func TestSortStringBytes(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 4})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 4})
 	r := rand.New(rand.NewPCG(8, 9))
 	alphabet := []string{"", "\x00", "a", "a\x00", "ab", "\xff", "prefix--", "prefix--a", "prefix--\x00", "zzzzzzzz"}
 	n := 40_000
@@ -338,7 +339,7 @@ func requireSameFloats(t *testing.T, want, got []float64, what string) {
 // first, as slices.Sort does, and keep every element, -0 and +0 and NaN
 // payloads included.
 func TestSortFloats(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 4})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 4})
 	for _, n := range []int{3, 100, 3000, 40_000} {
 		for kind, in := range floatInputs(n) {
 			want := slices.Clone(in)
@@ -362,7 +363,7 @@ func TestSortFloats(t *testing.T) {
 // one worker, whose steps are then fixed. The block partitions also split
 // at the right place.
 func TestSortKernelsAgree(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 1})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	for _, n := range []int{2, 20, 21, 50, 129, 300, 5000, 70_000} {
 		for kind, in := range floatInputs(n) {
 			x, y := slices.Clone(in), slices.Clone(in)
@@ -424,7 +425,7 @@ func TestSortKernelAllocs(t *testing.T) {
 // TestSortBadCmp sorts with comparisons that are no strict weak ordering:
 // the sorts end, and keep the elements.
 func TestSortBadCmp(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 4})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 4})
 	in := sortKinds(40_000, 9)["random"]
 	for name, bad := range map[string]func(a, b int) int{
 		"always less": func(a, b int) int { return -1 },
@@ -457,7 +458,7 @@ func TestSortPanicKeepsElements(t *testing.T) {
 		"SortStableFunc": func(t *sched.Task, x []int, cmp func(a, b int) int) { sched.SortStableFunc(t, x, cmp) },
 	}
 	for _, w := range []int{1, 4} {
-		p := newPool(t, sched.PoolConfig{Workers: w})
+		p := schedtest.NewPool(t, sched.PoolConfig{Workers: w})
 		for name, sortIt := range sorts {
 			for _, k := range []int64{1, 40, 1000, 30_000, 200_000} {
 				x := slices.Clone(in)
@@ -495,7 +496,7 @@ func TestSortPanicKeepsElements(t *testing.T) {
 // still make O(n log n) comparisons; then the values it decided, a killer
 // input for this sort, sort alike with all three sorts.
 func TestSortAdversary(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 1})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	for _, n := range []int{500, 30_000} {
 		val := make([]int, n)
 		gas := n
@@ -532,7 +533,7 @@ func TestSortAdversary(t *testing.T) {
 		bound := int64(8 * n * bits.Len(uint(n)))
 		t.Logf("n=%d: %d comparisons against the adversary, %.1f n log2 n", n, m.Work, float64(m.Work)/float64(n*bits.Len(uint(n))))
 		require.LessOrEqual(t, m.Work, bound, "n=%d: comparisons against the adversary", n)
-		p4 := newPool(t, sched.PoolConfig{Workers: 4})
+		p4 := schedtest.NewPool(t, sched.PoolConfig{Workers: 4})
 		checkSorts(t, p4, fmt.Sprintf("n=%d killer", n), val)
 	}
 }
@@ -543,7 +544,7 @@ func TestSortAdversary(t *testing.T) {
 // work over span, must be at least 100 at 10^7 elements (under WSQ_FULL),
 // and grow with n.
 func TestSortSpan(t *testing.T) {
-	p := newPool(t, sched.PoolConfig{Workers: 1})
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	sizes := []int{1 << 15, 1 << 17}
 	if testenv.Full() {
 		sizes = append(sizes, 10_000_000)
