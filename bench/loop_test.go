@@ -15,6 +15,7 @@ import (
 	"github.com/sourcegraph/conc/iter"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -34,8 +35,8 @@ import (
 // Each implementation at the grain its users would pick:
 //
 //   - serial: one plain loop;
-//   - wsq: sched.ForRange on a Pool of GOMAXPROCS workers made once,
-//     called in Pool.Do; nested: sched.For over the tiles, ForRange in
+//   - wsq: par.ForRange on a Pool of GOMAXPROCS workers made once,
+//     called in Pool.Do; nested: par.For over the tiles, ForRange in
 //     each. No grain: the loop splits by demand;
 //   - chunks: GOMAXPROCS goroutines, each over one static chunk of equal
 //     size; nested: the outer loop serial, each tile in static chunks
@@ -220,12 +221,12 @@ func prepareLoopWsq(w loopWork) (func([]uint32, uint64), func()) {
 func runLoopWsq(pool *sched.Pool, w loopWork, out []uint32, salt uint64) {
 	_ = pool.Do(context.Background(), func(t *sched.Task) error {
 		if w.tiles == nil {
-			sched.ForRange(t, w.n, func(_ *sched.Task, lo, hi int) { w.fill(out, lo, hi, salt) })
+			par.ForRange(t, w.n, func(_ *sched.Task, lo, hi int) { w.fill(out, lo, hi, salt) })
 			return nil
 		}
-		sched.For(t, len(w.tiles)-1, func(t *sched.Task, j int) {
+		par.For(t, len(w.tiles)-1, func(t *sched.Task, j int) {
 			base := w.tiles[j]
-			sched.ForRange(t, w.tiles[j+1]-base, func(_ *sched.Task, lo, hi int) { w.fill(out, base+lo, base+hi, salt) })
+			par.ForRange(t, w.tiles[j+1]-base, func(_ *sched.Task, lo, hi int) { w.fill(out, base+lo, base+hi, salt) })
 		})
 		return nil
 	})
@@ -374,7 +375,7 @@ func sortData(kind string) ([]int, []string) {
 // BenchmarkSort sorts 10^7 ints and 10^6 strings of each kind of input
 // (sortInputs) per op, restored from a copy outside the timer, with:
 //
-//   - wsq: sched.Sort on a Pool of GOMAXPROCS workers made once, in
+//   - wsq: par.Sort on a Pool of GOMAXPROCS workers made once, in
 //     Pool.Do;
 //   - slices: slices.Sort;
 //   - goroutines: a merge sort that sorts the halves in two goroutines
@@ -398,7 +399,7 @@ func BenchmarkSort(b *testing.B) {
 }
 
 // BenchmarkSortStable sorts the inputs of BenchmarkSort with
-// sched.SortStableFunc (wsq) and slices.SortStableFunc (slices), both
+// par.SortStableFunc (wsq) and slices.SortStableFunc (slices), both
 // with cmp.Compare.
 func BenchmarkSortStable(b *testing.B) {
 	for _, kind := range sortInputs {
@@ -420,7 +421,7 @@ func benchSort[E interface{ ~int | ~string }](b *testing.B, name string, in []E)
 	runSorts(b, name, span, in, []sortImpl[E]{
 		{"wsq", func(pool *sched.Pool, x []E) {
 			_ = pool.Do(context.Background(), func(t *sched.Task) error {
-				sched.Sort(t, x)
+				par.Sort(t, x)
 				return nil
 			})
 		}},
@@ -436,7 +437,7 @@ func benchSortStable[E interface{ ~int | ~string }](b *testing.B, name string, i
 	runSorts(b, name, "", in, []sortImpl[E]{
 		{"wsq", func(pool *sched.Pool, x []E) {
 			_ = pool.Do(context.Background(), func(t *sched.Task) error {
-				sched.SortStableFunc(t, x, cmp.Compare[E])
+				par.SortStableFunc(t, x, cmp.Compare[E])
 				return nil
 			})
 		}},

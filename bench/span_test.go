@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/worksteal/wsq/bench/dag"
+	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -149,12 +150,12 @@ func spanWorks() []spanWork {
 			}
 			run := doMeasured(pool, m, func(t *sched.Task) error { // runLoopWsq's loops
 				if w.tiles == nil {
-					sched.ForRange(t, w.n, func(_ *sched.Task, lo, hi int) { w.fill(out, lo, hi, 1) })
+					par.ForRange(t, w.n, func(_ *sched.Task, lo, hi int) { w.fill(out, lo, hi, 1) })
 					return nil
 				}
-				sched.For(t, len(w.tiles)-1, func(t *sched.Task, j int) {
+				par.For(t, len(w.tiles)-1, func(t *sched.Task, j int) {
 					base := w.tiles[j]
-					sched.ForRange(t, w.tiles[j+1]-base, func(_ *sched.Task, lo, hi int) { w.fill(out, base+lo, base+hi, 1) })
+					par.ForRange(t, w.tiles[j+1]-base, func(_ *sched.Task, lo, hi int) { w.fill(out, base+lo, base+hi, 1) })
 				})
 				return nil
 			})
@@ -171,9 +172,9 @@ func spanWorks() []spanWork {
 			}
 			sorted := doMeasured(pool, m, func(t *sched.Task) error {
 				if data == "ints" {
-					sched.Sort(t, x)
+					par.Sort(t, x)
 				} else {
-					sched.Sort(t, y)
+					par.Sort(t, y)
 				}
 				return nil
 			})

@@ -12,6 +12,7 @@ import (
 
 	"github.com/worksteal/wsq/bench/dag"
 	"github.com/worksteal/wsq/bench/steps"
+	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -25,7 +26,7 @@ import (
 //     Wait: what a Go programmer coming from errgroup writes;
 //   - fork: per step, ForkFunc for every point but the first, the first
 //     run in place, then the joins;
-//   - for: per step, sched.For over the points;
+//   - for: per step, par.For over the points;
 //   - goroutines: per step, a goroutine per point and a sync.WaitGroup;
 //   - errgroup: per step, an errgroup.Group, Go per point, Wait.
 //
@@ -189,7 +190,7 @@ func stepsRunner(g steps.Graph, impl string, pool *sched.Pool) func(r *steps.Run
 		return func(r *steps.Run) {
 			_ = pool.Do(ctx, func(tk *sched.Task) error {
 				for t := range g.Steps {
-					sched.For(tk, g.WidthAt(t), func(_ *sched.Task, i int) { r.Point(t, i) })
+					par.For(tk, g.WidthAt(t), func(_ *sched.Task, i int) { r.Point(t, i) })
 				}
 				return nil
 			})

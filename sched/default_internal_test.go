@@ -23,7 +23,8 @@ import (
 // waitFor only turns a pool that never parks into a failure.
 func TestDefaultPoolParks(t *testing.T) {
 	p := Default()
-	sum := Reduce(nil, 10_000, 0, func(_ *Task, i int) int { return i }, func(a, b int) int { return a + b })
+	sum := 0
+	require.NoError(t, Do(context.Background(), func(t *Task) error { sum = sumRange(t, 0, 10_000); return nil }))
 	require.Equal(t, 10_000*9_999/2, sum)
 	var why string
 	require.NoError(t, waitFor(func() bool { why = poolParked(p); return why == "" }), "the idle default pool did not park: %s", why)
@@ -35,13 +36,25 @@ func TestMasterPoolParks(t *testing.T) {
 	require.NoError(t, err)
 	defer p.Close()
 	sum := 0
-	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
-		sum = Reduce(t, 10_000, 0, func(_ *Task, i int) int { return i }, func(a, b int) int { return a + b })
-		return nil
-	}))
+	require.NoError(t, p.Do(context.Background(), func(t *Task) error { sum = sumRange(t, 0, 10_000); return nil }))
 	require.Equal(t, 10_000*9_999/2, sum)
 	var why string
 	require.NoError(t, waitFor(func() bool { why = poolParked(p); return why == "" }), "the idle pool did not park: %s", why)
+}
+
+// sumRange returns lo + ... + hi-1, split in halves by Join down to
+// ranges of 64: some work for both workers before they park.
+func sumRange(t *Task, lo, hi int) int {
+	if hi-lo <= 64 {
+		s := 0
+		for i := lo; i < hi; i++ {
+			s += i
+		}
+		return s
+	}
+	mid := (lo + hi) / 2
+	a, b := Join(t, func(t *Task, lo int) int { return sumRange(t, lo, mid) }, lo, func(t *Task, hi int) int { return sumRange(t, mid, hi) }, hi)
+	return a + b
 }
 
 // parkedState matches the wait reasons of a goroutine that runs only when

@@ -1,16 +1,15 @@
 // Package sched is a work-stealing scheduler over wsq.Queue: the loop that
 // the module's benchmarks, its example programs and its users share. It
-// puts workers to use in two ways, on the same workers and queues, and
-// builds parallel loops on the second:
+// puts workers to use in two ways, on the same workers and queues:
 //
 //	API    for                                        a handler or task
 //	Run    items that produce items, none waits       pushes children with Worker.Spawn
 //	Pool   fork-join tasks that wait for each other   forks (Fork, Group.Go) and joins (Join, Wait)
-//	loops  a range, a slice, a sequence, a sort       calls For, Map, ForEach, MapSeq, Sort
 //
-// A program's first line is often a loop from main, in one statement:
+// Package par builds parallel loops, reductions and sorts on the Pool's
+// exported API. A program's first line is often one of them, from main:
 //
-//	sched.For(nil, len(xs), func(t *sched.Task, i int) { ys[i] = math.Sqrt(xs[i]) })
+//	par.For(nil, len(xs), func(t *sched.Task, i int) { ys[i] = math.Sqrt(xs[i]) })
 //
 // The nil says that the caller is not a task: the loop runs on the default
 // pool (see The default pool), and For returns when it is done.
@@ -72,12 +71,7 @@
 // Task. The calls that take a Task follow it:
 //
 //	call with a nil Task                     does
-//	For, ForRange, ForErr, ForRangeErr       runs the loop on the default pool, and returns when done
-//	Map, MapErr, Reduce, ReduceRange         likewise, with the result
-//	Sort, SortFunc, SortStableFunc           likewise
-//	ForEach, ForEachErr                      likewise, over an iter.Seq
-//	MapSeq                                   maps on the default pool while the range consumes
-//	the Loop methods                         as the functions of the same name
+//	par's loops, reductions and sorts        run on the default pool, and return when done
 //	Do(ctx, f)                               runs f as a task of the default pool, and waits
 //	Group.Go, Group.Wait                     puts the task in the pool's shared entry; blocks
 //	Join, JoinFunc                           runs both halves on the default pool, and returns when done
@@ -86,48 +80,11 @@
 //	Task's methods, Region's methods         panic: they are a task's own; run them in Do
 //
 // Each call with a nil Task waits as Pool.Do does. It panics with a
-// *PanicError if a task panicked, and calls runtime.Goexit if one did.
-// The calls that can fail have forms that take a context, for code
-// that is not a task: ForErrContext, ForRangeErrContext, MapErrContext,
-// ForEachErrContext. A task of any Pool passes its own t: its waits then
-// run other tasks. A nil from a task panics, with a message that says so,
-// since its wait would block its worker. In a Task.Block function, and in
-// a goroutine that a task starts, nil is right: neither is a task.
-//
-// # Loops
-//
-// The loop functions run inside a task, on its pool, and return when the
-// loop is done; with a nil Task, on the default pool. They are a layer
-// above fork-join: a loop forks parts of its range as tasks, and its
-// worker helps run them.
-//
-//	function                   does                                      as
-//	For, ForRange              body(i), or body(lo, hi) per chunk        a for loop
-//	ForErr, ForRangeErr        the same, stopping at the first error     errgroup
-//	Map, MapErr                f(s[i]) into a new slice                  conc's iter.Map
-//	Reduce, ReduceRange        a fold in an order fixed by the indices   a serial fold
-//	Sort, SortFunc             an unstable sort in place                 slices.Sort, slices.SortFunc
-//	SortStableFunc             a stable sort                             slices.SortStableFunc
-//	ForEach, ForEachErr        body(x) for each item of an iter.Seq      for x := range seq
-//	MapSeq                     f(x) for each item, out in seq's order    rill's OrderedMap
-//
-// A range splits by demand: between chunks, a worker that sees k workers
-// look for work keeps 1/(k+1) of its remaining iterations and forks the
-// rest as k parts. So there is no grain to choose (Loop sets one, for
-// users who know theirs). With nobody looking, a loop runs serially on
-// its worker. A nested loop finds the outer loop's parts in its worker's
-// queue, and so does not split: nesting never oversubscribes.
-//
-// A body gets the Task of the part that runs it, for a nested loop, a
-// Fork or Task.Block. A goroutine that is not a task passes nil, or runs
-// the loop in Pool.Do of a pool of its own. The ...Err functions stop when
-// the task's context is cancelled; the ...Context forms take the context.
-//
-//	err := sched.ForErrContext(ctx, len(urls), func(t *sched.Task, i int) error { return fetch(t, urls[i]) })
-//
-// ForEach and MapSeq pull the items of an iter.Seq, a batch at a time,
-// on the worker that runs out of items. MapSeq yields the results in the
-// sequence's order, with at most a window of items in flight.
+// *PanicError if a task panicked, and calls runtime.Goexit if one did. A
+// task of any Pool passes its own t: its waits then run other tasks. A nil
+// from a task panics, with a message that says so, since its wait would
+// block its worker. In a Task.Block function, and in a goroutine that a
+// task starts, nil is right: neither is a task.
 //
 // # Load balancing
 //
@@ -219,12 +176,12 @@
 // starts a strand elsewhere, and each join, Wait and task's end waits for
 // it. So the figures do not depend on the schedule, with one exception:
 //
-//	shape                             counts as
-//	forks, joins, groups, Run's items  the dag the program made
-//	Sort's splits, Reduce's blocks     the same: the data or n fix them, not the run
-//	a loop (For, ForRange, Map, ...)   its chunks, as if all could run at once
-//	a split by Task.Demand of a program's own  the same, through a Region
-//	Task.Block's function              work on its path, and Profile.Blocked besides
+//	shape                                counts as
+//	forks, joins, groups, Run's items    the dag the program made
+//	par's sort splits, its reductions    the same: the data or n fix them, not the run
+//	a loop of par (For, Map, ...)        its chunks, as if all could run at once
+//	a program's own split by Task.Demand the same, through a Region
+//	Task.Block's function                work on its path, and Profile.Blocked besides
 //
 // A loop splits by demand: the parts 2 workers made say little of 64. So
 // a loop's span is that of its iteration space, its longest chunk, and

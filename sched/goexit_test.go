@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/worksteal/wsq/internal/check/schedtest"
+	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -154,7 +155,7 @@ func TestGoexitWaitsForLoop(t *testing.T) {
 						_ = p.Do(context.Background(), func(t *sched.Task) error {
 							switch shape {
 							case "For":
-								sched.For(t, 64, func(t *sched.Task, i int) {
+								par.For(t, 64, func(t *sched.Task, i int) {
 									busy()
 									if i == 1 { // the root part's second chunk, after a split
 										runtime.Goexit()

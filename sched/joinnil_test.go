@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/worksteal/wsq/internal/check/schedtest"
+	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -46,9 +47,9 @@ func TestJoinNilTaskFromTask(t *testing.T) {
 		"JoinFunc": func() { sched.JoinFunc(nil, nop, 1, nop, 2) },
 	} {
 		got := schedtest.PanicValue(t, func() { _ = p.Do(ctx, func(*sched.Task) error { call(); return nil }) })
-		assert.Equal(t, byTask(name+" with a nil Task"), got, "by a task of a pool")
+		assert.Equal(t, schedtest.ByTask(name+" with a nil Task"), got, "by a task of a pool")
 		got = schedtest.PanicValue(t, func() { _ = sched.Do(ctx, func(*sched.Task) error { call(); return nil }) })
-		assert.Equal(t, byTask(name+" with a nil Task"), got, "by a task of the default pool")
+		assert.Equal(t, schedtest.ByTask(name+" with a nil Task"), got, "by a task of the default pool")
 	}
 	var x, y int
 	require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
@@ -87,11 +88,11 @@ func TestNilTaskAfterBlock(t *testing.T) {
 			want string
 			call func()
 		}{
-			{byTask("Join with a nil Task"), func() { sched.Join(nil, double, 1, double, 2) }},
-			{byTask("JoinFunc with a nil Task"), func() { sched.JoinFunc(nil, nop, 1, nop, 2) }},
-			{byTask("Group.Wait with a nil Task"), func() { _ = p.NewGroup(ctx).Wait(nil) }},
-			{byTask("Do, or a call with a nil Task"), func() { sched.For(nil, 10, func(*sched.Task, int) {}) }},
-			{byTask("Do, or a call with a nil Task"), func() { _ = sched.Do(ctx, func(*sched.Task) error { return nil }) }},
+			{schedtest.ByTask("Join with a nil Task"), func() { sched.Join(nil, double, 1, double, 2) }},
+			{schedtest.ByTask("JoinFunc with a nil Task"), func() { sched.JoinFunc(nil, nop, 1, nop, 2) }},
+			{schedtest.ByTask("Group.Wait with a nil Task"), func() { _ = p.NewGroup(ctx).Wait(nil) }},
+			{schedtest.ByTask("Do, or a call with a nil Task"), func() { par.For(nil, 10, func(*sched.Task, int) {}) }},
+			{schedtest.ByTask("Do, or a call with a nil Task"), func() { _ = sched.Do(ctx, func(*sched.Task) error { return nil }) }},
 		} {
 			for _, block := range []bool{false, true} {
 				got := schedtest.PanicValue(t, func() {

@@ -12,13 +12,11 @@ import (
 	"testing"
 )
 
-// The package's three layers, by file. The loops split ranges into tasks
-// of the fork-join layer, through its exported names only; the fork-join
-// layer runs tasks on the engine's workers. No layer names one above it.
+// The package's two layers, by file. The fork-join layer runs tasks on
+// the engine's workers; the engine names nothing of it. The loops, which
+// used only the fork-join layer's exported names, are package par: the
+// compiler now keeps them on sched's exported API.
 //
-//	loops       loop.go  map.go  reduce.go  seq.go  sort.go  sortquick.go
-//	            sortblock.go  sortradix.go  sortstable.go
-//	              |  exported names only: Task, ForkFunc, JoinFunc, Future
 //	fork-join   pool.go  task.go  fork.go  forkstack.go  runner.go  group.go  lend.go
 //	            default.go  measure.go
 //	              |  host (Pool implements it)
@@ -27,10 +25,6 @@ import (
 //	            perworker.go  stats.go  profile.go  cpuclock_linux.go
 //	            cpuclock_other.go  race.go  norace.go  doc.go
 var (
-	loopFiles = []string{
-		"loop.go", "map.go", "reduce.go", "seq.go",
-		"sort.go", "sortquick.go", "sortblock.go", "sortradix.go", "sortstable.go",
-	}
 	forkJoinFiles = []string{"pool.go", "task.go", "fork.go", "forkstack.go", "runner.go", "group.go", "lend.go", "default.go", "measure.go"}
 	engineFiles   = []string{
 		"config.go", "run.go", "scheduler.go", "worker.go", "mastermode.go",
@@ -80,13 +74,12 @@ func (emptyImports) Import(path string) (*types.Package, error) {
 
 // TestLayers checks that no code of a layer refers to a name that a layer
 // above it declares (a type, function, method, field, constant or
-// variable), that the loops refer only to exported names of the layers
-// below, and that every file belongs to one layer.
+// variable), and that every file belongs to one layer.
 func TestLayers(t *testing.T) {
 	fset, files, pkg, info := checkedPackage(t)
 	for name := range files {
 		if layer(name) < 0 {
-			t.Errorf("%s is in no layer: add it to engineFiles, forkJoinFiles or loopFiles", name)
+			t.Errorf("%s is in no layer: add it to engineFiles or forkJoinFiles", name)
 		}
 	}
 	for id, obj := range info.Uses {
@@ -96,11 +89,8 @@ func TestLayers(t *testing.T) {
 		use := fset.Position(id.Pos())
 		decl := fset.Position(obj.Pos())
 		from, to := layer(filepath.Base(use.Filename)), layer(filepath.Base(decl.Filename))
-		switch {
-		case from < to:
+		if from < to {
 			t.Errorf("%s: the %s layer refers to %s, which the %s layer above it declares at %s", use, layers[from], obj.Name(), layers[to], decl)
-		case from == loops && to != loops && !obj.Exported():
-			t.Errorf("%s: the loops refer to %s, which the %s layer declares at %s and does not export", use, obj.Name(), layers[to], decl)
 		}
 	}
 }
@@ -109,10 +99,9 @@ func TestLayers(t *testing.T) {
 const (
 	engine = iota
 	forkJoin
-	loops
 )
 
-var layers = []string{"engine", "fork-join", "loop"}
+var layers = []string{"engine", "fork-join"}
 
 // layer returns the layer of the file name, or -1 for none.
 func layer(name string) int {
@@ -121,8 +110,6 @@ func layer(name string) int {
 		return engine
 	case slices.Contains(forkJoinFiles, name):
 		return forkJoin
-	case slices.Contains(loopFiles, name):
-		return loops
 	}
 	return -1
 }

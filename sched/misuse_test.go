@@ -185,7 +185,7 @@ func TestNilTaskWaitInTask(t *testing.T) {
 		got := schedtest.PanicValue(t, func() {
 			_ = p.Do(ctx, func(t *sched.Task) error { wait(t); return nil })
 		})
-		assert.Equal(t, byTask(op+" with a nil Task"), got, name)
+		assert.Equal(t, schedtest.ByTask(op+" with a nil Task"), got, name)
 	}
 	// Outside the pool, and in the function of a Task.Block, nil is right.
 	var r int

@@ -18,6 +18,7 @@ import (
 
 	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
+	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -270,7 +271,7 @@ func TestMeasureLoop(t *testing.T) {
 	for _, w := range workers {
 		t.Run(fmt.Sprint("workers=", w), func(t *testing.T) {
 			doShape(t, measuredPool(t, w), burden, func(t *sched.Task) error {
-				sched.For(t, n, func(*sched.Task, int) { burn(leaf) })
+				par.For(t, n, func(*sched.Task, int) { burn(leaf) })
 				return nil
 			}, func(prof sched.Profile) {
 				assert.Equal(t, 4*burden, prof.BurdenedSpan-prof.Span, "log2(16) levels")
@@ -285,8 +286,8 @@ func TestMeasureLoop(t *testing.T) {
 func TestMeasureNestedLoops(t *testing.T) {
 	const outer, inner = 4, 4
 	doShape(t, measuredPool(t, 2), burden, func(t *sched.Task) error {
-		sched.For(t, outer, func(t *sched.Task, _ int) {
-			sched.For(t, inner, func(*sched.Task, int) { burn(leaf) })
+		par.For(t, outer, func(t *sched.Task, _ int) {
+			par.For(t, inner, func(*sched.Task, int) { burn(leaf) })
 		})
 		return nil
 	}, func(prof sched.Profile) {
@@ -372,12 +373,12 @@ func TestMeasureLoopsOfThePackage(t *testing.T) {
 		xs[i] = (i * 7919) % len(xs)
 	}
 	prof, err := p.DoMeasured(context.Background(), sched.Measure{}, func(t *sched.Task) error {
-		sum := sched.Reduce(t, len(xs), 0, func(t *sched.Task, i int) int { return xs[i] }, func(a, b int) int { return a + b })
+		sum := par.Reduce(t, len(xs), 0, func(t *sched.Task, i int) int { return xs[i] }, func(a, b int) int { return a + b })
 		if sum != len(xs)*(len(xs)-1)/2 {
 			return fmt.Errorf("sum %d", sum)
 		}
-		ys := sched.Map(t, xs, func(t *sched.Task, x int) int { return -x })
-		sched.Sort(t, ys)
+		ys := par.Map(t, xs, func(t *sched.Task, x int) int { return -x })
+		par.Sort(t, ys)
 		if !slices.IsSorted(ys) {
 			return fmt.Errorf("not sorted")
 		}

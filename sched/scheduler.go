@@ -13,19 +13,18 @@ import (
 	"github.com/worksteal/wsq/internal/pad"
 )
 
-// The package has three layers, each a set of files:
+// The package has two layers, each a set of files:
 //
 //	layer      files                                              does
-//	loops      loop, map, reduce, sort                            splits ranges into tasks
 //	fork-join  pool, task, fork, forkstack, runner, group, lend,   runs tasks on the engine's workers
-//	           measure
+//	           default, measure
 //	engine     config, run, scheduler, worker, mastermode,        runs workers over queues
 //	           randommode, park, inject, latch, panic, perworker,
 //	           stats, profile, cpuclock, race, norace, doc
 //
 // No layer names one above it. The engine needs the fork-join layer only
-// through host; the loops use the exported names of the layers below.
-// layers_test.go checks that.
+// through host. layers_test.go checks that. The loops and sorts are
+// package par, on the exported names alone.
 
 // host is the layer that a scheduler runs its workers for: Run's handler
 // (runHost), or the fork-join layer above.

@@ -18,6 +18,7 @@ import (
 	"github.com/panjf2000/ants/v2"
 	"github.com/sourcegraph/conc/pool"
 
+	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -206,7 +207,7 @@ func runPools(b *testing.B, work string, submitters int, impl string) {
 }
 
 // BenchmarkOrderedMap maps a sequence of items in parallel, in order, and
-// consumes the results as they come: sched.MapSeq beside juniper's
+// consumes the results as they come: par.MapSeq beside juniper's
 // parallel.MapIterator and rill's OrderedMap, on items that compute for
 // about 1 µs or 100 µs (spin, calibrated once). Each runs GOMAXPROCS calls at once (juniper's
 // parallelism, rill's n, sched's workers), juniper with sched's window of
@@ -249,7 +250,7 @@ func runOrderedMap(b *testing.B, impl string, rounds int, want []uint64) {
 	switch impl {
 	case "wsq":
 		results = func() iter.Seq2[uint64, error] {
-			return sched.MapSeq(nil, counter, func(_ *sched.Task, x int) (uint64, error) { return f(x), nil })
+			return par.MapSeq(nil, counter, func(_ *sched.Task, x int) (uint64, error) { return f(x), nil })
 		}
 	case "juniper":
 		results = func() iter.Seq2[uint64, error] {

@@ -13,7 +13,7 @@
 //	-width     width of the image in pixels, 1 to 16,384 (default 1,600)
 //	-height    height of the image in pixels, 1 to 16,384 (default 1,200)
 //	-iter      most iterations per pixel, 1 to 1,000,000 (default 1,000)
-//	-grain     fewest rows a part of the loop takes (sched.Loop's Grain);
+//	-grain     fewest rows a part of the loop takes (par.Loop's Grain);
 //	           0, the default, splits by demand alone
 //	-workers   number of workers, at most the rows; 0 (the default) means
 //	           GOMAXPROCS
@@ -32,14 +32,14 @@
 // and equal static chunks of rows would leave workers idle. The program
 // renders the rows with one call:
 //
-//	sched.Loop{Grain: c.grain}.ForRange(t, c.height, func(t *sched.Task, lo, hi int) {
+//	par.Loop{Grain: c.grain}.ForRange(t, c.height, func(t *sched.Task, lo, hi int) {
 //		im.rows(lo, hi)
 //		done.Add(int64(hi - lo))
 //	})
 //
 // The loop splits its rows when other workers look for work, and the
 // workers that finish first take a share of what the others have left.
-// Then sched.ReduceRange sums the iterations of all pixels, in an order
+// Then par.ReduceRange sums the iterations of all pixels, in an order
 // fixed by the rows.
 //
 // # Verification

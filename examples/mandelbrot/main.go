@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/worksteal/wsq/examples/internal/cli"
+	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -147,12 +148,12 @@ func escape(cr, ci float64, maxIter int) uint32 {
 // result is the outcome of a parallel rendering.
 type result struct {
 	elapsed time.Duration
-	total   int64 // the iterations of all pixels, by sched.ReduceRange
+	total   int64 // the iterations of all pixels, by par.ReduceRange
 	stats   sched.Stats
 }
 
-// renderParallel renders im on a new pool as c says: sched.ForRange over
-// the rows, then sched.ReduceRange for the total count. It shows progress
+// renderParallel renders im on a new pool as c says: par.ForRange over
+// the rows, then par.ReduceRange for the total count. It shows progress
 // on stderr while it runs (see cli.StartProgress).
 func renderParallel(ctx context.Context, c config, im *frame, stderr io.Writer) (result, error) {
 	pool, err := sched.NewPool(sched.PoolConfig{Workers: c.workers})
@@ -166,11 +167,11 @@ func renderParallel(ctx context.Context, c config, im *frame, stderr io.Writer) 
 	var r result
 	start := time.Now()
 	err = pool.Do(ctx, func(t *sched.Task) error {
-		sched.Loop{Grain: c.grain}.ForRange(t, c.height, func(t *sched.Task, lo, hi int) {
+		par.Loop{Grain: c.grain}.ForRange(t, c.height, func(t *sched.Task, lo, hi int) {
 			im.rows(lo, hi)
 			done.Add(int64(hi - lo))
 		})
-		r.total = sched.ReduceRange(t, c.height, 0, func(t *sched.Task, lo, hi int) int64 { return im.total(lo, hi) },
+		r.total = par.ReduceRange(t, c.height, 0, func(t *sched.Task, lo, hi int) int64 { return im.total(lo, hi) },
 			func(a, b int64) int64 { return a + b })
 		return nil
 	})

@@ -116,3 +116,10 @@ func (c Counter) Check(t testing.TB, what string) {
 		}
 	}
 }
+
+// ByTask is the panic of a call that only goroutines that are not tasks
+// may make, what, by a task: "Join with a nil Task", say, or "Do, or a
+// call with a nil Task", which the loops' nil Task reaches.
+func ByTask(what string) string {
+	return "sched: " + what + ", called by a task: a task passes its own t, so that its worker runs other tasks while it waits; a nil Task, Do and the Context forms are for goroutines that are not tasks"
+}

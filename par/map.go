@@ -1,28 +1,32 @@
-package sched
+package par
 
-import "context"
+import (
+	"context"
+
+	"github.com/worksteal/wsq/sched"
+)
 
 // Map returns a new slice that holds f(s[i]) at each index i, computed in
 // parallel when other workers look for work, as For would. The result has
 // len(s) elements; Map of a nil s returns nil, as slices.Clone does. It
-// panics if f is nil, and with a *PanicError if f panics. With a nil t, it
-// runs on the default pool (see Do).
+// panics if f is nil, and with a *sched.PanicError if f panics. With a nil t, it
+// runs on the default pool (see sched.Do).
 //
-//	lengths := sched.Map(t, words, func(t *sched.Task, w string) int { return len(w) })
+//	lengths := par.Map(t, words, func(t *sched.Task, w string) int { return len(w) })
 //
 // Map splits the slice as For splits a range: see Loop.
-func Map[T, R any](t *Task, s []T, f func(t *Task, x T) R) []R {
+func Map[T, R any](t *sched.Task, s []T, f func(t *sched.Task, x T) R) []R {
 	checkLoop("Map", f == nil)
 	if t == nil {
 		var out []R
-		onDefault(func(t *Task) { out = Map(t, s, f) })
+		onDefault(func(t *sched.Task) { out = Map(t, s, f) })
 		return out
 	}
 	if s == nil {
 		return nil
 	}
 	out := make([]R, len(s))
-	ForRange(t, len(s), func(t *Task, lo, hi int) {
+	ForRange(t, len(s), func(t *sched.Task, lo, hi int) {
 		for i, x := range s[lo:hi] {
 			out[lo+i] = f(t, x)
 		}
@@ -33,7 +37,7 @@ func Map[T, R any](t *Task, s []T, f func(t *Task, x T) R) []R {
 // MapErr is Map for a function that may fail: it stops at the first error
 // or at a cancellation of t's context, as ForErr does, and then returns
 // nil and that error. With no error it returns what Map would and nil.
-func MapErr[T, R any](t *Task, s []T, f func(t *Task, x T) (R, error)) ([]R, error) {
+func MapErr[T, R any](t *sched.Task, s []T, f func(t *sched.Task, x T) (R, error)) ([]R, error) {
 	checkLoop("MapErr", f == nil)
 	if t == nil {
 		return mapErrDefault(context.Background(), s, f)
@@ -42,7 +46,7 @@ func MapErr[T, R any](t *Task, s []T, f func(t *Task, x T) (R, error)) ([]R, err
 		return nil, nil
 	}
 	out := make([]R, len(s))
-	err := ForRangeErr(t, len(s), func(t *Task, lo, hi int) error {
+	err := ForRangeErr(t, len(s), func(t *sched.Task, lo, hi int) error {
 		for i, x := range s[lo:hi] {
 			r, err := f(t, x)
 			if err != nil {
@@ -59,10 +63,10 @@ func MapErr[T, R any](t *Task, s []T, f func(t *Task, x T) (R, error)) ([]R, err
 }
 
 // MapErrContext is MapErr for a goroutine that is not a task: it runs on
-// the default pool (see Do), and stops at the first error or when ctx is
-// cancelled. f's Task has a context derived from ctx.
+// the default pool (see sched.Do), and stops at the first error or when ctx is
+// cancelled. f's sched.Task has a context derived from ctx.
 //
-//	sizes, err := sched.MapErrContext(ctx, paths, func(t *sched.Task, p string) (int64, error) {
+//	sizes, err := par.MapErrContext(ctx, paths, func(t *sched.Task, p string) (int64, error) {
 //		var fi fs.FileInfo
 //		var err error
 //		t.Block(func() { fi, err = os.Stat(p) })
@@ -71,15 +75,15 @@ func MapErr[T, R any](t *Task, s []T, f func(t *Task, x T) (R, error)) ([]R, err
 //		}
 //		return fi.Size(), nil
 //	})
-func MapErrContext[T, R any](ctx context.Context, s []T, f func(t *Task, x T) (R, error)) ([]R, error) {
+func MapErrContext[T, R any](ctx context.Context, s []T, f func(t *sched.Task, x T) (R, error)) ([]R, error) {
 	checkLoop("MapErrContext", f == nil)
 	return mapErrDefault(ctx, s, f)
 }
 
 // mapErrDefault is MapErr on the default pool, with ctx.
-func mapErrDefault[T, R any](ctx context.Context, s []T, f func(t *Task, x T) (R, error)) ([]R, error) {
+func mapErrDefault[T, R any](ctx context.Context, s []T, f func(t *sched.Task, x T) (R, error)) ([]R, error) {
 	var out []R
-	err := Do(ctx, func(t *Task) error {
+	err := sched.Do(ctx, func(t *sched.Task) error {
 		var err error
 		out, err = MapErr(t, s, f)
 		return err

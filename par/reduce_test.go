@@ -1,4 +1,4 @@
-package sched_test
+package par_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
+	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -54,21 +55,21 @@ func TestReduceBitForBit(t *testing.T) {
 	sizes := []int{1, 2, 3, 4095, 4096, 4097, 10_001, testenv.Size(100_000, 100_000, 1_000_000)}
 	rounds := testenv.Size(2, 2, 5)
 	add := func(a, b float64) float64 { return a + b }
-	for name, p := range loopPools(t) {
+	for name, p := range schedtest.LoopPools(t) {
 		for _, n := range sizes {
 			xs := sums(n, uint64(n))
 			want := blockedSum(xs)
 			for round := range rounds {
 				var byIndex, byRange float64
 				require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
-					byIndex = sched.Reduce(t, n, 0.0, func(_ *sched.Task, i int) float64 {
-						uneven(i, n)
+					byIndex = par.Reduce(t, n, 0.0, func(_ *sched.Task, i int) float64 {
+						schedtest.Uneven(i, n)
 						return xs[i]
 					}, add)
-					byRange = sched.ReduceRange(t, n, 0.0, func(_ *sched.Task, lo, hi int) float64 {
+					byRange = par.ReduceRange(t, n, 0.0, func(_ *sched.Task, lo, hi int) float64 {
 						s := 0.0
 						for i := lo; i < hi; i++ {
-							uneven(i, n)
+							schedtest.Uneven(i, n)
 							s += xs[i]
 						}
 						return s
@@ -103,18 +104,18 @@ func matAt(i int) mat { return mat{uint64(i%7 + 1), uint64(i % 5), uint64(i % 3)
 func TestReduceNonCommutative(t *testing.T) {
 	id := mat{1, 0, 0, 1}
 	mul := func(a, b mat) mat { return a.mul(b) }
-	for name, p := range loopPools(t) {
+	for name, p := range schedtest.LoopPools(t) {
 		for _, n := range []int{1, 5, 4097, testenv.Size(50_000, 50_000, 300_000)} {
 			want := id
 			for i := range n {
 				want = want.mul(matAt(i))
 			}
 			require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
-				got := sched.Reduce(t, n, id, func(_ *sched.Task, i int) mat { uneven(i, n); return matAt(i) }, mul)
+				got := par.Reduce(t, n, id, func(_ *sched.Task, i int) mat { schedtest.Uneven(i, n); return matAt(i) }, mul)
 				if got != want {
 					return fmt.Errorf("Reduce: %v, want %v", got, want)
 				}
-				got = sched.ReduceRange(t, n, id, func(_ *sched.Task, lo, hi int) mat {
+				got = par.ReduceRange(t, n, id, func(_ *sched.Task, lo, hi int) mat {
 					m := id
 					for i := lo; i < hi; i++ {
 						m = m.mul(matAt(i))
@@ -141,7 +142,7 @@ func TestReduceCombinePanics(t *testing.T) {
 			var got any
 			require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
 				defer func() { got = recover() }()
-				sched.Reduce(t, 10, 0, func(*sched.Task, int) int { return 1 },
+				par.Reduce(t, 10, 0, func(*sched.Task, int) int { return 1 },
 					func(a, b int) int {
 						// The ten blocks hold an index each: each block's
 						// fold calls combine once, the final fold ten times.

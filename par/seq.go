@@ -1,6 +1,8 @@
-package sched
+package par
 
 import (
+	"github.com/worksteal/wsq/sched"
+
 	"context"
 	"iter"
 	"runtime"
@@ -16,7 +18,7 @@ import (
 // items over a batch at a time. A lock serializes the pulls. A worker
 // pulls a batch at a time, which grows while batches take less than a
 // chunk's time, as a loop's chunks do. Between batches it reads
-// Task.Demand, and forks a part that pulls for each worker that looks for
+// sched.Task.Demand, and forks a part that pulls for each worker that looks for
 // work.
 //
 // The pump is a goroutine, not a coroutine (iter.Pull): the runtime
@@ -154,7 +156,7 @@ func (s *source[T]) close() {
 // For for a sequence whose length nobody knows ahead, such as the lines
 // of a file or the entries of a channel.
 //
-//	sched.ForEach(t, maps.Keys(m), func(t *sched.Task, k string) { check(k) })
+//	par.ForEach(t, maps.Keys(m), func(t *sched.Task, k string) { check(k) })
 //
 // The items are pulled from seq by the workers that run the calls, one
 // batch at a time, under a lock. seq itself runs on a goroutine of its
@@ -165,21 +167,21 @@ func (s *source[T]) close() {
 // worker that runs out of items pulls the next batch itself.
 //
 // t is the calling task, or nil for a goroutine that is not a task (see
-// Do). A panic of body or of seq stops the loop: ForEach then panics with
-// a *PanicError. A Goexit stops it likewise, and ForEach calls
+// sched.Do). A panic of body or of seq stops the loop: ForEach then panics with
+// a *sched.PanicError. A Goexit stops it likewise, and ForEach calls
 // runtime.Goexit. Every item that seq yields before it panics or calls
 // Goexit reaches body first. ForEach panics, before it pulls anything, if seq or
 // body is nil. seq's deferred calls have run when ForEach returns.
 //
 // Each pull of a batch costs two switches of goroutines. Over a slice, For
 // is cheaper: it splits the range without pulling.
-func ForEach[T any](t *Task, seq iter.Seq[T], body func(t *Task, x T)) {
+func ForEach[T any](t *sched.Task, seq iter.Seq[T], body func(t *sched.Task, x T)) {
 	checkLoop("ForEach", seq == nil || body == nil)
 	if t == nil {
-		onDefault(func(t *Task) { ForEach(t, seq, body) })
+		onDefault(func(t *sched.Task) { ForEach(t, seq, body) })
 		return
 	}
-	_ = forEach(t, seq, func(t *Task, x T) error {
+	_ = forEach(t, seq, func(t *sched.Task, x T) error {
 		body(t, x)
 		return nil
 	}, false)
@@ -189,20 +191,20 @@ func ForEach[T any](t *Task, seq iter.Seq[T], body func(t *Task, x T)) {
 // stops at the first error, or when t's context is cancelled, and returns
 // that error. It pulls no item after the stop, and waits for the calls
 // under way.
-func ForEachErr[T any](t *Task, seq iter.Seq[T], body func(t *Task, x T) error) error {
+func ForEachErr[T any](t *sched.Task, seq iter.Seq[T], body func(t *sched.Task, x T) error) error {
 	checkLoop("ForEachErr", seq == nil || body == nil)
 	if t == nil {
-		return Do(context.Background(), func(t *Task) error { return ForEachErr(t, seq, body) })
+		return sched.Do(context.Background(), func(t *sched.Task) error { return ForEachErr(t, seq, body) })
 	}
 	return forEach(t, seq, body, true)
 }
 
 // ForEachErrContext is ForEachErr for a goroutine that is not a task: it
-// runs on the default pool (see Do), and stops at the first error or when
+// runs on the default pool (see sched.Do), and stops at the first error or when
 // ctx is cancelled.
-func ForEachErrContext[T any](ctx context.Context, seq iter.Seq[T], body func(t *Task, x T) error) error {
+func ForEachErrContext[T any](ctx context.Context, seq iter.Seq[T], body func(t *sched.Task, x T) error) error {
 	checkLoop("ForEachErrContext", seq == nil || body == nil)
-	return Do(ctx, func(t *Task) error { return ForEachErr(t, seq, body) })
+	return sched.Do(ctx, func(t *sched.Task) error { return ForEachErr(t, seq, body) })
 }
 
 // each is what the parts of one ForEach share: its loop's stop, first
@@ -210,7 +212,7 @@ func ForEachErrContext[T any](ctx context.Context, seq iter.Seq[T], body func(t 
 type each[T any] struct {
 	l    loopState
 	src  *source[T]
-	body func(t *Task, x T) error
+	body func(t *sched.Task, x T) error
 }
 
 // eachPart is a task's share of a ForEach: its first batch's size.
@@ -222,23 +224,23 @@ type eachPart[T any] struct {
 // forEach runs the loop over seq as a task, forked by t and joined at once,
 // as Loop.run does, and returns its first error. With watch, the loop
 // stops when t's context is cancelled.
-func forEach[T any](t *Task, seq iter.Seq[T], body func(t *Task, x T) error, watch bool) error {
+func forEach[T any](t *sched.Task, seq iter.Seq[T], body func(t *sched.Task, x T) error, watch bool) error {
 	e := &each[T]{src: newSource(seq), body: body}
 	defer e.src.close() // after the join: every part has ended
 	if watch {
 		ctx := t.Context()
 		e.l.ctx, e.l.done = ctx, ctx.Done()
 	}
-	ForkFunc(t, runEach[T], eachPart[T]{e: e, step: 1}).Join(t)
+	sched.ForkFunc(t, runEach[T], eachPart[T]{e: e, step: 1}).Join(t)
 	return e.l.err // every part has finished: Join orders their writes before
 }
 
 // runEach runs the part p as the task t: it pulls batches and calls the
 // body on them until the sequence ends or the loop stops, forking a part
 // for each worker that looks for work, then joins the parts it forked.
-func runEach[T any](t *Task, p eachPart[T]) {
+func runEach[T any](t *sched.Task, p eachPart[T]) {
 	e, l, step := p.e, &p.e.l, p.step
-	var forked [4]Future[struct{}] // most parts fork few
+	var forked [4]sched.Future[struct{}] // most parts fork few
 	parts := forked[:0]
 	ok := false
 	defer func() {
@@ -250,7 +252,7 @@ func runEach[T any](t *Task, p eachPart[T]) {
 	for !l.stopped() {
 		if k := t.Demand(); k > 0 && !e.src.done.Load() { // atomic: a hint; a part that finds nothing ends
 			for range k {
-				parts = append(parts, ForkFunc(t, runEach[T], eachPart[T]{e: e, step: step}))
+				parts = append(parts, sched.ForkFunc(t, runEach[T], eachPart[T]{e: e, step: step}))
 			}
 		}
 		start := time.Now()
@@ -293,7 +295,7 @@ const maxMapBatch = windowPerProc / 4
 // of seq, computed in parallel by the pool's workers while the range over
 // it consumes them. Each result comes with f's error:
 //
-//	for size, err := range sched.MapSeq(nil, paths, statSize) {
+//	for size, err := range par.MapSeq(nil, paths, statSize) {
 //		if err != nil {
 //			return err // break: the work stops
 //		}
@@ -312,7 +314,7 @@ const maxMapBatch = windowPerProc / 4
 //
 // An error of f comes out at its item, and the map goes on: the range
 // decides whether to stop. A panic of f, or of seq, comes out at its
-// item as a *PanicError: the range stops there, and panics with it. seq's
+// item as a *sched.PanicError: the range stops there, and panics with it. seq's
 // failure is the item after the last it yielded. A Goexit of seq likewise
 // makes the range call runtime.Goexit at that item. So does a Goexit of f,
 // but a task's range may call it before: when it waits for the round of
@@ -321,18 +323,18 @@ const maxMapBatch = windowPerProc / 4
 // Who ranges over the sequence decides where the work runs:
 //
 //	t                  the work runs                      while the range waits for a result
-//	nil (not a task)   on the default pool (see Do)       its goroutine sleeps
-//	the ranging task   on t's pool, in rounds of tasks    t runs the round's tasks, as Group.Wait does
+//	nil (not a task)   on the default pool (see sched.Do)       its goroutine sleeps
+//	the ranging task   on t's pool, in rounds of tasks    t runs the round's tasks, as sched.Group.Wait does
 //
 // A task passes its own t, and ranges in its own function: it never
 // blocks its worker. It waits for a result only when none is ready, and
 // then helps until the window is full or seq has ended. A nil t from a
 // task panics when the range starts. MapSeq panics if seq or f is nil.
 //
-// Each range allocates its window of results, a Group, and a closure per
+// Each range allocates its window of results, a sched.Group, and a closure per
 // round of producers. seq runs on a goroutine of its own, as in ForEach:
 // each pull of a batch costs two switches of goroutines.
-func MapSeq[T, R any](t *Task, seq iter.Seq[T], f func(t *Task, x T) (R, error)) iter.Seq2[R, error] {
+func MapSeq[T, R any](t *sched.Task, seq iter.Seq[T], f func(t *sched.Task, x T) (R, error)) iter.Seq2[R, error] {
 	checkLoop("MapSeq", seq == nil || f == nil)
 	return func(yield func(R, error) bool) {
 		m := newMapping(t, seq, f)
@@ -372,9 +374,9 @@ func MapSeq[T, R any](t *Task, seq iter.Seq[T], f func(t *Task, x T) (R, error))
 //	slots     the producer of the item, the range, in turn (ready orders them)
 type mapping[T, R any] struct {
 	src   *source[T]
-	f     func(t *Task, x T) (R, error)
-	t     *Task  // the task that ranges, or nil
-	g     *Group // the producers' group; a task's is nil between rounds
+	f     func(t *sched.Task, x T) (R, error)
+	t     *sched.Task  // the task that ranges, or nil
+	g     *sched.Group // the producers' group; a task's is nil between rounds
 	slots []slot[R]
 	w     int64 // len(slots)
 	// seqFail is the slot of the item at which seq panicked or called
@@ -390,7 +392,7 @@ type mapping[T, R any] struct {
 	stopped, broken atomic.Bool
 	// waiting is the item the ranging goroutine sleeps for, or -1. A
 	// producer that finishes it, or ends, swaps it for -1 and sends on
-	// wake. A task that ranges never sleeps: it waits in Group.Wait.
+	// wake. A task that ranges never sleeps: it waits in sched.Group.Wait.
 	waiting atomic.Int64
 	wake    chan struct{}
 	closed  bool // by the range's goroutine only
@@ -406,7 +408,7 @@ type slot[R any] struct {
 
 // itemFailure is how f, or seq, failed at an item: by a panic, or by a
 // Goexit (nil panic).
-type itemFailure struct{ panic *PanicError }
+type itemFailure struct{ panic *sched.PanicError }
 
 // raise repeats the failure in the calling goroutine; it does nothing for
 // a nil failure.
@@ -424,22 +426,22 @@ func (f *itemFailure) raise() {
 // deferred call of a function that did not return: nil for a Goexit (a
 // panic(nil) panics with a *runtime.PanicNilError). The range must panic
 // at the item, with that item's own value, so the producer keeps it. It
-// keeps a *PanicError raised by a wait, as the pool's tasks do.
+// keeps a *sched.PanicError raised by a wait, as the pool's tasks do.
 func failedWith(v any) *itemFailure {
 	if v == nil {
 		return &itemFailure{}
 	}
-	pe, ok := v.(*PanicError)
+	pe, ok := v.(*sched.PanicError)
 	if !ok {
-		pe = &PanicError{Value: v, Stack: debug.Stack()}
+		pe = &sched.PanicError{Value: v, Stack: debug.Stack()}
 	}
 	return &itemFailure{panic: pe}
 }
 
 // newMapping starts a range over MapSeq(t, seq, f): it starts a producer,
 // and one more for each worker that looks for work. A task that ranges
-// with a nil t panics here, in Do.
-func newMapping[T, R any](t *Task, seq iter.Seq[T], f func(t *Task, x T) (R, error)) *mapping[T, R] {
+// with a nil t panics here, in sched.Do.
+func newMapping[T, R any](t *sched.Task, seq iter.Seq[T], f func(t *sched.Task, x T) (R, error)) *mapping[T, R] {
 	w := int64(windowPerProc * max(1, runtime.GOMAXPROCS(0)))
 	m := &mapping[T, R]{f: f, t: t, slots: make([]slot[R], w), w: w}
 	m.waiting.Store(-1)
@@ -454,12 +456,12 @@ func newMapping[T, R any](t *Task, seq iter.Seq[T], f func(t *Task, x T) (R, err
 		return m
 	}
 	m.wake = make(chan struct{}, 1)
-	m.g = Default().NewGroup(context.Background())
-	// Do checks that the caller is no task. Its task counts the other
+	m.g = sched.Default().NewGroup(context.Background())
+	// sched.Do checks that the caller is no task. Its task counts the other
 	// workers, idle while it runs: the producers go to the pool's shared
 	// entry, where idle workers take them at once.
 	idle := 0
-	onDefault(func(t *Task) { idle = t.Demand() })
+	onDefault(func(t *sched.Task) { idle = t.Demand() })
 	m.src = newSource(seq)
 	n := 1 + idle
 	m.active.Store(int32(n))
@@ -471,8 +473,8 @@ func newMapping[T, R any](t *Task, seq iter.Seq[T], f func(t *Task, x T) (R, err
 
 // start starts a producer in g; active counts it already. t is the
 // calling task, or nil.
-func (m *mapping[T, R]) start(t *Task, g *Group) {
-	g.Go(t, func(t *Task) error {
+func (m *mapping[T, R]) start(t *sched.Task, g *sched.Group) {
+	g.Go(t, func(t *sched.Task) error {
 		m.produce(t, g)
 		return nil
 	})
@@ -580,7 +582,7 @@ func (m *mapping[T, R]) wakeFor(lo, hi int64) {
 // produce is a producer: a task that pulls batches of items and maps
 // them, until the window is full, seq has ended or the range stops. It
 // starts a producer in g for each worker that looks for work.
-func (m *mapping[T, R]) produce(t *Task, g *Group) {
+func (m *mapping[T, R]) produce(t *sched.Task, g *sched.Group) {
 	defer m.exit()
 	var buf []T
 	step := 1
@@ -662,7 +664,7 @@ func (m *mapping[T, R]) fail(s int64, f *itemFailure) {
 
 // call maps x, item s, into its slot, and reports whether f returned. A
 // panic of f is recovered as the item's failure; a Goexit goes on.
-func (m *mapping[T, R]) call(t *Task, x T, s int64) (ok bool) {
+func (m *mapping[T, R]) call(t *sched.Task, x T, s int64) (ok bool) {
 	sl := &m.slots[s%m.w]
 	defer func() {
 		if !ok {
@@ -685,7 +687,7 @@ func (m *mapping[T, R]) exit() {
 }
 
 // close ends the range: it stops the producers, waits for them, and stops
-// seq. A Goexit of a producer passes on here, from the Group's Wait; seq
+// seq. A Goexit of a producer passes on here, from the sched.Group's Wait; seq
 // is stopped all the same. close does nothing the second time.
 func (m *mapping[T, R]) close() {
 	if m.closed {

@@ -1,4 +1,4 @@
-package sched_test
+package par_test
 
 import (
 	"context"
@@ -17,50 +17,9 @@ import (
 
 	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
+	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
-
-// loopPools returns pools of 1, 2 and 4 workers in each mode, closed at
-// the end of the test. With more workers than cores, idle workers park,
-// and parked workers count as looking: loops split.
-func loopPools(t *testing.T) map[string]*sched.Pool {
-	pools := map[string]*sched.Pool{}
-	for _, mode := range sched.Modes() {
-		for _, w := range []int{1, 2, 4} {
-			pools[fmt.Sprintf("%v/workers=%d", mode, w)] = schedtest.NewPool(t, sched.PoolConfig{Workers: w, Mode: mode})
-		}
-	}
-	return pools
-}
-
-// spinFor busies the calling goroutine for d: a body whose cost the loop
-// measures, without parking its worker.
-func spinFor(d time.Duration) {
-	for start := time.Now(); time.Since(start) < d; {
-	}
-}
-
-// uneven is the cost of index i of a loop of n in the tests: most indices
-// are free, some cost some microseconds, so that parts split and
-// balance.
-func uneven(i, n int) {
-	if i%97 == 0 || i > n-n/16 {
-		spinFor(2 * time.Microsecond)
-	}
-}
-
-// counter counts the visits of each index of a loop.
-type counter []atomic.Int32
-
-// check fails the test unless every index was visited exactly once.
-func (c counter) check(t *testing.T, what string) {
-	t.Helper()
-	for i := range c {
-		if v := c[i].Load(); v != 1 {
-			t.Fatalf("%s: index %d visited %d times", what, i, v)
-		}
-	}
-}
 
 // TestForEveryIndexOnce runs each loop function over ranges of several
 // sizes, cheap and uneven, on pools of each kind, and checks that every
@@ -69,21 +28,21 @@ func TestForEveryIndexOnce(t *testing.T) {
 	// The quick size, 10,000, still splits each loop many levels deep on
 	// every pool and ends in an uneven tail of 625 slow indices to balance.
 	sizes := []int{0, 1, 2, 3, 100, 4097, testenv.Size(50_000, 10_000, 200_000)}
-	loops := map[string]func(t *sched.Task, n int, c counter) error{
-		"For": func(t *sched.Task, n int, c counter) error {
-			sched.For(t, n, func(_ *sched.Task, i int) { c[i].Add(1); uneven(i, n) })
+	loops := map[string]func(t *sched.Task, n int, c schedtest.Counter) error{
+		"For": func(t *sched.Task, n int, c schedtest.Counter) error {
+			par.For(t, n, func(_ *sched.Task, i int) { c[i].Add(1); schedtest.Uneven(i, n) })
 			return nil
 		},
-		"ForRange": func(t *sched.Task, n int, c counter) error {
+		"ForRange": func(t *sched.Task, n int, c schedtest.Counter) error {
 			var bad atomic.Int32
-			sched.ForRange(t, n, func(_ *sched.Task, lo, hi int) {
+			par.ForRange(t, n, func(_ *sched.Task, lo, hi int) {
 				if lo < 0 || lo >= hi || hi > n {
 					bad.Add(1)
 					return
 				}
 				for i := lo; i < hi; i++ {
 					c[i].Add(1)
-					uneven(i, n)
+					schedtest.Uneven(i, n)
 				}
 			})
 			if bad.Load() != 0 {
@@ -91,37 +50,37 @@ func TestForEveryIndexOnce(t *testing.T) {
 			}
 			return nil
 		},
-		"ForErr": func(t *sched.Task, n int, c counter) error {
-			return sched.ForErr(t, n, func(_ *sched.Task, i int) error { c[i].Add(1); uneven(i, n); return nil })
+		"ForErr": func(t *sched.Task, n int, c schedtest.Counter) error {
+			return par.ForErr(t, n, func(_ *sched.Task, i int) error { c[i].Add(1); schedtest.Uneven(i, n); return nil })
 		},
-		"ForRangeErr": func(t *sched.Task, n int, c counter) error {
-			return sched.ForRangeErr(t, n, func(_ *sched.Task, lo, hi int) error {
+		"ForRangeErr": func(t *sched.Task, n int, c schedtest.Counter) error {
+			return par.ForRangeErr(t, n, func(_ *sched.Task, lo, hi int) error {
 				for i := lo; i < hi; i++ {
 					c[i].Add(1)
-					uneven(i, n)
+					schedtest.Uneven(i, n)
 				}
 				return nil
 			})
 		},
-		"Grain=7": func(t *sched.Task, n int, c counter) error {
-			sched.Loop{Grain: 7}.ForRange(t, n, func(_ *sched.Task, lo, hi int) {
+		"Grain=7": func(t *sched.Task, n int, c schedtest.Counter) error {
+			par.Loop{Grain: 7}.ForRange(t, n, func(_ *sched.Task, lo, hi int) {
 				for i := lo; i < hi; i++ {
 					c[i].Add(1)
-					uneven(i, n)
+					schedtest.Uneven(i, n)
 				}
 			})
 			return nil
 		},
-		"Grain=-3": func(t *sched.Task, n int, c counter) error {
-			sched.Loop{Grain: -3}.For(t, n, func(_ *sched.Task, i int) { c[i].Add(1) })
+		"Grain=-3": func(t *sched.Task, n int, c schedtest.Counter) error {
+			par.Loop{Grain: -3}.For(t, n, func(_ *sched.Task, i int) { c[i].Add(1) })
 			return nil
 		},
-		"Map": func(t *sched.Task, n int, c counter) error {
+		"Map": func(t *sched.Task, n int, c schedtest.Counter) error {
 			in := make([]int, n)
 			for i := range in {
 				in[i] = i
 			}
-			out := sched.Map(t, in, func(_ *sched.Task, i int) int { c[i].Add(1); uneven(i, n); return 3 * i })
+			out := par.Map(t, in, func(_ *sched.Task, i int) int { c[i].Add(1); schedtest.Uneven(i, n); return 3 * i })
 			for i, v := range out {
 				if v != 3*i {
 					return fmt.Errorf("Map: out[%d] = %d", i, v)
@@ -133,12 +92,12 @@ func TestForEveryIndexOnce(t *testing.T) {
 			return nil
 		},
 	}
-	for name, p := range loopPools(t) {
+	for name, p := range schedtest.LoopPools(t) {
 		for lname, loop := range loops {
 			for _, n := range sizes {
-				c := make(counter, n)
+				c := make(schedtest.Counter, n)
 				require.NoError(t, p.Do(ctx, func(t *sched.Task) error { return loop(t, n, c) }), "%s %s n=%d", name, lname, n)
-				c.check(t, fmt.Sprintf("%s %s n=%d", name, lname, n))
+				c.Check(t, fmt.Sprintf("%s %s n=%d", name, lname, n))
 			}
 		}
 	}
@@ -147,7 +106,7 @@ func TestForEveryIndexOnce(t *testing.T) {
 // TestForSplits checks that a loop of costly indices on idle workers
 // splits into parts, and still visits each index once.
 func TestForSplits(t *testing.T) {
-	for _, mode := range sched.Modes() {
+	for _, mode := range schedtest.Modes() {
 		p, err := sched.NewPool(sched.PoolConfig{Workers: 4, Mode: mode})
 		require.NoError(t, err)
 		const n = 400
@@ -161,8 +120,8 @@ func TestForSplits(t *testing.T) {
 					return errors.New("no worker looked for work in 10 s")
 				}
 			}
-			sched.For(t, n, func(t *sched.Task, i int) {
-				spinFor(20 * time.Microsecond) // more than a chunk's time: each index may split
+			par.For(t, n, func(t *sched.Task, i int) {
+				schedtest.SpinFor(20 * time.Microsecond) // more than a chunk's time: each index may split
 				mu.Lock()
 				byWorker[t.WorkerID()] = append(byWorker[t.WorkerID()], i)
 				mu.Unlock()
@@ -187,38 +146,38 @@ func TestForSplits(t *testing.T) {
 // loop, and checks every index of every level once.
 func TestLoopNested(t *testing.T) {
 	const a, b, c = 7, 13, 300
-	for name, p := range loopPools(t) {
-		cnt := make(counter, a*b*c)
+	for name, p := range schedtest.LoopPools(t) {
+		cnt := make(schedtest.Counter, a*b*c)
 		require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
-			sched.For(t, a, func(t *sched.Task, i int) {
-				sched.ForRange(t, b, func(t *sched.Task, jlo, jhi int) {
+			par.For(t, a, func(t *sched.Task, i int) {
+				par.ForRange(t, b, func(t *sched.Task, jlo, jhi int) {
 					for j := jlo; j < jhi; j++ {
-						sched.For(t, c, func(_ *sched.Task, k int) {
+						par.For(t, c, func(_ *sched.Task, k int) {
 							idx := (i*b+j)*c + k
 							cnt[idx].Add(1)
-							uneven(idx, a*b*c)
+							schedtest.Uneven(idx, a*b*c)
 						})
 					}
 				})
 			})
 			return nil
 		}), name)
-		cnt.check(t, name+": three deep")
+		cnt.Check(t, name+": three deep")
 
-		cnt = make(counter, a*c)
+		cnt = make(schedtest.Counter, a*c)
 		require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
-			sched.For(t, a, func(t *sched.Task, i int) {
+			par.For(t, a, func(t *sched.Task, i int) {
 				f := sched.ForkFunc(t, func(t *sched.Task, i int) {
-					sched.For(t, c, func(_ *sched.Task, k int) {
+					par.For(t, c, func(_ *sched.Task, k int) {
 						cnt[i*c+k].Add(1)
-						uneven(k, c)
+						schedtest.Uneven(k, c)
 					})
 				}, i)
 				f.Join(t)
 			})
 			return nil
 		}), name)
-		cnt.check(t, name+": a loop in a Fork in a loop")
+		cnt.Check(t, name+": a loop in a Fork in a loop")
 	}
 }
 
@@ -229,17 +188,17 @@ func TestLoopEdges(t *testing.T) {
 	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 4})
 	require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
 		for _, n := range []int{0, -1, math.MinInt} {
-			sched.For(t, n, func(*sched.Task, int) { panic("called") })
-			sched.ForRange(t, n, func(*sched.Task, int, int) { panic("called") })
-			if err := sched.ForErr(t, n, func(*sched.Task, int) error { panic("called") }); err != nil {
+			par.For(t, n, func(*sched.Task, int) { panic("called") })
+			par.ForRange(t, n, func(*sched.Task, int, int) { panic("called") })
+			if err := par.ForErr(t, n, func(*sched.Task, int) error { panic("called") }); err != nil {
 				return err
 			}
-			if r := sched.Reduce(t, n, 42, func(*sched.Task, int) int { panic("called") }, func(x, y int) int { panic("called") }); r != 42 {
+			if r := par.Reduce(t, n, 42, func(*sched.Task, int) int { panic("called") }, func(x, y int) int { panic("called") }); r != 42 {
 				return fmt.Errorf("Reduce of n=%d: %d, want the identity", n, r)
 			}
 		}
 		calls := 0
-		sched.ForRange(t, 1, func(_ *sched.Task, lo, hi int) {
+		par.ForRange(t, 1, func(_ *sched.Task, lo, hi int) {
 			calls++
 			if lo != 0 || hi != 1 {
 				panic(fmt.Sprint("n=1: chunk ", lo, hi))
@@ -256,11 +215,11 @@ func TestLoopEdges(t *testing.T) {
 	var chunks, bad atomic.Int64
 	stop := errors.New("stop")
 	err := p.Do(ctx, func(t *sched.Task) error {
-		return sched.ForRangeErr(t, math.MaxInt, func(_ *sched.Task, lo, hi int) error {
+		return par.ForRangeErr(t, math.MaxInt, func(_ *sched.Task, lo, hi int) error {
 			if lo < 0 || hi <= lo {
 				bad.Add(1)
 			}
-			spinFor(20 * time.Microsecond) // costly: the parts split
+			schedtest.SpinFor(20 * time.Microsecond) // costly: the parts split
 			if chunks.Add(1) == 200 {
 				return stop
 			}
@@ -271,7 +230,7 @@ func TestLoopEdges(t *testing.T) {
 	assert.Zero(t, bad.Load(), "chunks out of range")
 	require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
 		calls := 0
-		return sched.Loop{Grain: math.MaxInt}.ForRangeErr(t, math.MaxInt, func(_ *sched.Task, lo, hi int) error {
+		return par.Loop{Grain: math.MaxInt}.ForRangeErr(t, math.MaxInt, func(_ *sched.Task, lo, hi int) error {
 			calls++
 			if calls != 1 || lo != 0 || hi != math.MaxInt {
 				return fmt.Errorf("grain MaxInt: call %d, chunk [%d, %d)", calls, lo, hi)
@@ -284,7 +243,7 @@ func TestLoopEdges(t *testing.T) {
 	// order, without overflow.
 	require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
 		type span struct{ lo, hi int }
-		spans := sched.ReduceRange(t, math.MaxInt, []span(nil),
+		spans := par.ReduceRange(t, math.MaxInt, []span(nil),
 			func(_ *sched.Task, lo, hi int) []span { return []span{{lo, hi}} },
 			func(x, y []span) []span { return append(slices.Clip(x), y...) })
 		if len(spans) != 4096 {
@@ -307,18 +266,18 @@ func TestLoopEdges(t *testing.T) {
 	// the loop on the default pool: see TestNilTaskLoops.)
 	err = p.Do(ctx, func(t *sched.Task) error {
 		for name, f := range map[string]func(){
-			"For":            func() { sched.For(t, 3, nil) },
-			"ForRange":       func() { sched.ForRange(t, 3, nil) },
-			"ForErr":         func() { _ = sched.ForErr(t, 3, nil) },
-			"ForRangeErr":    func() { _ = sched.ForRangeErr(t, 0, nil) },
-			"Map":            func() { sched.Map[int, int](t, nil, nil) },
-			"MapErr":         func() { _, _ = sched.MapErr[int, int](t, nil, nil) },
-			"Reduce":         func() { sched.Reduce(t, 3, 0, nil, func(x, y int) int { return x }) },
-			"ReduceRange":    func() { sched.ReduceRange(t, 3, 0, func(*sched.Task, int, int) int { return 0 }, nil) },
-			"SortFunc":       func() { sched.SortFunc(t, []int{2, 1}, nil) },
-			"SortStableFunc": func() { sched.SortStableFunc[[]int](t, nil, nil) },
+			"For":            func() { par.For(t, 3, nil) },
+			"ForRange":       func() { par.ForRange(t, 3, nil) },
+			"ForErr":         func() { _ = par.ForErr(t, 3, nil) },
+			"ForRangeErr":    func() { _ = par.ForRangeErr(t, 0, nil) },
+			"Map":            func() { par.Map[int, int](t, nil, nil) },
+			"MapErr":         func() { _, _ = par.MapErr[int, int](t, nil, nil) },
+			"Reduce":         func() { par.Reduce(t, 3, 0, nil, func(x, y int) int { return x }) },
+			"ReduceRange":    func() { par.ReduceRange(t, 3, 0, func(*sched.Task, int, int) int { return 0 }, nil) },
+			"SortFunc":       func() { par.SortFunc(t, []int{2, 1}, nil) },
+			"SortStableFunc": func() { par.SortStableFunc[[]int](t, nil, nil) },
 		} {
-			msg := "sched: " + name + " with a nil function"
+			msg := "par: " + name + " with a nil function"
 			if !panicsWith(f, msg) {
 				return fmt.Errorf("%s with a nil function: no panic %q", name, msg)
 			}
@@ -330,18 +289,18 @@ func TestLoopEdges(t *testing.T) {
 	// A nil slice maps to nil, an empty one to an empty one.
 	require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
 		double := func(_ *sched.Task, x int) int { return 2 * x }
-		if out := sched.Map(t, []int(nil), double); out != nil {
+		if out := par.Map(t, []int(nil), double); out != nil {
 			return fmt.Errorf("Map(nil) = %#v", out)
 		}
-		if out := sched.Map(t, []int{}, double); out == nil || len(out) != 0 {
+		if out := par.Map(t, []int{}, double); out == nil || len(out) != 0 {
 			return fmt.Errorf("Map([]int{}) = %#v", out)
 		}
-		if out, err := sched.MapErr(t, []int(nil), func(_ *sched.Task, x int) (int, error) { return x, nil }); out != nil || err != nil {
+		if out, err := par.MapErr(t, []int(nil), func(_ *sched.Task, x int) (int, error) { return x, nil }); out != nil || err != nil {
 			return fmt.Errorf("MapErr(nil) = %#v, %v", out, err)
 		}
-		sched.Sort(t, []int(nil))
-		sched.SortFunc(t, []int(nil), func(a, b int) int { return a - b })
-		sched.SortStableFunc(t, []int{}, func(a, b int) int { return a - b })
+		par.Sort(t, []int(nil))
+		par.SortFunc(t, []int(nil), func(a, b int) int { return a - b })
+		par.SortStableFunc(t, []int{}, func(a, b int) int { return a - b })
 		return nil
 	}))
 }
@@ -360,7 +319,7 @@ func panicsWith(f func(), v any) (ok bool) {
 // keeps at least 1/workers of the range in its first part; the parts it
 // forked may run chunks before they see the stop.
 func TestLoopPanics(t *testing.T) {
-	for name, p := range loopPools(t) {
+	for name, p := range schedtest.LoopPools(t) {
 		const n = 100_000
 		first := n / p.Workers() // the first part holds [0, first) at least
 		var ran, ranFirst atomic.Int64
@@ -374,23 +333,23 @@ func TestLoopPanics(t *testing.T) {
 			}
 		}
 		loops := map[string]func(t *sched.Task){
-			"For":      func(t *sched.Task) { sched.For(t, n, func(_ *sched.Task, i int) { body(i) }) },
-			"ForRange": func(t *sched.Task) { sched.ForRange(t, n, func(_ *sched.Task, lo, hi int) { body(lo) }) },
+			"For":      func(t *sched.Task) { par.For(t, n, func(_ *sched.Task, i int) { body(i) }) },
+			"ForRange": func(t *sched.Task) { par.ForRange(t, n, func(_ *sched.Task, lo, hi int) { body(lo) }) },
 			"ForErr": func(t *sched.Task) {
-				_ = sched.ForErr(t, n, func(_ *sched.Task, i int) error { body(i); return nil })
+				_ = par.ForErr(t, n, func(_ *sched.Task, i int) error { body(i); return nil })
 			},
 			"Map": func(t *sched.Task) {
-				sched.Map(t, make([]int, n), func(_ *sched.Task, x int) int { body(x); return x })
+				par.Map(t, make([]int, n), func(_ *sched.Task, x int) int { body(x); return x })
 			},
 			"Reduce": func(t *sched.Task) {
-				sched.Reduce(t, n, 0, func(_ *sched.Task, i int) int { body(i); return i }, func(x, y int) int { return x + y })
+				par.Reduce(t, n, 0, func(_ *sched.Task, i int) int { body(i); return i }, func(x, y int) int { return x + y })
 			},
 			"SortFunc": func(t *sched.Task) {
 				xs := make([]int, n)
 				for i := range xs {
 					xs[i] = n - i
 				}
-				sched.SortFunc(t, xs, func(a, b int) int { body(0); return a - b })
+				par.SortFunc(t, xs, func(a, b int) int { body(0); return a - b })
 			},
 		}
 		for lname, loop := range loops {
@@ -436,7 +395,7 @@ func TestLoopGoexit(t *testing.T) {
 	go func() {
 		defer close(done)
 		_ = p.Do(ctx, func(t *sched.Task) error {
-			sched.For(t, n, func(_ *sched.Task, i int) {
+			par.For(t, n, func(_ *sched.Task, i int) {
 				if i == 0 {
 					runtime.Goexit()
 				}
@@ -458,13 +417,13 @@ func TestLoopGoexit(t *testing.T) {
 // error at the first index stops the loop's first part (see
 // TestLoopPanics).
 func TestLoopErrors(t *testing.T) {
-	for name, p := range loopPools(t) {
+	for name, p := range schedtest.LoopPools(t) {
 		const n = 100_000
 		first := n / p.Workers()
 		errFirst := errors.New("first")
 		var ran atomic.Int64
 		err := p.Do(ctx, func(t *sched.Task) error {
-			return sched.ForErr(t, n, func(_ *sched.Task, i int) error {
+			return par.ForErr(t, n, func(_ *sched.Task, i int) error {
 				if i == 0 {
 					return errFirst
 				}
@@ -480,9 +439,9 @@ func TestLoopErrors(t *testing.T) {
 		// Several errors: one of them is returned, and the loop stops.
 		ran.Store(0)
 		err = p.Do(ctx, func(t *sched.Task) error {
-			return sched.ForRangeErr(t, n, func(_ *sched.Task, lo, hi int) error {
+			return par.ForRangeErr(t, n, func(_ *sched.Task, lo, hi int) error {
 				for i := lo; i < hi; i++ {
-					uneven(i, n)
+					schedtest.Uneven(i, n)
 					if i%1000 == 999 {
 						return fmt.Errorf("index %d", i)
 					}
@@ -499,7 +458,7 @@ func TestLoopErrors(t *testing.T) {
 		assert.Less(t, ran.Load(), int64(n), name)
 
 		err = p.Do(ctx, func(t *sched.Task) error {
-			res, err := sched.MapErr(t, make([]int, 1000), func(_ *sched.Task, x int) (int, error) { return 0, errFirst })
+			res, err := par.MapErr(t, make([]int, 1000), func(_ *sched.Task, x int) (int, error) { return 0, errFirst })
 			if res != nil {
 				return fmt.Errorf("MapErr returned %d results with its error", len(res))
 			}
@@ -511,7 +470,7 @@ func TestLoopErrors(t *testing.T) {
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
 		err = p.Do(cctx, func(t *sched.Task) error {
-			return sched.ForErr(t, n, func(*sched.Task, int) error { panic("called") })
+			return par.ForErr(t, n, func(*sched.Task, int) error { panic("called") })
 		})
 		assert.ErrorIs(t, err, context.Canceled, name)
 
@@ -519,7 +478,7 @@ func TestLoopErrors(t *testing.T) {
 		cause := errors.New("enough")
 		ran.Store(0)
 		err = p.Do(cctx, func(t *sched.Task) error {
-			return sched.ForRangeErr(t, n, func(_ *sched.Task, lo, hi int) error {
+			return par.ForRangeErr(t, n, func(_ *sched.Task, lo, hi int) error {
 				for i := lo; i < hi; i++ {
 					if i == 10 {
 						cancelCause(cause)
@@ -553,11 +512,11 @@ func FuzzForRange(f *testing.F) {
 	f.Fuzz(func(t *testing.T, n32 uint32, grain int64, failAt32 uint32, base uint64) {
 		n, failAt := int(n32%(1<<18)), int(failAt32%(1<<20)) // failAt >= n: no failure
 		off := int(base % uint64(math.MaxInt-n+1))           // off+n <= math.MaxInt
-		c := make(counter, n)
+		c := make(schedtest.Counter, n)
 		var bad atomic.Int64
 		errFail := errors.New("fail")
 		err := p.Do(ctx, func(t *sched.Task) error {
-			return sched.Loop{Grain: int(grain)}.ForRangeErr(t, n, func(_ *sched.Task, lo, hi int) error {
+			return par.Loop{Grain: int(grain)}.ForRangeErr(t, n, func(_ *sched.Task, lo, hi int) error {
 				if lo < 0 || lo >= hi || hi > n || off+hi < off+lo {
 					bad.Add(1)
 					return nil
@@ -597,7 +556,7 @@ func FuzzForRange(f *testing.F) {
 func TestLoopStopReachesOtherParts(t *testing.T) {
 	const n = 400
 	errStop := errors.New("stop")
-	for _, mode := range sched.Modes() {
+	for _, mode := range schedtest.Modes() {
 		for _, failure := range []string{"error", "panic"} {
 			p := schedtest.NewPool(t, sched.PoolConfig{Workers: 4, Mode: mode})
 			var started, late atomic.Int64
@@ -610,7 +569,7 @@ func TestLoopStopReachesOtherParts(t *testing.T) {
 							return errors.New("no other worker looked for work or took a part in a minute")
 						}
 					}
-					spinFor(50 * time.Microsecond) // a rate at which the rest is worth a split
+					schedtest.SpinFor(50 * time.Microsecond) // a rate at which the rest is worth a split
 					return nil
 				case 1:
 					for deadline := time.Now().Add(time.Minute); started.Load() == 0; runtime.Gosched() {
@@ -641,7 +600,7 @@ func TestLoopStopReachesOtherParts(t *testing.T) {
 						err = pe
 					}
 				}()
-				err = p.Do(ctx, func(t *sched.Task) error { return sched.ForErr(t, n, body) })
+				err = p.Do(ctx, func(t *sched.Task) error { return par.ForErr(t, n, body) })
 			}()
 			require.ErrorIs(t, err, errStop, "%v %s", mode, failure)
 			assert.Less(t, late.Load(), int64(n/2), "%v %s: the other parts went on after the %s", mode, failure, failure)

@@ -1,4 +1,4 @@
-package sched_test
+package par_test
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
+	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -51,7 +52,7 @@ func seqRunners(t *testing.T) map[string]func(f func(t *sched.Task) error) error
 	runners := map[string]func(f func(t *sched.Task) error) error{
 		"nil": func(f func(t *sched.Task) error) error { return f(nil) },
 	}
-	for name, p := range loopPools(t) {
+	for name, p := range schedtest.LoopPools(t) {
 		runners[name] = func(f func(t *sched.Task) error) error { return p.Do(ctx, f) }
 	}
 	return runners
@@ -67,20 +68,20 @@ func TestForEachEveryItemOnce(t *testing.T) {
 		for _, n := range sizes {
 			for _, withErr := range []bool{false, true} {
 				src := &source{n: n}
-				c := make(counter, n)
+				c := make(schedtest.Counter, n)
 				require.NoError(t, run(func(t *sched.Task) error {
 					if withErr {
-						return sched.ForEachErr(t, src.seq(), func(_ *sched.Task, i int) error {
+						return par.ForEachErr(t, src.seq(), func(_ *sched.Task, i int) error {
 							c[i].Add(1)
-							uneven(i, n)
+							schedtest.Uneven(i, n)
 							return nil
 						})
 					}
-					sched.ForEach(t, src.seq(), func(_ *sched.Task, i int) { c[i].Add(1); uneven(i, n) })
+					par.ForEach(t, src.seq(), func(_ *sched.Task, i int) { c[i].Add(1); schedtest.Uneven(i, n) })
 					return nil
 				}))
 				what := fmt.Sprintf("%s: n=%d, err %v", name, n, withErr)
-				c.check(t, what)
+				c.Check(t, what)
 				assert.Equal(t, int64(n), src.pulled.Load(), what)
 				assert.True(t, src.stopped.Load(), "%s: the sequence's deferred calls", what)
 			}
@@ -91,11 +92,11 @@ func TestForEachEveryItemOnce(t *testing.T) {
 // TestForEachSplits checks that a loop over a sequence of costly items,
 // with idle workers, forks parts that pull items themselves.
 func TestForEachSplits(t *testing.T) {
-	for _, mode := range sched.Modes() {
+	for _, mode := range schedtest.Modes() {
 		p, err := sched.NewPool(sched.PoolConfig{Workers: 4, Mode: mode})
 		require.NoError(t, err)
 		const n = 400
-		c := make(counter, n)
+		c := make(schedtest.Counter, n)
 		require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
 			// The other workers must have started to look (see TestForSplits).
 			for deadline := time.Now().Add(10 * time.Second); t.Demand() == 0; runtime.Gosched() {
@@ -104,8 +105,8 @@ func TestForEachSplits(t *testing.T) {
 				}
 			}
 			src := &source{n: n}
-			sched.ForEach(t, src.seq(), func(_ *sched.Task, i int) {
-				spinFor(20 * time.Microsecond)
+			par.ForEach(t, src.seq(), func(_ *sched.Task, i int) {
+				schedtest.SpinFor(20 * time.Microsecond)
 				c[i].Add(1)
 			})
 			return nil
@@ -113,7 +114,7 @@ func TestForEachSplits(t *testing.T) {
 		st := p.Close()
 		// Do's task and the loop's, then at least one part.
 		assert.Greater(t, st.Processed, int64(2), "%v: the loop forked no part", mode)
-		c.check(t, mode.String())
+		c.Check(t, mode.String())
 	}
 }
 
@@ -126,7 +127,7 @@ func TestForEachStops(t *testing.T) {
 	for name, run := range seqRunners(t) {
 		src := &source{n: -1}
 		err := run(func(t *sched.Task) error {
-			return sched.ForEachErr(t, src.seq(), func(_ *sched.Task, i int) error {
+			return par.ForEachErr(t, src.seq(), func(_ *sched.Task, i int) error {
 				if i == 1000 {
 					return errBad
 				}
@@ -139,7 +140,7 @@ func TestForEachStops(t *testing.T) {
 		src = &source{n: -1}
 		e := schedtest.CallInGoroutine(t, func() {
 			_ = run(func(t *sched.Task) error {
-				sched.ForEach(t, src.seq(), func(_ *sched.Task, i int) {
+				par.ForEach(t, src.seq(), func(_ *sched.Task, i int) {
 					if i == 1000 {
 						panic(schedtest.ErrBoom)
 					}
@@ -159,7 +160,7 @@ func TestForEachStops(t *testing.T) {
 		}}
 		e = schedtest.CallInGoroutine(t, func() {
 			_ = run(func(t *sched.Task) error {
-				sched.ForEach(t, src.seq(), func(*sched.Task, int) {})
+				par.ForEach(t, src.seq(), func(*sched.Task, int) {})
 				return nil
 			})
 		})
@@ -170,7 +171,7 @@ func TestForEachStops(t *testing.T) {
 		src = &source{n: -1}
 		e = schedtest.CallInGoroutine(t, func() {
 			_ = run(func(t *sched.Task) error {
-				sched.ForEach(t, src.seq(), func(_ *sched.Task, i int) {
+				par.ForEach(t, src.seq(), func(_ *sched.Task, i int) {
 					if i == 1000 {
 						runtime.Goexit()
 					}
@@ -188,12 +189,12 @@ func TestForEachStops(t *testing.T) {
 	cancel(cause)
 	var calls atomic.Int64
 	src := &source{n: -1}
-	err := sched.ForEachErrContext(cctx, src.seq(), func(*sched.Task, int) error { calls.Add(1); return nil })
+	err := par.ForEachErrContext(cctx, src.seq(), func(*sched.Task, int) error { calls.Add(1); return nil })
 	assert.ErrorIs(t, err, cause)
 	assert.Zero(t, calls.Load(), "calls after a cancellation")
 	cctx, cancel = context.WithCancelCause(ctx)
 	src = &source{n: -1}
-	err = sched.ForEachErrContext(cctx, src.seq(), func(_ *sched.Task, i int) error {
+	err = par.ForEachErrContext(cctx, src.seq(), func(_ *sched.Task, i int) error {
 		if i == 1000 {
 			cancel(cause)
 		}
@@ -208,7 +209,7 @@ func TestForEachStops(t *testing.T) {
 func square(n int, calls []atomic.Int32, bad func(i int) bool) func(_ *sched.Task, i int) (int, error) {
 	return func(_ *sched.Task, i int) (int, error) {
 		calls[i].Add(1)
-		uneven(i, n)
+		schedtest.Uneven(i, n)
 		if bad != nil && bad(i) {
 			return 0, fmt.Errorf("item %d", i)
 		}
@@ -228,10 +229,10 @@ func TestMapSeqInOrder(t *testing.T) {
 		for _, n := range sizes {
 			what := fmt.Sprintf("%s: n=%d", name, n)
 			src := &source{n: n}
-			calls := make(counter, n)
+			calls := make(schedtest.Counter, n)
 			require.NoError(t, run(func(t *sched.Task) error {
 				i := 0
-				for r, err := range sched.MapSeq(t, src.seq(), square(n, calls, bad)) {
+				for r, err := range par.MapSeq(t, src.seq(), square(n, calls, bad)) {
 					if bad(i) {
 						if err == nil || err.Error() != fmt.Sprintf("item %d", i) || r != 0 {
 							return fmt.Errorf("item %d: %d, %v; want its error", i, r, err)
@@ -246,7 +247,7 @@ func TestMapSeqInOrder(t *testing.T) {
 				}
 				return nil
 			}), what)
-			calls.check(t, what)
+			calls.Check(t, what)
 			assert.Equal(t, int64(n), src.pulled.Load(), what)
 			assert.True(t, src.stopped.Load(), "%s: the sequence's deferred calls", what)
 		}
@@ -280,10 +281,10 @@ func TestMapSeqWindow(t *testing.T) {
 				early.Add(1)
 			}
 		}
-		calls := make(counter, n)
+		calls := make(schedtest.Counter, n)
 		require.NoError(t, run(func(t *sched.Task) error {
 			i := 0
-			for r, err := range sched.MapSeq(t, src.seq(), square(n, calls, nil)) {
+			for r, err := range par.MapSeq(t, src.seq(), square(n, calls, nil)) {
 				if err != nil || r != i*i {
 					return fmt.Errorf("item %d: %d, %v", i, r, err)
 				}
@@ -305,7 +306,7 @@ func TestMapSeqWindow(t *testing.T) {
 			return nil
 		}), name)
 		assert.Zero(t, early.Load(), "%s: items yielded beyond the window", name)
-		calls.check(t, name)
+		calls.Check(t, name)
 	}
 }
 
@@ -326,7 +327,7 @@ func TestMapSeqFailures(t *testing.T) {
 					}
 					runtime.Goexit()
 				}
-				uneven(i, n)
+				schedtest.Uneven(i, n)
 				return i, nil
 			}
 			if how == "seq panics" || how == "seq calls Goexit" {
@@ -342,7 +343,7 @@ func TestMapSeqFailures(t *testing.T) {
 			var got atomic.Int64
 			e := schedtest.CallInGoroutine(t, func() {
 				_ = run(func(t *sched.Task) error {
-					for r, err := range sched.MapSeq(t, src.seq(), f) {
+					for r, err := range par.MapSeq(t, src.seq(), f) {
 						if err != nil || r != int(got.Load()) {
 							panic(fmt.Sprintf("item %d: %d, %v", got.Load(), r, err))
 						}
@@ -394,15 +395,15 @@ func TestForEachSequenceFails(t *testing.T) {
 						runtime.Goexit()
 					}
 				}}
-				c := make(counter, at)
+				c := make(schedtest.Counter, at)
 				e := schedtest.CallInGoroutine(t, func() {
 					_ = run(func(t *sched.Task) error {
-						sched.ForEach(t, src.seq(), func(_ *sched.Task, i int) { c[i].Add(1) })
+						par.ForEach(t, src.seq(), func(_ *sched.Task, i int) { c[i].Add(1) })
 						return nil
 					})
 				})
 				assert.False(t, e.Returned, what)
-				c.check(t, what)
+				c.Check(t, what)
 				assert.True(t, src.stopped.Load(), "%s: the sequence's deferred calls", what)
 				if how == "calls Goexit" {
 					assert.Nil(t, e.Recovered, "%s: a Goexit is no panic", what)
@@ -425,16 +426,16 @@ func TestForEachSequenceFails(t *testing.T) {
 func TestSeqLockedThreads(t *testing.T) {
 	const n = 3000
 	loops := func(t *sched.Task) error {
-		c := make(counter, n)
-		sched.ForEach(t, (&source{n: n}).seq(), func(_ *sched.Task, i int) { c[i].Add(1); uneven(i, n) })
+		c := make(schedtest.Counter, n)
+		par.ForEach(t, (&source{n: n}).seq(), func(_ *sched.Task, i int) { c[i].Add(1); schedtest.Uneven(i, n) })
 		for i := range c {
 			if got := c[i].Load(); got != 1 {
 				return fmt.Errorf("ForEach: item %d visited %d times", i, got)
 			}
 		}
 		i := 0
-		for r, err := range sched.MapSeq(t, (&source{n: n}).seq(), func(_ *sched.Task, x int) (int, error) {
-			uneven(x, n)
+		for r, err := range par.MapSeq(t, (&source{n: n}).seq(), func(_ *sched.Task, x int) (int, error) {
+			schedtest.Uneven(x, n)
 			return x * x, nil
 		}) {
 			if err != nil || r != i*i {
@@ -476,12 +477,12 @@ func TestMapSeqBreak(t *testing.T) {
 			var calls atomic.Int64
 			f := func(_ *sched.Task, i int) (int, error) {
 				calls.Add(1)
-				spinFor(time.Microsecond)
+				schedtest.SpinFor(time.Microsecond)
 				return i, nil
 			}
 			var after int64
 			require.NoError(t, run(func(t *sched.Task) error {
-				for r, err := range sched.MapSeq(t, src.seq(), f) {
+				for r, err := range par.MapSeq(t, src.seq(), f) {
 					if err != nil {
 						return err
 					}
@@ -512,7 +513,7 @@ func ExampleForEach() {
 		}
 	}
 	var letters atomic.Int64
-	sched.ForEach(nil, words, func(t *sched.Task, w string) { letters.Add(int64(len(w))) })
+	par.ForEach(nil, words, func(t *sched.Task, w string) { letters.Add(int64(len(w))) })
 	fmt.Println(letters.Load())
 	// Output: 16
 }
@@ -527,7 +528,7 @@ func ExampleForEachErr() {
 		}
 	}
 	err := sched.Do(context.Background(), func(t *sched.Task) error {
-		return sched.ForEachErr(t, lines, func(t *sched.Task, l string) error {
+		return par.ForEachErr(t, lines, func(t *sched.Task, l string) error {
 			if l != "ok" {
 				return fmt.Errorf("a line says %q", l)
 			}
@@ -548,7 +549,7 @@ func ExampleForEachErrContext() {
 			}
 		}
 	}
-	err := sched.ForEachErrContext(context.Background(), lines, func(t *sched.Task, l string) error {
+	err := par.ForEachErrContext(context.Background(), lines, func(t *sched.Task, l string) error {
 		if l != "ok" {
 			return fmt.Errorf("a line says %q", l)
 		}
@@ -567,7 +568,7 @@ func ExampleMapSeq() {
 		}
 	}
 	square := func(t *sched.Task, x int) (int, error) { return x * x, nil }
-	for sq, err := range sched.MapSeq(nil, naturals, square) {
+	for sq, err := range par.MapSeq(nil, naturals, square) {
 		if err != nil {
 			fmt.Println(err)
 			return

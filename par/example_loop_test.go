@@ -1,4 +1,4 @@
-package sched_test
+package par_test
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -17,7 +18,7 @@ import (
 func ExampleFor_main() {
 	xs := []float64{1, 4, 9, 16, 25}
 	ys := make([]float64, len(xs))
-	sched.For(nil, len(xs), func(t *sched.Task, i int) { ys[i] = math.Sqrt(xs[i]) })
+	par.For(nil, len(xs), func(t *sched.Task, i int) { ys[i] = math.Sqrt(xs[i]) })
 	fmt.Println(ys)
 	// Output: [1 2 3 4 5]
 }
@@ -30,7 +31,7 @@ func ExampleForRangeErrContext() {
 		records[i] = i
 	}
 	records[7_777] = -1
-	err := sched.ForRangeErrContext(context.Background(), len(records), func(t *sched.Task, lo, hi int) error {
+	err := par.ForRangeErrContext(context.Background(), len(records), func(t *sched.Task, lo, hi int) error {
 		for i := lo; i < hi; i++ {
 			if records[i] < 0 {
 				return fmt.Errorf("record %d is negative", i)
@@ -46,9 +47,9 @@ func ExampleForRangeErrContext() {
 // the map.
 func ExampleMapErrContext() {
 	parse := func(t *sched.Task, s string) (int, error) { return strconv.Atoi(s) }
-	n, err := sched.MapErrContext(context.Background(), []string{"1", "22", "333"}, parse)
+	n, err := par.MapErrContext(context.Background(), []string{"1", "22", "333"}, parse)
 	fmt.Println(n, err)
-	_, err = sched.MapErrContext(context.Background(), []string{"1", "x", "3"}, parse)
+	_, err = par.MapErrContext(context.Background(), []string{"1", "x", "3"}, parse)
 	fmt.Println(err)
 	// Output:
 	// [1 22 333] <nil>
@@ -59,14 +60,14 @@ func ExampleMapErrContext() {
 // the default pool and returns the new slice when it is done.
 func ExampleMap_main() {
 	words := []string{"fork", "join", "steal", "park"}
-	lengths := sched.Map(nil, words, func(t *sched.Task, w string) int { return len(w) })
+	lengths := par.Map(nil, words, func(t *sched.Task, w string) int { return len(w) })
 	fmt.Println(lengths)
 	// Output: [4 4 5 4]
 }
 
 // ExampleReduce_main sums squares from main, on the default pool.
 func ExampleReduce_main() {
-	sum := sched.Reduce(nil, 100, 0,
+	sum := par.Reduce(nil, 100, 0,
 		func(t *sched.Task, i int) int { return (i + 1) * (i + 1) },
 		func(a, b int) int { return a + b })
 	fmt.Println(sum)
@@ -77,9 +78,9 @@ func ExampleReduce_main() {
 // SortStableFunc take a nil Task alike.
 func ExampleSort_main() {
 	xs := []int{5, 2, 4, 1, 3}
-	sched.Sort(nil, xs)
+	par.Sort(nil, xs)
 	names := []string{"pond", "ants", "conc", "wsq"}
-	sched.SortFunc(nil, names, func(a, b string) int { return cmp.Compare(len(a), len(b)) })
+	par.SortFunc(nil, names, func(a, b string) int { return cmp.Compare(len(a), len(b)) })
 	fmt.Println(xs, names[0])
 	// Output: [1 2 3 4 5] wsq
 }
@@ -98,7 +99,7 @@ func ExampleJoin_main() {
 // instantiated, is a function of a Task and a slice.
 func ExampleJoinFunc_main() {
 	xs, ys := []int{3, 1, 2}, []int{9, 7, 8}
-	sched.JoinFunc(nil, sched.Sort[[]int], xs, sched.Sort[[]int], ys)
+	sched.JoinFunc(nil, par.Sort[[]int], xs, par.Sort[[]int], ys)
 	fmt.Println(xs, ys)
 	// Output: [1 2 3] [7 8 9]
 }
@@ -119,7 +120,7 @@ func ExampleFor() {
 	}
 	ys := make([]float64, len(xs))
 	err = pool.Do(context.Background(), func(t *sched.Task) error {
-		sched.For(t, len(xs), func(t *sched.Task, i int) { ys[i] = math.Sqrt(xs[i]) })
+		par.For(t, len(xs), func(t *sched.Task, i int) { ys[i] = math.Sqrt(xs[i]) })
 		return nil
 	})
 	if err != nil {
@@ -145,7 +146,7 @@ func ExampleForRange() {
 		v[i] = i
 	}
 	err = pool.Do(context.Background(), func(t *sched.Task) error {
-		sched.ForRange(t, len(v), func(t *sched.Task, lo, hi int) {
+		par.ForRange(t, len(v), func(t *sched.Task, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				v[i] *= 3
 			}
@@ -177,7 +178,7 @@ func ExampleForErr() {
 	}
 	records[71_234] = "garbage"
 	err = pool.Do(context.Background(), func(t *sched.Task) error {
-		return sched.ForErr(t, len(records), func(t *sched.Task, i int) error {
+		return par.ForErr(t, len(records), func(t *sched.Task, i int) error {
 			if !strings.HasPrefix(records[i], "id=") {
 				return fmt.Errorf("record %d: %q", i, records[i])
 			}
@@ -200,7 +201,7 @@ func ExampleMap() {
 	words := strings.Fields("the quick brown fox jumps over the lazy dog")
 	var lengths []int
 	err = pool.Do(context.Background(), func(t *sched.Task) error {
-		lengths = sched.Map(t, words, func(t *sched.Task, w string) int { return len(w) })
+		lengths = par.Map(t, words, func(t *sched.Task, w string) int { return len(w) })
 		return nil
 	})
 	if err != nil {
@@ -224,7 +225,7 @@ func ExampleReduce() {
 
 	var sum float64
 	err = pool.Do(context.Background(), func(t *sched.Task) error {
-		sum = sched.Reduce(t, 10_000_000, 0.0,
+		sum = par.Reduce(t, 10_000_000, 0.0,
 			func(t *sched.Task, i int) float64 { k := float64(i + 1); return 1 / (k * k) },
 			func(a, b float64) float64 { return a + b })
 		return nil
@@ -249,7 +250,7 @@ func ExampleReduceRange() {
 
 	var s string
 	err = pool.Do(context.Background(), func(t *sched.Task) error {
-		s = sched.ReduceRange(t, 26, "", func(t *sched.Task, lo, hi int) string {
+		s = par.ReduceRange(t, 26, "", func(t *sched.Task, lo, hi int) string {
 			var b strings.Builder
 			for i := lo; i < hi; i++ {
 				b.WriteByte(byte('a' + i))
@@ -280,7 +281,7 @@ func ExampleSort() {
 		xs[i] = (i * 37) % len(xs) // a permutation: 37 and 10⁶ are coprime
 	}
 	err = pool.Do(context.Background(), func(t *sched.Task) error {
-		sched.Sort(t, xs)
+		par.Sort(t, xs)
 		return nil
 	})
 	if err != nil {
@@ -307,7 +308,7 @@ func ExampleSortFunc() {
 	}
 	people := []person{{"Gopher", 13}, {"Alice", 55}, {"Bob", 24}, {"Ada", 36}}
 	err = pool.Do(context.Background(), func(t *sched.Task) error {
-		sched.SortFunc(t, people, func(a, b person) int { return cmp.Compare(b.age, a.age) })
+		par.SortFunc(t, people, func(a, b person) int { return cmp.Compare(b.age, a.age) })
 		return nil
 	})
 	if err != nil {
@@ -334,7 +335,7 @@ func ExampleSortStableFunc() {
 	}
 	people := []person{{"Alex", 24}, {"Bob", 24}, {"Gopher", 13}, {"Ada", 36}, {"Eve", 13}}
 	err = pool.Do(context.Background(), func(t *sched.Task) error {
-		sched.SortStableFunc(t, people, func(a, b person) int { return cmp.Compare(a.age, b.age) })
+		par.SortStableFunc(t, people, func(a, b person) int { return cmp.Compare(a.age, b.age) })
 		return nil
 	})
 	if err != nil {
@@ -359,9 +360,9 @@ func ExampleLoop() {
 	const rows, cols = 1024, 512
 	img := make([]uint8, rows*cols)
 	err = pool.Do(context.Background(), func(t *sched.Task) error {
-		sched.Loop{Grain: 64}.ForRange(t, rows, func(t *sched.Task, lo, hi int) {
+		par.Loop{Grain: 64}.ForRange(t, rows, func(t *sched.Task, lo, hi int) {
 			for r := lo; r < hi; r++ {
-				sched.For(t, cols, func(t *sched.Task, c int) { img[r*cols+c] = uint8(r ^ c) })
+				par.For(t, cols, func(t *sched.Task, c int) { img[r*cols+c] = uint8(r ^ c) })
 			}
 		})
 		return nil

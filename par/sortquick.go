@@ -1,6 +1,8 @@
-package sched
+package par
 
 import (
+	"github.com/worksteal/wsq/sched"
+
 	"cmp"
 	"math/bits"
 	"sort"
@@ -53,7 +55,7 @@ type quickPart[E any] struct {
 // sides in parallel. A part whose pivot equals the element before it (the
 // pivot of a cut above) holds many equal elements: its cut puts those
 // first, and they are done.
-func quickTask[E any](t *Task, p quickPart[E]) {
+func quickTask[E any](t *sched.Task, p quickPart[E]) {
 	q, data, a, b := p.q, p.data, p.a, p.b
 	for {
 		n := b - a
@@ -111,13 +113,13 @@ type segment struct{ at, n, before int }
 // cut moves x[p] to some place mid, the elements below it before mid and
 // the others after it, as cutOrdered does, in parallel, and returns mid.
 // With le, the elements equal to x[p] go before it too.
-func (q *quickSorter[E]) cut(t *Task, x []E, p int, le bool) int {
+func (q *quickSorter[E]) cut(t *sched.Task, x []E, p int, le bool) int {
 	x[0], x[p] = x[p], x[0]
 	pivot := x[0]
 	y := x[1:]
 	// small[i] is how many elements of block i belong before the pivot.
 	small := make([]int, (len(y)+sortBlock-1)/sortBlock)
-	forBlocks(t, q.m, len(y), sortBlock, func(t *Task, lo, hi int) {
+	forBlocks(t, q.m, len(y), sortBlock, func(t *sched.Task, lo, hi int) {
 		if q.ticks {
 			q.m.tick(hi - lo)
 		}
@@ -144,7 +146,7 @@ func (q *quickSorter[E]) cut(t *Task, x []E, p int, le bool) int {
 			nIn += mid - start
 		}
 	}
-	forBlocks(t, q.m, nOut, sortBlock, func(t *Task, lo, hi int) {
+	forBlocks(t, q.m, nOut, sortBlock, func(t *sched.Task, lo, hi int) {
 		if q.ticks {
 			q.m.tick(hi - lo)
 		}
@@ -181,7 +183,7 @@ func swapSegments[E any](y []E, a, b []segment, lo, hi int) {
 // meters the sort. A short x is sorted by its kernel at once: pdqsort
 // costs one pass for a sorted x, and the radix sort is preceded by the
 // check for one.
-func sortOrdered[E cmp.Ordered](t *Task, x []E, m *sortMeter, radix bool) {
+func sortOrdered[E cmp.Ordered](t *sched.Task, x []E, m *sortMeter, radix bool) {
 	var rs func(x, buf []E, m *sortMeter)
 	if radix {
 		rs = radixSorter[E]()
@@ -291,9 +293,9 @@ type funcSort[E any] struct {
 }
 
 // runFuncSort runs first(t', s) in a task of its own, which turns a panic
-// of cmp into a *PanicError; with a meter, on this goroutine, as the
+// of cmp into a *sched.PanicError; with a meter, on this goroutine, as the
 // meter's model of a run.
-func runFuncSort[E any](t *Task, first func(*Task, funcSort[E]), s funcSort[E]) {
+func runFuncSort[E any](t *sched.Task, first func(*sched.Task, funcSort[E]), s funcSort[E]) {
 	if s.m != nil {
 		first(t, s)
 		return
@@ -302,12 +304,12 @@ func runFuncSort[E any](t *Task, first func(*Task, funcSort[E]), s funcSort[E]) 
 }
 
 // sortFunc sorts x, of at least two elements, for SortFunc.
-func sortFunc[E any](t *Task, x []E, cmp func(a, b E) int, m *sortMeter) {
+func sortFunc[E any](t *sched.Task, x []E, cmp func(a, b E) int, m *sortMeter) {
 	runFuncSort(t, sortFuncTask[E], funcSort[E]{x, cmp, m})
 }
 
 // sortFuncTask is the first task of SortFunc.
-func sortFuncTask[E any](t *Task, s funcSort[E]) {
+func sortFuncTask[E any](t *sched.Task, s funcSort[E]) {
 	x, cmp := s.x, s.cmp
 	if len(x) <= quickLeaf { // pdqsort costs one pass for a sorted x
 		pdqFunc(x, 0, len(x), sortLimit(len(x)), cmp)

@@ -1,6 +1,8 @@
-package sched
+package par
 
 import (
+	"github.com/worksteal/wsq/sched"
+
 	"context"
 	"sync"
 	"sync/atomic"
@@ -16,7 +18,7 @@ import (
 // Loop is a small value; it may be shared and copied freely.
 //
 // A loop runs its range from the start, one chunk at a time. Between
-// chunks its worker reads Task.Demand, as lazy binary splitting does
+// chunks its worker reads sched.Task.Demand, as lazy binary splitting does
 // (Tzannes, Caragea, Barua and Vishkin, PPoPP 2010). When k workers look
 // for work, it keeps 1/(k+1) of the iterations it has left and forks the
 // rest as k equal parts for them. Each part is a task that splits in turn.
@@ -43,46 +45,48 @@ type Loop struct {
 // workers look for work, and returns when every call has returned. It is
 // Loop{}.For: see Loop for how it splits the range.
 //
-//	sched.For(t, len(xs), func(t *sched.Task, i int) { ys[i] = math.Sqrt(xs[i]) })
+//	par.For(t, len(xs), func(t *sched.Task, i int) { ys[i] = math.Sqrt(xs[i]) })
 //
 // Each call of body is a function call. For cheap iterations, ForRange
 // costs less: its body loops over a chunk itself.
-func For(t *Task, n int, body func(t *Task, i int)) { Loop{}.For(t, n, body) }
+func For(t *sched.Task, n int, body func(t *sched.Task, i int)) { Loop{}.For(t, n, body) }
 
 // ForRange calls body(lo, hi) for consecutive chunks [lo, hi) of the range
 // from 0 to n, in parallel when other workers look for work. The chunks
 // cover every index once. It is Loop{}.ForRange.
-func ForRange(t *Task, n int, body func(t *Task, lo, hi int)) { Loop{}.ForRange(t, n, body) }
+func ForRange(t *sched.Task, n int, body func(t *sched.Task, lo, hi int)) {
+	Loop{}.ForRange(t, n, body)
+}
 
 // ForErr is For for a body that may fail, as errgroup's Go is. It stops
 // the loop at the first error, or when t's context is cancelled, and
 // returns that error. It is Loop{}.ForErr.
-func ForErr(t *Task, n int, body func(t *Task, i int) error) error {
+func ForErr(t *sched.Task, n int, body func(t *sched.Task, i int) error) error {
 	return Loop{}.ForErr(t, n, body)
 }
 
 // ForRangeErr is ForRange for a body that may fail: see ForErr. It is
 // Loop{}.ForRangeErr.
-func ForRangeErr(t *Task, n int, body func(t *Task, lo, hi int) error) error {
+func ForRangeErr(t *sched.Task, n int, body func(t *sched.Task, lo, hi int) error) error {
 	return Loop{}.ForRangeErr(t, n, body)
 }
 
 // ForErrContext is ForErr for a goroutine that is not a task: it runs on
-// the default pool (see Do), and stops at the first error or when ctx is
-// cancelled, and returns that error. Each call of body gets a Task whose
+// the default pool (see sched.Do), and stops at the first error or when ctx is
+// cancelled, and returns that error. Each call of body gets a sched.Task whose
 // context derives from ctx.
 //
-//	err := sched.ForErrContext(ctx, len(urls), func(t *sched.Task, i int) error { return check(t, urls[i]) })
-func ForErrContext(ctx context.Context, n int, body func(t *Task, i int) error) error {
+//	err := par.ForErrContext(ctx, len(urls), func(t *sched.Task, i int) error { return check(t, urls[i]) })
+func ForErrContext(ctx context.Context, n int, body func(t *sched.Task, i int) error) error {
 	checkLoop("ForErrContext", body == nil)
-	return Do(ctx, func(t *Task) error { return ForErr(t, n, body) })
+	return sched.Do(ctx, func(t *sched.Task) error { return ForErr(t, n, body) })
 }
 
 // ForRangeErrContext is ForRangeErr for a goroutine that is not a task,
 // as ForErrContext is ForErr's.
-func ForRangeErrContext(ctx context.Context, n int, body func(t *Task, lo, hi int) error) error {
+func ForRangeErrContext(ctx context.Context, n int, body func(t *sched.Task, lo, hi int) error) error {
 	checkLoop("ForRangeErrContext", body == nil)
-	return Do(ctx, func(t *Task) error { return ForRangeErr(t, n, body) })
+	return sched.Do(ctx, func(t *sched.Task) error { return ForRangeErr(t, n, body) })
 }
 
 // For calls body(i) for every i from 0 to n-1, as the function For does,
@@ -90,9 +94,9 @@ func ForRangeErrContext(ctx context.Context, n int, body func(t *Task, lo, hi in
 //
 // The calls run on t's worker and on workers that take parts of the
 // range. A chunk calls its indices in order; a worker may run the chunks
-// of several parts in any order. Each call gets the Task of the part that
+// of several parts in any order. Each call gets the sched.Task of the part that
 // runs it. A nested loop, a Fork or a
-// Task.Block in the body takes that Task, not the caller's: name the
+// sched.Task.Block in the body takes that sched.Task, not the caller's: name the
 // parameter t, so that it shadows the outer one. A loop is
 // a task of its own, forked by t and joined before For returns: t's
 // worker runs the loop's iterations itself, or other tasks while it waits.
@@ -104,28 +108,28 @@ func ForRangeErrContext(ctx context.Context, n int, body func(t *Task, lo, hi in
 //	n <= 0                     calls nothing and returns
 //	n = 1                      calls body(0) on t's worker
 //	n up to math.MaxInt        splits without overflow; the last index is n-1
-//	body panics                stops the loop; For panics with a *PanicError
+//	body panics                stops the loop; For panics with a *sched.PanicError
 //	body calls runtime.Goexit  stops the loop; For calls runtime.Goexit
 //	nil body                   panics before it calls anything
-//	nil t                      runs the loop on the default pool (see Do)
+//	nil t                      runs the loop on the default pool (see sched.Do)
 //
 // A loop that stops early runs no new chunk, and waits for the chunks
 // already running. For does not watch t's context: it runs every index,
 // unless a call panics. ForErr stops at a cancellation.
 //
-// t is the calling task: For panics if it is not the Task of the function
-// that calls it (see Task). Every call of body synchronizes before the
+// t is the calling task: For panics if it is not the sched.Task of the function
+// that calls it (see sched.Task). Every call of body synchronizes before the
 // return of For.
-func (lp Loop) For(t *Task, n int, body func(t *Task, i int)) {
+func (lp Loop) For(t *sched.Task, n int, body func(t *sched.Task, i int)) {
 	checkLoop("For", body == nil)
 	if t == nil {
-		onDefault(func(t *Task) { lp.For(t, n, body) })
+		onDefault(func(t *sched.Task) { lp.For(t, n, body) })
 		return
 	}
 	if n <= 0 {
 		return
 	}
-	lp.run(t, n, func(t *Task, lo, hi int) {
+	lp.run(t, n, func(t *sched.Task, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			body(t, i)
 		}
@@ -137,15 +141,15 @@ func (lp Loop) For(t *Task, n int, body func(t *Task, i int)) {
 // loop's Grain. A chunk holds at least Grain indices, except a part's
 // last. All that For says holds for ForRange.
 //
-//	sched.ForRange(t, len(xs), func(t *sched.Task, lo, hi int) {
+//	par.ForRange(t, len(xs), func(t *sched.Task, lo, hi int) {
 //		for i := lo; i < hi; i++ {
 //			ys[i] = math.Sqrt(xs[i])
 //		}
 //	})
-func (lp Loop) ForRange(t *Task, n int, body func(t *Task, lo, hi int)) {
+func (lp Loop) ForRange(t *sched.Task, n int, body func(t *sched.Task, lo, hi int)) {
 	checkLoop("ForRange", body == nil)
 	if t == nil {
-		onDefault(func(t *Task) { lp.ForRange(t, n, body) })
+		onDefault(func(t *sched.Task) { lp.ForRange(t, n, body) })
 		return
 	}
 	if n <= 0 {
@@ -167,15 +171,15 @@ func (lp Loop) ForRange(t *Task, n int, body func(t *Task, lo, hi int)) {
 // loop, calls ForErrContext.
 //
 // Panics, Goexit and the edge cases are those of For.
-func (lp Loop) ForErr(t *Task, n int, body func(t *Task, i int) error) error {
+func (lp Loop) ForErr(t *sched.Task, n int, body func(t *sched.Task, i int) error) error {
 	checkLoop("ForErr", body == nil)
 	if t == nil {
-		return Do(context.Background(), func(t *Task) error { return lp.ForErr(t, n, body) })
+		return sched.Do(context.Background(), func(t *sched.Task) error { return lp.ForErr(t, n, body) })
 	}
 	if n <= 0 {
 		return nil
 	}
-	return lp.runErr(t, n, func(t *Task, lo, hi int) error {
+	return lp.runErr(t, n, func(t *sched.Task, lo, hi int) error {
 		for i := lo; i < hi; i++ {
 			if err := body(t, i); err != nil {
 				return err
@@ -188,10 +192,10 @@ func (lp Loop) ForErr(t *Task, n int, body func(t *Task, i int) error) error {
 // ForRangeErr calls body(lo, hi) for chunks of the range from 0 to n, as
 // ForRange does, and stops at the first error or at a cancellation of t's
 // context, as ForErr does.
-func (lp Loop) ForRangeErr(t *Task, n int, body func(t *Task, lo, hi int) error) error {
+func (lp Loop) ForRangeErr(t *sched.Task, n int, body func(t *sched.Task, lo, hi int) error) error {
 	checkLoop("ForRangeErr", body == nil)
 	if t == nil {
-		return Do(context.Background(), func(t *Task) error { return lp.ForRangeErr(t, n, body) })
+		return sched.Do(context.Background(), func(t *sched.Task) error { return lp.ForRangeErr(t, n, body) })
 	}
 	if n <= 0 {
 		return nil
@@ -201,7 +205,7 @@ func (lp Loop) ForRangeErr(t *Task, n int, body func(t *Task, lo, hi int) error)
 
 // runErr runs a loop that stops at an error or a cancellation of t's
 // context, and returns the first error.
-func (lp Loop) runErr(t *Task, n int, body func(t *Task, lo, hi int) error) error {
+func (lp Loop) runErr(t *sched.Task, n int, body func(t *sched.Task, lo, hi int) error) error {
 	ctx := t.Context()
 	return lp.run(t, n, nil, body, ctx)
 }
@@ -209,8 +213,8 @@ func (lp Loop) runErr(t *Task, n int, body func(t *Task, lo, hi int) error) erro
 // run runs the loop over [0, n) as a task, forked by t and joined at once,
 // and returns its first error. Exactly one of plain and errs is set; ctx
 // is set for a loop that stops at its cancellation. The task is what turns
-// a panic of a body into a *PanicError, wherever it ran.
-func (lp Loop) run(t *Task, n int, plain func(t *Task, lo, hi int), errs func(t *Task, lo, hi int) error, ctx context.Context) error {
+// a panic of a body into a *sched.PanicError, wherever it ran.
+func (lp Loop) run(t *sched.Task, n int, plain func(t *sched.Task, lo, hi int), errs func(t *sched.Task, lo, hi int) error, ctx context.Context) error {
 	l := &loopState{plain: plain, errs: errs, grain: max(lp.Grain, 1)}
 	if ctx != nil {
 		l.ctx, l.done = ctx, ctx.Done()
@@ -221,27 +225,29 @@ func (lp Loop) run(t *Task, n int, plain func(t *Task, lo, hi int), errs func(t 
 	return l.err // every part has finished: Join orders their writes before
 }
 
-// asTask calls f(t', a) as a task of its own, with t' its Task, and
+// asTask calls f(t', a) as a task of its own, with t' its sched.Task, and
 // returns once it and the tasks it started have finished. A panic in it
-// becomes a *PanicError, wherever it runs. A loop's code that must fail
+// becomes a *sched.PanicError, wherever it runs. A loop's code that must fail
 // as a task does (a body's, or combine's) runs so.
-func asTask[A any](t *Task, f func(*Task, A), a A) { JoinFunc(t, nop, struct{}{}, f, a) }
+func asTask[A any](t *sched.Task, f func(*sched.Task, A), a A) {
+	sched.JoinFunc(t, nop, struct{}{}, f, a)
+}
 
 // nop is a function that does nothing: asTask's f.
-func nop(*Task, struct{}) {}
+func nop(*sched.Task, struct{}) {}
 
 // checkLoop panics if the body of the loop function op is nil. A misuse of
 // t panics in the first call that takes it.
 func checkLoop(op string, nilBody bool) {
 	if nilBody {
-		panic("sched: " + op + " with a nil function")
+		panic("par: " + op + " with a nil function")
 	}
 }
 
 // onDefault runs f as a task of the default pool and waits for it, for a
-// loop called with a nil Task: see Do.
-func onDefault(f func(t *Task)) {
-	_ = Do(context.Background(), func(t *Task) error {
+// loop called with a nil sched.Task: see sched.Do.
+func onDefault(f func(t *sched.Task)) {
+	_ = sched.Do(context.Background(), func(t *sched.Task) error {
 		f(t)
 		return nil
 	})
@@ -255,9 +261,9 @@ const chunkTime = 16 * time.Microsecond
 
 // loopState is what the parts of one loop share.
 type loopState struct {
-	plain func(t *Task, lo, hi int)       // the body of For and ForRange, or nil
-	errs  func(t *Task, lo, hi int) error // the body of ForErr and ForRangeErr, or nil
-	grain int                             // at least 1
+	plain func(t *sched.Task, lo, hi int)       // the body of For and ForRange, or nil
+	errs  func(t *sched.Task, lo, hi int) error // the body of ForErr and ForRangeErr, or nil
+	grain int                                   // at least 1
 	// ctx is the context of a loop that stops at its cancellation, and
 	// done its Done channel; both nil otherwise, or done nil when ctx
 	// never cancels.
@@ -269,8 +275,8 @@ type loopState struct {
 	mu   sync.Mutex // guards err
 	err  error      // the first error; read after every part has finished
 	// region is the loop as a measured run counts it, its chunks the
-	// leaves; nil when the run is not measured (see Region).
-	region *Region
+	// leaves; nil when the run is not measured (see sched.Region).
+	region *sched.Region
 }
 
 // fail records err, if it is the loop's first, and stops the loop.
@@ -319,11 +325,11 @@ type part struct {
 // to measure: a parked worker looks only once something wakes it, and
 // would otherwise wake only at the first split (rayon's splitter, too,
 // starts with a part per thread). A nested loop does not: its worker's
-// queue shows the outer loop's parts (Task.Demand).
-func runPart(t *Task, p part) {
+// queue shows the outer loop's parts (sched.Task.Demand).
+func runPart(t *sched.Task, p part) {
 	l := p.l
 	lo, hi, step := p.lo, p.hi, p.step
-	var forked [4]Future[struct{}] // most splits fork few parts
+	var forked [4]sched.Future[struct{}] // most splits fork few parts
 	parts := forked[:0]
 	ok := false
 	defer func() {
@@ -380,7 +386,7 @@ func runPart(t *Task, p part) {
 // part's indices [lo, hi) after the first, at least a grain each, and
 // publishes them at once: the workers look now. It returns the part's new
 // end and the futures of what it forked.
-func split(t *Task, l *loopState, lo, hi, step, k int, parts []Future[struct{}]) (int, []Future[struct{}]) {
+func split(t *sched.Task, l *loopState, lo, hi, step, k int, parts []sched.Future[struct{}]) (int, []sched.Future[struct{}]) {
 	left := hi - lo
 	if k = min(k, left/l.grain-1); k <= 0 {
 		return hi, parts
@@ -392,7 +398,7 @@ func split(t *Task, l *loopState, lo, hi, step, k int, parts []Future[struct{}])
 		if j < k {
 			end = lo + (j+1)*q
 		}
-		parts = append(parts, ForkFunc(t, runPart, part{l: l, lo: lo + j*q, hi: end, step: step}))
+		parts = append(parts, sched.ForkFunc(t, runPart, part{l: l, lo: lo + j*q, hi: end, step: step}))
 	}
 	t.Demand() // publishes the parts: the workers that look take them
 	return lo + q, parts

@@ -1,6 +1,10 @@
-package sched
+package par
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/worksteal/wsq/sched"
+)
 
 // The stable sort: a merge sort with one buffer of len(x) elements. Each
 // level sorts its halves in parallel, into the other slice, then merges
@@ -16,14 +20,14 @@ import "slices"
 // and slices.SortStableFunc moves elements by swaps.
 
 // sortStable sorts x, of at least two elements, for SortStableFunc.
-func sortStable[E any](t *Task, x []E, cmp func(a, b E) int, m *sortMeter) {
+func sortStable[E any](t *sched.Task, x []E, cmp func(a, b E) int, m *sortMeter) {
 	runFuncSort(t, stableTask[E], funcSort[E]{x, cmp, m})
 }
 
 // stableTask is the first task of a stable sort: it sorts a short x by
 // slices.SortStableFunc; it returns if a longer x is sorted, reverses it
 // if its order is strictly descending, and else sorts it by mergeSort.
-func stableTask[E any](t *Task, s funcSort[E]) {
+func stableTask[E any](t *sched.Task, s funcSort[E]) {
 	x, cmp := s.x, s.cmp
 	if len(x) <= stableLeaf {
 		slices.SortStableFunc(x, cmp)
@@ -54,7 +58,7 @@ type mergeArgs[E any] struct {
 
 // mergeSort sorts the part a as the task t: each half into the other
 // slice, then the merge of the halves back into the one a names.
-func mergeSort[E any](t *Task, a mergeArgs[E]) {
+func mergeSort[E any](t *sched.Task, a mergeArgs[E]) {
 	m, x, buf := a.m, a.x, a.buf
 	if len(x) <= stableLeaf {
 		mergeSortSerial(x, buf, a.toBuf, m.cmp)
@@ -115,7 +119,7 @@ type mergeHalves[E any] struct {
 // mergeParts merges h as the task t. A large merge is cut in two: at the
 // middle of its longer input, and where a binary search puts that element
 // in the other. Equal elements of a go before those of b, in either cut.
-func mergeParts[E any](t *Task, h mergeHalves[E]) {
+func mergeParts[E any](t *sched.Task, h mergeHalves[E]) {
 	cmp, a, b := h.m.cmp, h.a, h.b
 	if len(a)+len(b) <= mergeLeaf {
 		mergeSerial(a, b, h.dst, cmp)

@@ -1,4 +1,4 @@
-package sched_test
+package par_test
 
 import (
 	"cmp"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
+	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -103,9 +104,9 @@ func checkSorts(t *testing.T, p *sched.Pool, what string, in []int) {
 	wantRecs := slices.Clone(recs)
 	slices.SortStableFunc(wantRecs, byKey)
 	require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
-		sched.Sort(t, x)
-		sched.SortFunc(t, y, func(a, b int) int { return cmp.Compare(b, a) }) // descending
-		sched.SortStableFunc(t, recs, byKey)
+		par.Sort(t, x)
+		par.SortFunc(t, y, func(a, b int) int { return cmp.Compare(b, a) }) // descending
+		par.SortStableFunc(t, recs, byKey)
 		return nil
 	}))
 	require.Equal(t, want, x, "%s: Sort", what)
@@ -127,7 +128,7 @@ func checkSorts(t *testing.T, p *sched.Pool, what string, in []int) {
 func TestSort(t *testing.T) {
 	small := []int{0, 1, 2, 3, 4, 20, 21, 100, 255, 256, 2048, 2049}
 	large := map[string]int{"master/workers=2": 8193, "random/workers=4": 20_000}
-	for name, p := range loopPools(t) {
+	for name, p := range schedtest.LoopPools(t) {
 		sizes := small
 		n, ok := large[name]
 		if ok {
@@ -223,7 +224,7 @@ func sortAs[E interface {
 		}
 		want := slices.Clone(x)
 		slices.Sort(want)
-		sched.Sort(t, x)
+		par.Sort(t, x)
 		return func() bool { return slices.Equal(x, want) }
 	}
 }
@@ -238,7 +239,7 @@ func TestSortStrings(t *testing.T) {
 	}
 	want := slices.Clone(xs)
 	slices.Sort(want)
-	require.NoError(t, p.Do(ctx, func(t *sched.Task) error { sched.Sort(t, xs); return nil }))
+	require.NoError(t, p.Do(ctx, func(t *sched.Task) error { par.Sort(t, xs); return nil }))
 	require.Equal(t, want, xs)
 }
 
@@ -263,8 +264,8 @@ func TestSortStringBytes(t *testing.T) {
 	slices.Sort(want)
 	x, y := slices.Clone(xs), slices.Clone(xs)
 	require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
-		sched.Sort(t, x)
-		sched.SortFunc(t, y, strings.Compare)
+		par.Sort(t, x)
+		par.SortFunc(t, y, strings.Compare)
 		return nil
 	}))
 	require.Equal(t, want, x, "Sort")
@@ -272,8 +273,8 @@ func TestSortStringBytes(t *testing.T) {
 	for _, pivot := range []string{"", "\x00", "a", "prefix--", "prefix--a", "zzzzzzzz", "\xff\xff"} {
 		for _, le := range []bool{false, true} {
 			x, y := slices.Clone(xs[:5000]), slices.Clone(xs[:5000])
-			px := sched.BlockPartitionOrdered(x, pivot, le)
-			py := sched.BlockPartitionFunc(y, pivot, le, strings.Compare)
+			px := par.BlockPartitionOrdered(x, pivot, le)
+			py := par.BlockPartitionFunc(y, pivot, le, strings.Compare)
 			require.Equal(t, px, py, "pivot %q le=%v: the cut", pivot, le)
 			require.Equal(t, x, y, "pivot %q le=%v: the partitions", pivot, le)
 			for i, v := range x {
@@ -346,8 +347,8 @@ func TestSortFloats(t *testing.T) {
 			slices.Sort(want)
 			x, y := slices.Clone(in), slices.Clone(in)
 			require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
-				sched.Sort(t, x)
-				sched.SortFunc(t, y, cmp.Compare[float64])
+				par.Sort(t, x)
+				par.SortFunc(t, y, cmp.Compare[float64])
 				return nil
 			}))
 			requireSameFloats(t, want, x, fmt.Sprintf("n=%d %s: Sort", n, kind))
@@ -367,21 +368,21 @@ func TestSortKernelsAgree(t *testing.T) {
 	for _, n := range []int{2, 20, 21, 50, 129, 300, 5000, 70_000} {
 		for kind, in := range floatInputs(n) {
 			x, y := slices.Clone(in), slices.Clone(in)
-			sched.PdqOrdered(x)
-			sched.PdqFunc(y, cmp.Compare[float64])
+			par.PdqOrdered(x)
+			par.PdqFunc(y, cmp.Compare[float64])
 			require.Equal(t, floatBits(x), floatBits(y), "n=%d %s: the kernels", n, kind)
 			x, y = slices.Clone(in), slices.Clone(in)
 			require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
-				sched.SortOrdered(t, x, false)
-				sched.SortFunc(t, y, cmp.Compare[float64])
+				par.SortOrdered(t, x, false)
+				par.SortFunc(t, y, cmp.Compare[float64])
 				return nil
 			}))
 			require.Equal(t, floatBits(x), floatBits(y), "n=%d %s: the quicksorts", n, kind)
 			for _, le := range []bool{false, true} {
 				x, y := slices.Clone(in), slices.Clone(in)
 				pivot := in[len(in)/2]
-				px := sched.BlockPartitionOrdered(x, pivot, le)
-				py := sched.BlockPartitionFunc(y, pivot, le, cmp.Compare[float64])
+				px := par.BlockPartitionOrdered(x, pivot, le)
+				py := par.BlockPartitionFunc(y, pivot, le, cmp.Compare[float64])
 				require.Equal(t, px, py, "n=%d %s le=%v: the cut", n, kind, le)
 				require.Equal(t, floatBits(x), floatBits(y), "n=%d %s le=%v: the partitions", n, kind, le)
 				for i, v := range x {
@@ -414,9 +415,9 @@ func TestSortKernelAllocs(t *testing.T) {
 	floats := floatInputs(5000)["mixed"]
 	x, y := slices.Clone(strs), slices.Clone(floats)
 	for name, sortIt := range map[string]func(){
-		"PdqOrdered strings": func() { copy(x, strs); sched.PdqOrdered(x) },
-		"PdqOrdered floats":  func() { copy(y, floats); sched.PdqOrdered(y) },
-		"PdqFunc strings":    func() { copy(x, strs); sched.PdqFunc(x, strings.Compare) },
+		"PdqOrdered strings": func() { copy(x, strs); par.PdqOrdered(x) },
+		"PdqOrdered floats":  func() { copy(y, floats); par.PdqOrdered(y) },
+		"PdqFunc strings":    func() { copy(x, strs); par.PdqFunc(x, strings.Compare) },
 	} {
 		require.Zero(t, testing.AllocsPerRun(3, sortIt), name)
 	}
@@ -434,8 +435,8 @@ func TestSortBadCmp(t *testing.T) {
 	} {
 		x, y := slices.Clone(in), slices.Clone(in)
 		require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
-			sched.SortFunc(t, x, bad)
-			sched.SortStableFunc(t, y, bad)
+			par.SortFunc(t, x, bad)
+			par.SortStableFunc(t, y, bad)
 			return nil
 		}), name)
 		want := slices.Sorted(slices.Values(in))
@@ -454,8 +455,8 @@ func TestSortPanicKeepsElements(t *testing.T) {
 	in := sortKinds(n, 13)["random"]
 	want := slices.Sorted(slices.Values(in))
 	sorts := map[string]func(t *sched.Task, x []int, cmp func(a, b int) int){
-		"SortFunc":       func(t *sched.Task, x []int, cmp func(a, b int) int) { sched.SortFunc(t, x, cmp) },
-		"SortStableFunc": func(t *sched.Task, x []int, cmp func(a, b int) int) { sched.SortStableFunc(t, x, cmp) },
+		"SortFunc":       func(t *sched.Task, x []int, cmp func(a, b int) int) { par.SortFunc(t, x, cmp) },
+		"SortStableFunc": func(t *sched.Task, x []int, cmp func(a, b int) int) { par.SortStableFunc(t, x, cmp) },
 	}
 	for _, w := range []int{1, 4} {
 		p := schedtest.NewPool(t, sched.PoolConfig{Workers: w})
@@ -524,9 +525,9 @@ func TestSortAdversary(t *testing.T) {
 		for i := range idx {
 			idx[i] = i
 		}
-		var m sched.Metered
+		var m par.Metered
 		require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
-			m = sched.MeterSortFunc(t, idx, adversary)
+			m = par.MeterSortFunc(t, idx, adversary)
 			return nil
 		}))
 		require.True(t, slices.IsSortedFunc(idx, func(a, b int) int { return cmp.Compare(val[a], val[b]) }))
@@ -553,12 +554,12 @@ func TestSortSpan(t *testing.T) {
 	for _, n := range sizes {
 		in := sortKinds(n, 17)["random"]
 		recs := records(in, n)
-		var ms map[string]sched.Metered
+		var ms map[string]par.Metered
 		require.NoError(t, p.Do(ctx, func(t *sched.Task) error {
-			ms = map[string]sched.Metered{
-				"Sort":           sched.MeterSort(t, slices.Clone(in)),
-				"SortFunc":       sched.MeterSortFunc(t, slices.Clone(in), cmp.Compare[int]),
-				"SortStableFunc": sched.MeterSortStableFunc(t, recs, byKey),
+			ms = map[string]par.Metered{
+				"Sort":           par.MeterSort(t, slices.Clone(in)),
+				"SortFunc":       par.MeterSortFunc(t, slices.Clone(in), cmp.Compare[int]),
+				"SortStableFunc": par.MeterSortStableFunc(t, recs, byKey),
 			}
 			return nil
 		}))
@@ -614,9 +615,9 @@ func FuzzSort(f *testing.F) {
 			wantRecs := slices.Clone(recs)
 			slices.SortStableFunc(wantRecs, byKey)
 			require.NoError(t, pool.Do(ctx, func(t *sched.Task) error {
-				sched.Sort(t, x)
-				sched.SortFunc(t, y, cmp.Compare[int16])
-				sched.SortStableFunc(t, recs, byKey)
+				par.Sort(t, x)
+				par.SortFunc(t, y, cmp.Compare[int16])
+				par.SortStableFunc(t, recs, byKey)
 				return nil
 			}))
 			require.Equal(t, want, x, "Sort")

@@ -1,6 +1,8 @@
-package sched
+package par
 
 import (
+	"github.com/worksteal/wsq/sched"
+
 	"cmp"
 	"sync/atomic"
 )
@@ -58,7 +60,7 @@ const (
 // are ordered before other values. The sort is not stable, which no one
 // can see in values of an ordered type.
 //
-//	sched.Sort(t, xs) // xs is a []int
+//	par.Sort(t, xs) // xs is a []int
 //
 // Sort is a quicksort whose cuts run in parallel blocks. Parts of up to
 // 16,384 elements are sorted on one worker, by pattern-defeating
@@ -74,10 +76,10 @@ const (
 //
 // Sort of fewer than two elements returns at once. t is the calling task,
 // or nil in a goroutine that is not a task: Sort then runs on the default
-// pool and returns when x is sorted (see Do).
-func Sort[S ~[]E, E cmp.Ordered](t *Task, x S) {
+// pool and returns when x is sorted (see sched.Do).
+func Sort[S ~[]E, E cmp.Ordered](t *sched.Task, x S) {
 	if t == nil {
-		onDefault(func(t *Task) { Sort(t, x) })
+		onDefault(func(t *sched.Task) { Sort(t, x) })
 		return
 	}
 	if len(x) < 2 {
@@ -92,18 +94,18 @@ func Sort[S ~[]E, E cmp.Ordered](t *Task, x S) {
 // that is not, SortFunc ends, with x a permutation of its input. The sort
 // is not stable.
 //
-//	sched.SortFunc(t, people, func(a, b Person) int { return cmp.Compare(a.Age, b.Age) })
+//	par.SortFunc(t, people, func(a, b Person) int { return cmp.Compare(a.Age, b.Age) })
 //
 // SortFunc is the quicksort of Sort, with pdqsort as its kernel. It works
 // in place: a cut allocates a few words per block of 4,096 elements.
 //
 // A nil t runs SortFunc on the default pool, as it does Sort. SortFunc
-// panics if cmp is nil, and with a *PanicError if cmp panics. x is then a
+// panics if cmp is nil, and with a *sched.PanicError if cmp panics. x is then a
 // permutation of its input.
-func SortFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
+func SortFunc[S ~[]E, E any](t *sched.Task, x S, cmp func(a, b E) int) {
 	checkLoop("SortFunc", cmp == nil)
 	if t == nil {
-		onDefault(func(t *Task) { SortFunc(t, x, cmp) })
+		onDefault(func(t *sched.Task) { SortFunc(t, x, cmp) })
 		return
 	}
 	if len(x) < 2 {
@@ -119,19 +121,19 @@ func SortFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
 // costs one pass; one in strictly descending order, one pass and a
 // reversal. Up to 2,048 elements, slices.SortStableFunc sorts x.
 //
-//	sched.SortStableFunc(t, people, func(a, b Person) int { return strings.Compare(a.Name, b.Name) })
+//	par.SortStableFunc(t, people, func(a, b Person) int { return strings.Compare(a.Name, b.Name) })
 //
 // SortStableFunc allocates one buffer of len(x) elements, unless x is
 // short, sorted or strictly descending.
 //
 // A nil t runs SortStableFunc on the default pool, as it does Sort.
-// SortStableFunc panics if cmp is nil, and with a *PanicError if cmp
+// SortStableFunc panics if cmp is nil, and with a *sched.PanicError if cmp
 // panics. x is then a permutation of its input: a merge that was writing
 // x when cmp panicked copies its halves back from the buffer.
-func SortStableFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
+func SortStableFunc[S ~[]E, E any](t *sched.Task, x S, cmp func(a, b E) int) {
 	checkLoop("SortStableFunc", cmp == nil)
 	if t == nil {
-		onDefault(func(t *Task) { SortStableFunc(t, x, cmp) })
+		onDefault(func(t *sched.Task) { SortStableFunc(t, x, cmp) })
 		return
 	}
 	if len(x) < 2 {
@@ -140,11 +142,11 @@ func SortStableFunc[S ~[]E, E any](t *Task, x S, cmp func(a, b E) int) {
 	sortStable(t, []E(x), cmp, nil)
 }
 
-// join2 is JoinFunc, or with a meter, f and then g in the calling
+// join2 is sched.JoinFunc, or with a meter, f and then g in the calling
 // goroutine, as the meter's model of a join (see sortMeter).
-func join2[A, B any](t *Task, m *sortMeter, f func(*Task, A), a A, g func(*Task, B), b B) {
+func join2[A, B any](t *sched.Task, m *sortMeter, f func(*sched.Task, A), a A, g func(*sched.Task, B), b B) {
 	if m == nil {
-		JoinFunc(t, f, a, g, b)
+		sched.JoinFunc(t, f, a, g, b)
 		return
 	}
 	m.fork()
@@ -158,13 +160,13 @@ func join2[A, B any](t *Task, m *sortMeter, f func(*Task, A), a A, g func(*Task,
 // of a range of n: body(t, lo, hi) for each.
 type blocks struct {
 	n, size int
-	body    func(t *Task, lo, hi int)
+	body    func(t *sched.Task, lo, hi int)
 	m       *sortMeter
 }
 
 // forBlocks calls body for each block of a range of n, in parallel, in
 // tasks that halve the blocks between them. Its span is a block's.
-func forBlocks(t *Task, m *sortMeter, n, size int, body func(t *Task, lo, hi int)) {
+func forBlocks(t *sched.Task, m *sortMeter, n, size int, body func(t *sched.Task, lo, hi int)) {
 	if n <= 0 {
 		return
 	}
@@ -179,7 +181,7 @@ type blockSpan struct {
 
 // blockTask runs the blocks of s, forking half of them while it has more
 // than one.
-func blockTask(t *Task, s blockSpan) {
+func blockTask(t *sched.Task, s blockSpan) {
 	for s.hi-s.lo > 1 {
 		mid := s.lo + (s.hi-s.lo)/2
 		join2(t, s.p.m, blockTask, blockSpan{s.p, s.lo, mid}, blockTask, blockSpan{s.p, mid, s.hi})
@@ -200,7 +202,7 @@ const sortedProbe = 32
 // reverses into a sorted one (if down asks). The check runs in parallel
 // blocks, each of which also checks the element before it; a block checks
 // only the orders that no other block has ruled out.
-func presorted[E any](t *Task, m *sortMeter, x []E, order func(y []E, up, down bool) (bool, bool)) bool {
+func presorted[E any](t *sched.Task, m *sortMeter, x []E, order func(y []E, up, down bool) (bool, bool)) bool {
 	if len(x) <= sortBlock { // on this worker
 		up, down := order(x, true, true)
 		if !up && down {
@@ -218,7 +220,7 @@ func presorted[E any](t *Task, m *sortMeter, x []E, order func(y []E, up, down b
 	var notUp, notDown atomic.Bool
 	notUp.Store(!up)
 	notDown.Store(!down)
-	forBlocks(t, m, len(x)-len(probe), sortBlock, func(t *Task, lo, hi int) {
+	forBlocks(t, m, len(x)-len(probe), sortBlock, func(t *sched.Task, lo, hi int) {
 		u, d := order(x[len(probe)+lo-1:len(probe)+hi], !notUp.Load(), !notDown.Load())
 		if !u {
 			notUp.Store(true)
@@ -231,7 +233,7 @@ func presorted[E any](t *Task, m *sortMeter, x []E, order func(y []E, up, down b
 	case !notUp.Load():
 		return true
 	case !notDown.Load():
-		forBlocks(t, m, len(x)/2, sortBlock, func(t *Task, lo, hi int) {
+		forBlocks(t, m, len(x)/2, sortBlock, func(t *sched.Task, lo, hi int) {
 			n := len(x)
 			for i := lo; i < hi; i++ {
 				x[i], x[n-1-i] = x[n-1-i], x[i]

@@ -1,4 +1,6 @@
-package sched
+package par
+
+import "github.com/worksteal/wsq/sched"
 
 // maxBlocks is the most blocks a reduction cuts its range into. The
 // blocks depend on n alone, so that the result does too (see Reduce).
@@ -23,22 +25,22 @@ const maxBlocks = 4096
 // associative and identity is its identity, the result is that of the
 // serial fold over the indices.
 //
-//	sum := sched.Reduce(t, len(xs), 0.0,
+//	sum := par.Reduce(t, len(xs), 0.0,
 //		func(t *sched.Task, i int) float64 { return xs[i] * xs[i] },
 //		func(a, b float64) float64 { return a + b })
 //
 // Reduce holds one result per block until the end. It panics if f or
-// combine is nil, and with a *PanicError if f or combine panics. It splits
+// combine is nil, and with a *sched.PanicError if f or combine panics. It splits
 // the blocks as For splits a range: see Loop. With a nil t, it runs on the
-// default pool (see Do).
-func Reduce[R any](t *Task, n int, identity R, f func(t *Task, i int) R, combine func(x, y R) R) R {
+// default pool (see sched.Do).
+func Reduce[R any](t *sched.Task, n int, identity R, f func(t *sched.Task, i int) R, combine func(x, y R) R) R {
 	checkLoop("Reduce", f == nil || combine == nil)
 	if t == nil {
 		var r R
-		onDefault(func(t *Task) { r = Reduce(t, n, identity, f, combine) })
+		onDefault(func(t *sched.Task) { r = Reduce(t, n, identity, f, combine) })
 		return r
 	}
-	return reduce(t, n, identity, func(t *Task, lo, hi int) R {
+	return reduce(t, n, identity, func(t *sched.Task, lo, hi int) R {
 		acc := identity
 		for i := lo; i < hi; i++ {
 			acc = combine(acc, f(t, i))
@@ -53,25 +55,25 @@ func Reduce[R any](t *Task, n int, identity R, f func(t *Task, i int) R, combine
 // that block's fold, and the results are folded in block order as Reduce
 // folds them.
 //
-//	sum := sched.ReduceRange(t, len(xs), 0.0, func(t *sched.Task, lo, hi int) float64 {
+//	sum := par.ReduceRange(t, len(xs), 0.0, func(t *sched.Task, lo, hi int) float64 {
 //		s := 0.0
 //		for _, x := range xs[lo:hi] {
 //			s += x * x
 //		}
 //		return s
 //	}, func(a, b float64) float64 { return a + b })
-func ReduceRange[R any](t *Task, n int, identity R, body func(t *Task, lo, hi int) R, combine func(x, y R) R) R {
+func ReduceRange[R any](t *sched.Task, n int, identity R, body func(t *sched.Task, lo, hi int) R, combine func(x, y R) R) R {
 	checkLoop("ReduceRange", body == nil || combine == nil)
 	if t == nil {
 		var r R
-		onDefault(func(t *Task) { r = reduce(t, n, identity, body, combine) })
+		onDefault(func(t *sched.Task) { r = reduce(t, n, identity, body, combine) })
 		return r
 	}
 	return reduce(t, n, identity, body, combine)
 }
 
 // reduce is ReduceRange without the checks.
-func reduce[R any](t *Task, n int, identity R, body func(t *Task, lo, hi int) R, combine func(x, y R) R) R {
+func reduce[R any](t *sched.Task, n int, identity R, body func(t *sched.Task, lo, hi int) R, combine func(x, y R) R) R {
 	if n <= 0 {
 		return identity
 	}
@@ -84,14 +86,14 @@ func reduce[R any](t *Task, n int, identity R, body func(t *Task, lo, hi int) R,
 		blocks++
 	}
 	results := make([]R, blocks)
-	ForRange(t, blocks, func(t *Task, blo, bhi int) {
+	ForRange(t, blocks, func(t *sched.Task, blo, bhi int) {
 		for b := blo; b < bhi; b++ {
 			lo := b * size // below n: b < blocks
 			results[b] = body(t, lo, lo+min(size, n-lo))
 		}
 	})
 	acc := identity
-	asTask(t, func(*Task, struct{}) { // so that a panic of combine is a *PanicError
+	asTask(t, func(*sched.Task, struct{}) { // so that a panic of combine is a *sched.PanicError
 		for _, r := range results {
 			acc = combine(acc, r)
 		}

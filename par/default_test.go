@@ -1,0 +1,297 @@
+package par_test
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/worksteal/wsq/internal/check/schedtest"
+	"github.com/worksteal/wsq/par"
+	"github.com/worksteal/wsq/sched"
+)
+
+// TestNilTaskLoops calls every loop with a nil Task from the test's
+// goroutine, which is no task: each runs on the default pool and returns
+// when done, with the exact result.
+func TestNilTaskLoops(t *testing.T) {
+	const n = 10_000
+	xs := make([]int, n)
+	for i := range xs {
+		xs[i] = (i * 7919) % n
+	}
+	want := slices.Sorted(slices.Values(xs))
+	sum := n * (n - 1) / 2
+	var total atomic.Int64
+	check := func(name string) {
+		t.Helper()
+		assert.Equal(t, int64(sum), total.Swap(0), name)
+	}
+
+	par.For(nil, n, func(_ *sched.Task, i int) { total.Add(int64(i)) })
+	check("For")
+	par.ForRange(nil, n, func(_ *sched.Task, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			total.Add(int64(i))
+		}
+	})
+	check("ForRange")
+	require.NoError(t, par.ForErr(nil, n, func(_ *sched.Task, i int) error { total.Add(int64(i)); return nil }))
+	check("ForErr")
+	require.NoError(t, par.ForRangeErr(nil, n, func(_ *sched.Task, lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			total.Add(int64(i))
+		}
+		return nil
+	}))
+	check("ForRangeErr")
+	par.Loop{Grain: 100}.ForRange(nil, n, func(_ *sched.Task, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			total.Add(int64(i))
+		}
+	})
+	check("Loop.ForRange")
+	par.Loop{}.For(nil, n, func(_ *sched.Task, i int) { total.Add(int64(i)) })
+	check("Loop.For")
+	require.NoError(t, par.Loop{}.ForErr(nil, n, func(_ *sched.Task, i int) error { total.Add(int64(i)); return nil }))
+	check("Loop.ForErr")
+	require.NoError(t, par.Loop{}.ForRangeErr(nil, n, func(_ *sched.Task, lo, hi int) error {
+		total.Add(int64((lo + hi - 1) * (hi - lo) / 2))
+		return nil
+	}))
+	check("Loop.ForRangeErr")
+
+	doubled := par.Map(nil, xs, double)
+	for i, x := range xs {
+		require.Equal(t, 2*x, doubled[i], "Map at %d", i)
+	}
+	out, err := par.MapErr(nil, xs, func(_ *sched.Task, x int) (int, error) { return 2 * x, nil })
+	require.NoError(t, err)
+	assert.Equal(t, doubled, out, "MapErr")
+	assert.Nil(t, par.Map(nil, []int(nil), double), "Map of nil")
+	assert.Equal(t, sum, par.Reduce(nil, n, 0, func(_ *sched.Task, i int) int { return i }, func(a, b int) int { return a + b }), "Reduce")
+	assert.Equal(t, sum, par.ReduceRange(nil, n, 0, func(_ *sched.Task, lo, hi int) int { return (lo + hi - 1) * (hi - lo) / 2 }, func(a, b int) int { return a + b }), "ReduceRange")
+
+	ys := slices.Clone(xs)
+	par.Sort(nil, ys)
+	assert.Equal(t, want, ys, "Sort")
+	ys = slices.Clone(xs)
+	par.SortFunc(nil, ys, cmp.Compare[int])
+	assert.Equal(t, want, ys, "SortFunc")
+	type pair struct{ key, at int }
+	ps := make([]pair, n)
+	for i, x := range xs {
+		ps[i] = pair{x % 10, i}
+	}
+	par.SortStableFunc(nil, ps, func(a, b pair) int { return cmp.Compare(a.key, b.key) })
+	assert.True(t, slices.IsSortedFunc(ps, func(a, b pair) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.at, b.at)) }), "SortStableFunc keeps the order of equal keys")
+	assert.Equal(t, runtime.GOMAXPROCS(0), sched.Default().Workers())
+}
+
+// TestNilTaskFailures checks that a nil Task's loop fails as Pool.Do
+// does: the first error, a *PanicError for a panic, runtime.Goexit passed
+// on; and that a nil function panics at the call.
+func TestNilTaskFailures(t *testing.T) {
+	errBad := errors.New("bad")
+	err := par.ForErr(nil, 1000, func(_ *sched.Task, i int) error {
+		if i == 500 {
+			return errBad
+		}
+		return nil
+	})
+	assert.ErrorIs(t, err, errBad)
+	out, err := par.MapErr(nil, []int{1, 2, 3}, func(_ *sched.Task, x int) (int, error) {
+		if x == 2 {
+			return 0, errBad
+		}
+		return x, nil
+	})
+	assert.ErrorIs(t, err, errBad)
+	assert.Nil(t, out)
+
+	e := schedtest.CallInGoroutine(t, func() { par.For(nil, 100, func(_ *sched.Task, i int) { panic(schedtest.ErrBoom) }) })
+	pe, ok := e.Recovered.(*sched.PanicError)
+	require.True(t, ok, "a body's panic reaches the caller as a *PanicError, not %#v", e.Recovered)
+	assert.Equal(t, schedtest.ErrBoom, pe.Value)
+	e = schedtest.CallInGoroutine(t, func() { par.Sort(nil, []int{3, 2, 1}); runtime.Goexit() })
+	assert.False(t, e.Returned)
+	assert.Nil(t, e.Recovered, "a Goexit after the sort")
+	e = schedtest.CallInGoroutine(t, func() { par.For(nil, 100, func(*sched.Task, int) { runtime.Goexit() }) })
+	assert.False(t, e.Returned, "a body's Goexit ends the caller")
+	assert.Nil(t, e.Recovered, "a body's Goexit is no panic")
+
+	for name, f := range map[string]func(){
+		"For":                func() { par.For(nil, 3, nil) },
+		"ForErr":             func() { _ = par.ForErr(nil, 3, nil) },
+		"Map":                func() { par.Map[int, int](nil, []int{1}, nil) },
+		"MapErr":             func() { _, _ = par.MapErr[int, int](nil, []int{1}, nil) },
+		"Reduce":             func() { par.Reduce(nil, 3, 0, nil, func(x, y int) int { return x }) },
+		"SortFunc":           func() { par.SortFunc(nil, []int{2, 1}, nil) },
+		"SortStableFunc":     func() { par.SortStableFunc[[]int](nil, []int{2, 1}, nil) },
+		"ForErrContext":      func() { _ = par.ForErrContext(ctx, 3, nil) },
+		"ForRangeErrContext": func() { _ = par.ForRangeErrContext(ctx, 3, nil) },
+		"MapErrContext":      func() { _, _ = par.MapErrContext[int, int](ctx, []int{1}, nil) },
+	} {
+		assert.Equal(t, "par: "+name+" with a nil function", schedtest.PanicValue(t, f), name)
+	}
+}
+
+// nilTaskCalls are the calls with a nil Task, by name, for the tests
+// that make them from tasks.
+var nilTaskCalls = map[string]func(){
+	"For":         func() { par.For(nil, 10, func(*sched.Task, int) {}) },
+	"ForRange":    func() { par.ForRange(nil, 10, func(*sched.Task, int, int) {}) },
+	"ForErr":      func() { _ = par.ForErr(nil, 10, func(*sched.Task, int) error { return nil }) },
+	"ForRangeErr": func() { _ = par.ForRangeErr(nil, 10, func(*sched.Task, int, int) error { return nil }) },
+	"Map":         func() { par.Map(nil, []int{1, 2}, double) },
+	"MapErr":      func() { _, _ = par.MapErr(nil, []int{1}, func(_ *sched.Task, x int) (int, error) { return x, nil }) },
+	"Reduce": func() {
+		par.Reduce(nil, 10, 0, func(_ *sched.Task, i int) int { return i }, func(a, b int) int { return a + b })
+	},
+	"ReduceRange": func() {
+		par.ReduceRange(nil, 10, 0, func(_ *sched.Task, lo, hi int) int { return lo }, func(a, b int) int { return a + b })
+	},
+	"Sort":               func() { par.Sort(nil, []int{2, 1}) },
+	"SortFunc":           func() { par.SortFunc(nil, []int{2, 1}, cmp.Compare[int]) },
+	"SortStableFunc":     func() { par.SortStableFunc(nil, []int{2, 1}, cmp.Compare[int]) },
+	"ForErrContext":      func() { _ = par.ForErrContext(ctx, 10, func(*sched.Task, int) error { return nil }) },
+	"ForRangeErrContext": func() { _ = par.ForRangeErrContext(ctx, 10, func(*sched.Task, int, int) error { return nil }) },
+	"MapErrContext": func() {
+		_, _ = par.MapErrContext(ctx, []int{1}, func(_ *sched.Task, x int) (int, error) { return x, nil })
+	},
+	"Do": func() { _ = sched.Do(ctx, func(*sched.Task) error { return nil }) },
+	"ForEach": func() {
+		par.ForEach(nil, slices.Values([]int{1, 2}), func(*sched.Task, int) {})
+	},
+	"ForEachErr": func() {
+		_ = par.ForEachErr(nil, slices.Values([]int{1, 2}), func(*sched.Task, int) error { return nil })
+	},
+	"ForEachErrContext": func() {
+		_ = par.ForEachErrContext(ctx, slices.Values([]int{1, 2}), func(*sched.Task, int) error { return nil })
+	},
+	"MapSeq": func() {
+		for range par.MapSeq(nil, slices.Values([]int{1, 2}), func(_ *sched.Task, x int) (int, error) { return x, nil }) {
+		}
+	},
+}
+
+// nilFromTask is the panic of a call of nilTaskCalls by a task.
+var nilFromTask = schedtest.ByTask("Do, or a call with a nil Task")
+
+// TestNilTaskFromTask checks that a call with a nil Task by a task
+// panics, whatever pool runs the task, the default pool too. On the
+// default pool of one worker, or on a pool of one worker, such a wait
+// could never end. In a Task.Block function, or in a goroutine a task
+// starts, a nil Task is right: neither is a task.
+func TestNilTaskFromTask(t *testing.T) {
+	one := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
+	two := schedtest.NewPool(t, sched.PoolConfig{Workers: 2, Mode: sched.Random})
+	pools := map[string]func(f func(t *sched.Task)) error{
+		"one worker":  func(f func(t *sched.Task)) error { return one.Do(ctx, func(t *sched.Task) error { f(t); return nil }) },
+		"two, Random": func(f func(t *sched.Task)) error { return two.Do(ctx, func(t *sched.Task) error { f(t); return nil }) },
+		"default pool": func(f func(t *sched.Task)) error {
+			return sched.Do(ctx, func(t *sched.Task) error { f(t); return nil })
+		},
+	}
+	for pool, do := range pools {
+		for name, call := range nilTaskCalls {
+			got := schedtest.PanicValue(t, func() { _ = do(func(*sched.Task) { call() }) })
+			assert.Equal(t, nilFromTask, got, "%s by a task of %s", name, pool)
+			// Deeper: in a loop's body, on whichever worker runs it.
+			got = schedtest.PanicValue(t, func() {
+				_ = do(func(t *sched.Task) { par.For(t, 4, func(*sched.Task, int) { call() }) })
+			})
+			assert.Equal(t, nilFromTask, got, "%s in a loop's body on %s", name, pool)
+		}
+		var sum atomic.Int64
+		require.NoError(t, do(func(t *sched.Task) {
+			t.Block(func() {
+				par.For(nil, 100, func(_ *sched.Task, i int) { sum.Add(int64(i)) })
+			})
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				par.For(nil, 100, func(_ *sched.Task, i int) { sum.Add(int64(i)) })
+			}()
+			t.Block(func() { <-done })
+		}), pool)
+		assert.Equal(t, int64(2*4950), sum.Load(), "loops with a nil Task in a Block function and in a goroutine, on %s", pool)
+	}
+}
+
+// TestContextLoops checks the loops that take a context: an error stops
+// them and is returned, a context cancelled before the call stops them
+// before the first call, and the body's Task has a context derived from
+// the one given.
+func TestContextLoops(t *testing.T) {
+	type key struct{}
+	vctx := context.WithValue(ctx, key{}, "v")
+	var sum atomic.Int64
+	require.NoError(t, par.ForErrContext(vctx, 100, func(t *sched.Task, i int) error {
+		if t.Context().Value(key{}) != "v" {
+			return errors.New("the body's context does not derive from ctx")
+		}
+		sum.Add(int64(i))
+		return nil
+	}))
+	assert.Equal(t, int64(4950), sum.Load())
+	require.NoError(t, par.ForRangeErrContext(vctx, 100, func(t *sched.Task, lo, hi int) error {
+		if t.Context().Value(key{}) != "v" {
+			return errors.New("the body's context does not derive from ctx")
+		}
+		sum.Add(int64((lo + hi - 1) * (hi - lo) / 2))
+		return nil
+	}))
+	assert.Equal(t, int64(2*4950), sum.Load())
+	out, err := par.MapErrContext(vctx, []string{"a", "bb"}, func(t *sched.Task, s string) (int, error) {
+		if t.Context().Value(key{}) != "v" {
+			return 0, errors.New("f's context does not derive from ctx")
+		}
+		return len(s), nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 2}, out)
+
+	cctx, cancel := context.WithCancelCause(ctx)
+	cause := errors.New("cancelled by the test")
+	cancel(cause)
+	var calls atomic.Int64
+	count := func(*sched.Task, int) error { calls.Add(1); return nil }
+	assert.ErrorIs(t, par.ForErrContext(cctx, 100, count), cause)
+	assert.ErrorIs(t, par.ForRangeErrContext(cctx, 100, func(*sched.Task, int, int) error { calls.Add(1); return nil }), cause)
+	_, err = par.MapErrContext(cctx, []int{1, 2}, func(_ *sched.Task, x int) (int, error) { calls.Add(1); return x, nil })
+	assert.ErrorIs(t, err, cause)
+	assert.Zero(t, calls.Load(), "calls after a cancellation")
+
+	// A cancellation during the loop stops it, and is its error.
+	lctx, stop := context.WithCancelCause(ctx)
+	err = par.ForErrContext(lctx, 1_000_000, func(_ *sched.Task, i int) error {
+		if i == 1000 {
+			stop(cause)
+		}
+		return nil
+	})
+	assert.ErrorIs(t, err, cause)
+}
+
+// TestDefaultPool checks the default pool's configuration: set once,
+// ExampleForErrContext checks records from main, on the default pool,
+// until the first bad one or until ctx is cancelled.
+func ExampleForErrContext() {
+	records := []string{"id=1", "id=2", "garbage", "id=4"}
+	err := par.ForErrContext(context.Background(), len(records), func(t *sched.Task, i int) error {
+		if records[i][:3] != "id=" {
+			return fmt.Errorf("record %d: %q", i, records[i])
+		}
+		return nil
+	})
+	fmt.Println(err)
+	// Output: record 2: "garbage"
+}
