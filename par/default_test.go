@@ -295,3 +295,24 @@ func ExampleForErrContext() {
 	fmt.Println(err)
 	// Output: record 2: "garbage"
 }
+
+// TestNilTaskLoopAfterBlock checks that a loop with a nil Task panics in
+// a task after its Task.Block returned as before it: the task goes on
+// unseated, without its worker, and is a task all the same.
+func TestNilTaskLoopAfterBlock(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		p := schedtest.NewPool(t, sched.PoolConfig{Workers: workers})
+		for _, block := range []bool{false, true} {
+			got := schedtest.PanicValue(t, func() {
+				_ = p.Do(ctx, func(t *sched.Task) error {
+					if block {
+						t.Block(func() {})
+					}
+					par.For(nil, 10, func(*sched.Task, int) {})
+					return nil
+				})
+			})
+			assert.Equal(t, nilFromTask, got, "workers=%d, after a Block: %v", workers, block)
+		}
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/worksteal/wsq/internal/check/schedtest"
-	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -36,7 +35,7 @@ func ExampleSetDefault() {
 		fmt.Println(err)
 		return
 	}
-	par.For(nil, 100, func(t *sched.Task, i int) { /* ... */ })
+	_ = sched.Do(context.Background(), func(t *sched.Task) error { /* ... */ return nil })
 }
 
 // ExampleDo runs fork-join code on the default pool, from main.

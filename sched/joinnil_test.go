@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/worksteal/wsq/internal/check/schedtest"
-	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
 
@@ -91,7 +90,6 @@ func TestNilTaskAfterBlock(t *testing.T) {
 			{schedtest.ByTask("Join with a nil Task"), func() { sched.Join(nil, double, 1, double, 2) }},
 			{schedtest.ByTask("JoinFunc with a nil Task"), func() { sched.JoinFunc(nil, nop, 1, nop, 2) }},
 			{schedtest.ByTask("Group.Wait with a nil Task"), func() { _ = p.NewGroup(ctx).Wait(nil) }},
-			{schedtest.ByTask("Do, or a call with a nil Task"), func() { par.For(nil, 10, func(*sched.Task, int) {}) }},
 			{schedtest.ByTask("Do, or a call with a nil Task"), func() { _ = sched.Do(ctx, func(*sched.Task) error { return nil }) }},
 		} {
 			for _, block := range []bool{false, true} {

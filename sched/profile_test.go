@@ -1,12 +1,9 @@
 package sched_test
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
-	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,180 +15,51 @@ import (
 
 	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
-	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
 )
 
-// The measured runs of shapes whose work and span are known. Each leaf
-// burns a fixed CPU time (burn), so the figures are ratios of those
-// times: the tests compare ratios, with tolerances the clock allows,
-// never an absolute time. The collector may still take a core midway: a
-// shape runs up to measuredRuns times, until one run meets every ratio.
-// Where the model makes a figure exact (the forks, the burden a path
-// carries), every run must meet it.
-
-// leaf is the time of one leaf of the shapes: a loop chunk of one such
-// iteration takes too long to grow. A shape does about a millisecond of
-// work.
-const leaf = 100 * time.Microsecond
-
-// burn spins until its thread's CPU clock (cpuNow: on Linux the thread's
-// CPU time, else the wall clock) has run for d, reading it every few
-// hundred rounds of a mixing step. So a leaf takes d on the clock that
-// measured runs read, however fast the processor runs it meanwhile: the
-// machine's other jobs, and a sibling hyper-thread, slow the rounds, not
-// the clock's count. The goroutine stays on its thread while it burns.
-func burn(d time.Duration) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	x := uint64(d) | 1
-	for start := cpuNow(); cpuNow()-start < d; {
-		for range 256 {
-			x ^= x << 13
-			x ^= x >> 7
-			x ^= x << 17
-		}
-	}
-	burnSink.Store(x)
-}
-
-var burnSink atomic.Uint64
-
-// burden is the burden of the tests that read it: as long as a leaf, so
-// that a wrong count of forks shows.
-const burden = leaf
-
-// measuredRuns is the most times a shape runs.
-const measuredRuns = 12
-
-// measuredPool returns a pool of the given number of workers, closed at
-// the end of the test.
-func measuredPool(t *testing.T, workers int) *sched.Pool {
-	p, err := sched.NewPool(sched.PoolConfig{Workers: workers})
-	require.NoError(t, err)
-	t.Cleanup(func() { p.Close() })
-	return p
-}
-
-// expect is a ratio that a measured shape must meet: got within
-// [lo·want, hi·want].
-type expect struct {
-	what         string
-	got          func(sched.Profile) float64
-	want, lo, hi float64
-}
-
-func (e expect) met(p sched.Profile) bool {
-	g := e.got(p)
-	return g >= e.lo*e.want && g <= e.hi*e.want
-}
-
-// parallelism, work and span are the expectations of most shapes.
-func parallelism(want, lo, hi float64) expect {
-	return expect{"parallelism", sched.Profile.Parallelism, want, lo, hi}
-}
-
-func work(want time.Duration, lo, hi float64) expect {
-	return expect{"work", func(p sched.Profile) float64 { return float64(p.Work) }, float64(want), lo, hi}
-}
-
-func span(want time.Duration, lo, hi float64) expect {
-	return expect{"span", func(p sched.Profile) float64 { return float64(p.Span) }, float64(want), lo, hi}
-}
-
-// measureShape runs a shape (run returns its profile) until a run meets
-// every expectation, at most measuredRuns times, and checks each run
-// with each. It fails with the figures of the run of median parallelism
-// if none met them all.
-//
-// With -short, a shape runs once and only each checks it: the exact
-// figures. CI's -short run is the 32-bit one, under an emulator whose
-// clocks do not keep the ratios of CPU time; every other run checks them.
-func measureShape(t *testing.T, run func() sched.Profile, each func(sched.Profile), exps ...expect) {
-	t.Helper()
-	if testing.Short() {
-		prof := run()
-		if each != nil {
-			each(prof)
-		}
-		return
-	}
-	var ps []sched.Profile
-	for range measuredRuns {
-		runtime.GC() // a collection would take a core midway
-		prof := run()
-		if each != nil {
-			each(prof)
-		}
-		if !slices.ContainsFunc(exps, func(e expect) bool { return !e.met(prof) }) {
-			return
-		}
-		ps = append(ps, prof)
-	}
-	slices.SortFunc(ps, func(a, b sched.Profile) int { return cmp.Compare(a.Parallelism(), b.Parallelism()) })
-	prof := ps[len(ps)/2]
-	for _, e := range exps {
-		assert.True(t, e.met(prof), "%s = %.3g, want %.3g (within %.2g–%.2g of it); the run of median parallelism of %d:\n%v",
-			e.what, e.got(prof), e.want, e.lo, e.hi, len(ps), prof)
-	}
-}
-
-// doShape is measureShape of f on p, measured with the burden b.
-func doShape(t *testing.T, p *sched.Pool, b time.Duration, f func(*sched.Task) error, each func(sched.Profile), exps ...expect) {
-	t.Helper()
-	measureShape(t, func() sched.Profile {
-		prof, err := p.DoMeasured(context.Background(), sched.Measure{Burden: b}, f)
-		require.NoError(t, err)
-		return prof
-	}, each, exps...)
-}
-
-// workers are the pool sizes the shapes run on: the figures must not
-// depend on them.
-var workers = []int{1, 2}
-
-// TestMeasureChain: a task that forks a leaf and joins it, k times in a
-// row, is a chain: parallelism 1, and each fork's burden on the path.
+// TestMeasureChain: a task that forks a schedtest.Leaf and joins it, k times in a
+// row, is a chain: parallelism 1, and each fork's schedtest.Burden on the path.
 func TestMeasureChain(t *testing.T) {
 	const k = 8
-	for _, w := range workers {
+	for _, w := range schedtest.Workers {
 		t.Run(fmt.Sprint("workers=", w), func(t *testing.T) {
-			doShape(t, measuredPool(t, w), burden, func(t *sched.Task) error {
+			schedtest.DoShape(t, schedtest.MeasuredPool(t, w), schedtest.Burden, func(t *sched.Task) error {
 				for range k {
-					sched.ForkFunc(t, func(*sched.Task, int) { burn(leaf) }, 0).Join(t)
+					sched.ForkFunc(t, func(*sched.Task, int) { schedtest.Burn(schedtest.Leaf) }, 0).Join(t)
 				}
 				return nil
 			}, func(prof sched.Profile) {
 				assert.Equal(t, int64(k), prof.Forks)
-				assert.Equal(t, k*burden, prof.BurdenedSpan-prof.Span, "each fork's burden is on the path")
+				assert.Equal(t, k*schedtest.Burden, prof.BurdenedSpan-prof.Span, "each fork's schedtest.Burden is on the path")
 				assert.Zero(t, prof.Blocked)
-			}, parallelism(1, 0.95, 1.05), work(k*leaf, 0.95, 1.3))
+			}, schedtest.Parallelism(1, 0.95, 1.05), schedtest.Work(k*schedtest.Leaf, 0.95, 1.3))
 		})
 	}
 }
 
 // TestMeasureSerial: a task that forks nothing has its work as its span.
 func TestMeasureSerial(t *testing.T) {
-	doShape(t, measuredPool(t, 2), burden, func(*sched.Task) error {
-		burn(4 * leaf)
+	schedtest.DoShape(t, schedtest.MeasuredPool(t, 2), schedtest.Burden, func(*sched.Task) error {
+		schedtest.Burn(4 * schedtest.Leaf)
 		return nil
 	}, func(prof sched.Profile) {
 		assert.Equal(t, prof.Span, prof.BurdenedSpan)
 		assert.Equal(t, prof.Work, prof.Span)
 		assert.Zero(t, prof.Forks)
-	}, work(4*leaf, 0.95, 1.3))
+	}, schedtest.Work(4*schedtest.Leaf, 0.95, 1.3))
 }
 
 // TestMeasureLeaves: n equal leaves forked at once, then joined, have a
 // parallelism of about n, whatever the number of workers.
 func TestMeasureLeaves(t *testing.T) {
 	const n = 8
-	for _, w := range workers {
+	for _, w := range schedtest.Workers {
 		t.Run(fmt.Sprint("workers=", w), func(t *testing.T) {
-			doShape(t, measuredPool(t, w), burden, func(t *sched.Task) error {
+			schedtest.DoShape(t, schedtest.MeasuredPool(t, w), schedtest.Burden, func(t *sched.Task) error {
 				fs := make([]sched.Future[struct{}], n)
 				for i := range fs {
-					fs[i] = sched.ForkFunc(t, func(*sched.Task, int) { burn(2 * leaf) }, i)
+					fs[i] = sched.ForkFunc(t, func(*sched.Task, int) { schedtest.Burn(2 * schedtest.Leaf) }, i)
 				}
 				for _, f := range fs {
 					f.Join(t)
@@ -199,9 +67,9 @@ func TestMeasureLeaves(t *testing.T) {
 				return nil
 			}, func(prof sched.Profile) {
 				assert.Equal(t, int64(n), prof.Forks)
-				// The longest paths end in a leaf, one fork after the root.
-				assert.Equal(t, burden, prof.BurdenedSpan-prof.Span)
-			}, parallelism(n, 0.75, 1.05), work(2*n*leaf, 0.95, 1.3))
+				// The longest paths end in a schedtest.Leaf, one fork after the root.
+				assert.Equal(t, schedtest.Burden, prof.BurdenedSpan-prof.Span)
+			}, schedtest.Parallelism(n, 0.75, 1.05), schedtest.Work(2*n*schedtest.Leaf, 0.95, 1.3))
 		})
 	}
 }
@@ -220,10 +88,10 @@ func fibCalls(n int) int {
 // path, and n-1 forks on it.
 func TestMeasureFib(t *testing.T) {
 	const n = 6
-	const c = leaf * 4 / 5
+	const c = schedtest.Leaf * 4 / 5
 	byFork := func(fib func(*sched.Task, int) int) func(*sched.Task, int) int {
 		return func(t *sched.Task, n int) int {
-			burn(c)
+			schedtest.Burn(c)
 			if n < 2 {
 				return n
 			}
@@ -234,7 +102,7 @@ func TestMeasureFib(t *testing.T) {
 	}
 	byJoin := func(fib func(*sched.Task, int) int) func(*sched.Task, int) int {
 		return func(t *sched.Task, n int) int {
-			burn(c)
+			schedtest.Burn(c)
 			if n < 2 {
 				return n
 			}
@@ -247,84 +115,52 @@ func TestMeasureFib(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var fib func(*sched.Task, int) int
 			fib = mk(func(t *sched.Task, n int) int { return fib(t, n) })
-			doShape(t, measuredPool(t, 2), burden, func(t *sched.Task) error {
+			schedtest.DoShape(t, schedtest.MeasuredPool(t, 2), schedtest.Burden, func(t *sched.Task) error {
 				if got := fib(t, n); got != 8 {
 					return fmt.Errorf("fib(%d) = %d", n, got)
 				}
 				return nil
 			}, func(prof sched.Profile) {
 				assert.Equal(t, int64((calls-1)/2), prof.Forks)
-				assert.LessOrEqual(t, prof.BurdenedSpan-prof.Span, (n-1)*burden, "at most n-1 forks on a path")
+				assert.LessOrEqual(t, prof.BurdenedSpan-prof.Span, (n-1)*schedtest.Burden, "at most n-1 forks on a path")
 			},
-				work(time.Duration(calls)*c, 0.95, 1.3), span(n*c, 0.95, 1.3),
-				parallelism(float64(calls)/n, 0.75, 1.1),
-				expect{"burdened span - span", func(p sched.Profile) float64 { return float64(p.BurdenedSpan - p.Span) }, float64((n - 1) * burden), 0.9, 1})
+				schedtest.Work(time.Duration(calls)*c, 0.95, 1.3), schedtest.Span(n*c, 0.95, 1.3),
+				schedtest.Parallelism(float64(calls)/n, 0.75, 1.1),
+				schedtest.Expect{What: "burdened span - span", Got: func(p sched.Profile) float64 { return float64(p.BurdenedSpan - p.Span) }, Want: float64((n - 1) * schedtest.Burden), Lo: 0.9, Hi: 1})
 		})
 	}
-}
-
-// TestMeasureLoop: a loop of n equal iterations, each longer than a
-// chunk, has a parallelism of n on any number of workers, and a burden
-// per level of a binary split into n.
-func TestMeasureLoop(t *testing.T) {
-	const n = 16
-	for _, w := range workers {
-		t.Run(fmt.Sprint("workers=", w), func(t *testing.T) {
-			doShape(t, measuredPool(t, w), burden, func(t *sched.Task) error {
-				par.For(t, n, func(*sched.Task, int) { burn(leaf) })
-				return nil
-			}, func(prof sched.Profile) {
-				assert.Equal(t, 4*burden, prof.BurdenedSpan-prof.Span, "log2(16) levels")
-				assert.Equal(t, int64(n-1), prof.Forks)
-			}, parallelism(n, 0.75, 1.05), work(n*leaf, 0.95, 1.3))
-		})
-	}
-}
-
-// TestMeasureNestedLoops: a loop of loops has the parallelism of its
-// iterations, and the levels of both splits on its burdened path.
-func TestMeasureNestedLoops(t *testing.T) {
-	const outer, inner = 4, 4
-	doShape(t, measuredPool(t, 2), burden, func(t *sched.Task) error {
-		par.For(t, outer, func(t *sched.Task, _ int) {
-			par.For(t, inner, func(*sched.Task, int) { burn(leaf) })
-		})
-		return nil
-	}, func(prof sched.Profile) {
-		assert.Equal(t, 4*burden, prof.BurdenedSpan-prof.Span, "2 levels of each loop")
-	}, parallelism(outer*inner, 0.75, 1.05), work(outer*inner*leaf, 0.95, 1.3))
 }
 
 // TestMeasureGroup: the tasks of a Group are forks of the task that
 // starts them, joined by its Wait.
 func TestMeasureGroup(t *testing.T) {
 	const n = 8
-	doShape(t, measuredPool(t, 2), burden, func(t *sched.Task) error {
+	schedtest.DoShape(t, schedtest.MeasuredPool(t, 2), schedtest.Burden, func(t *sched.Task) error {
 		g := t.NewGroup()
 		for range n {
-			g.Go(t, func(*sched.Task) error { burn(2 * leaf); return nil })
+			g.Go(t, func(*sched.Task) error { schedtest.Burn(2 * schedtest.Leaf); return nil })
 		}
 		return g.Wait(t)
 	}, func(prof sched.Profile) {
 		assert.Equal(t, int64(n), prof.Forks)
-		assert.Equal(t, burden, prof.BurdenedSpan-prof.Span)
-	}, parallelism(n, 0.75, 1.05), work(2*n*leaf, 0.95, 1.3))
+		assert.Equal(t, schedtest.Burden, prof.BurdenedSpan-prof.Span)
+	}, schedtest.Parallelism(n, 0.75, 1.05), schedtest.Work(2*n*schedtest.Leaf, 0.95, 1.3))
 }
 
 // TestMeasureImplicitWait: forks and groups that a task leaves to its
 // end count as if it joined them there.
 func TestMeasureImplicitWait(t *testing.T) {
 	const n = 4
-	doShape(t, measuredPool(t, 2), burden, func(t *sched.Task) error {
+	schedtest.DoShape(t, schedtest.MeasuredPool(t, 2), schedtest.Burden, func(t *sched.Task) error {
 		g := t.NewGroup()
 		for range n {
-			sched.ForkFunc(t, func(*sched.Task, int) { burn(2 * leaf) }, 0)
-			g.Go(t, func(*sched.Task) error { burn(2 * leaf); return nil })
+			sched.ForkFunc(t, func(*sched.Task, int) { schedtest.Burn(2 * schedtest.Leaf) }, 0)
+			g.Go(t, func(*sched.Task) error { schedtest.Burn(2 * schedtest.Leaf); return nil })
 		}
 		return nil
 	}, func(prof sched.Profile) {
 		assert.Equal(t, int64(2*n), prof.Forks)
-	}, parallelism(2*n, 0.75, 1.05), work(4*n*leaf, 0.95, 1.3))
+	}, schedtest.Parallelism(2*n, 0.75, 1.05), schedtest.Work(4*n*schedtest.Leaf, 0.95, 1.3))
 }
 
 // TestMeasureBlock: the time in Task.Block's functions is work, on its
@@ -332,7 +168,7 @@ func TestMeasureImplicitWait(t *testing.T) {
 func TestMeasureBlock(t *testing.T) {
 	const n = 8
 	const d = 2 * time.Millisecond
-	doShape(t, measuredPool(t, 2), burden, func(t *sched.Task) error {
+	schedtest.DoShape(t, schedtest.MeasuredPool(t, 2), schedtest.Burden, func(t *sched.Task) error {
 		g := t.NewGroup()
 		for range n {
 			g.Go(t, func(t *sched.Task) error {
@@ -345,52 +181,23 @@ func TestMeasureBlock(t *testing.T) {
 		assert.GreaterOrEqual(t, prof.Blocked, n*d)
 		assert.LessOrEqual(t, prof.Blocked, prof.Work)
 	},
-		expect{"blocked / work", func(p sched.Profile) float64 { return float64(p.Blocked) / float64(p.Work) }, 1, 0.95, 1},
-		parallelism(n, 0.6, 1.05))
+		schedtest.Expect{What: "blocked / work", Got: func(p sched.Profile) float64 { return float64(p.Blocked) / float64(p.Work) }, Want: 1, Lo: 0.95, Hi: 1},
+		schedtest.Parallelism(n, 0.6, 1.05))
 }
 
 // TestMeasureSiblingJoin: a task that joins its sibling's Future waits
 // for it, but the work counts once, at the forking task's join.
 func TestMeasureSiblingJoin(t *testing.T) {
-	doShape(t, measuredPool(t, 2), burden, func(t *sched.Task) error {
-		a := sched.ForkFunc(t, func(*sched.Task, int) { burn(2 * leaf) }, 0)
+	schedtest.DoShape(t, schedtest.MeasuredPool(t, 2), schedtest.Burden, func(t *sched.Task) error {
+		a := sched.ForkFunc(t, func(*sched.Task, int) { schedtest.Burn(2 * schedtest.Leaf) }, 0)
 		sched.ForkFunc(t, func(t *sched.Task, _ int) {
 			a.Join(t)
-			burn(2 * leaf)
+			schedtest.Burn(2 * schedtest.Leaf)
 		}, 0)
 		return nil
 	}, func(prof sched.Profile) {
 		assert.Equal(t, int64(2), prof.Forks)
-	}, work(4*leaf, 0.95, 1.3), span(4*leaf, 0.95, 1.3))
-}
-
-// TestMeasureLoopsOfThePackage: Reduce, Map and Sort run measured, with
-// their results right and their figures sane.
-func TestMeasureLoopsOfThePackage(t *testing.T) {
-	p := measuredPool(t, 2)
-	xs := make([]int, 1<<14)
-	for i := range xs {
-		xs[i] = (i * 7919) % len(xs)
-	}
-	prof, err := p.DoMeasured(context.Background(), sched.Measure{}, func(t *sched.Task) error {
-		sum := par.Reduce(t, len(xs), 0, func(t *sched.Task, i int) int { return xs[i] }, func(a, b int) int { return a + b })
-		if sum != len(xs)*(len(xs)-1)/2 {
-			return fmt.Errorf("sum %d", sum)
-		}
-		ys := par.Map(t, xs, func(t *sched.Task, x int) int { return -x })
-		par.Sort(t, ys)
-		if !slices.IsSorted(ys) {
-			return fmt.Errorf("not sorted")
-		}
-		return nil
-	})
-	require.NoError(t, err)
-	assert.Positive(t, prof.Span)
-	if !testing.Short() { // see measureShape: the emulator's clocks
-		assert.LessOrEqual(t, prof.Span, prof.Work)
-	}
-	assert.LessOrEqual(t, prof.Span, prof.BurdenedSpan)
-	assert.Positive(t, prof.Forks)
+	}, schedtest.Work(4*schedtest.Leaf, 0.95, 1.3), schedtest.Span(4*schedtest.Leaf, 0.95, 1.3))
 }
 
 // TestRunMeasured: the items of Run are strands, and a spawn a fork.
@@ -406,11 +213,11 @@ func TestRunMeasured(t *testing.T) {
 		{"tree", item{4, 2}, 15, 4},
 	} {
 		t.Run(sh.name, func(t *testing.T) {
-			measureShape(t, func() sched.Profile {
+			schedtest.MeasureShape(t, func() sched.Profile {
 				var handled atomic.Int64
-				st, prof, err := sched.RunMeasured(context.Background(), sched.Measure{Burden: burden}, sched.Config[item]{Workers: 2}, []item{sh.root},
+				st, prof, err := sched.RunMeasured(context.Background(), sched.Measure{Burden: schedtest.Burden}, sched.Config[item]{Workers: 2}, []item{sh.root},
 					func(_ context.Context, it item, w *sched.Worker[item]) error {
-						burn(leaf)
+						schedtest.Burn(schedtest.Leaf)
 						handled.Add(1)
 						if it.depth > 1 {
 							kids := make([]item, it.width)
@@ -427,8 +234,8 @@ func TestRunMeasured(t *testing.T) {
 				return prof
 			}, func(prof sched.Profile) {
 				assert.Equal(t, int64(sh.items-1), prof.Forks)
-				assert.Equal(t, time.Duration(sh.path-1)*burden, prof.BurdenedSpan-prof.Span, "a burden per spawn on the path")
-			}, parallelism(float64(sh.items)/float64(sh.path), 0.75, 1.05), work(time.Duration(sh.items)*leaf, 0.95, 1.3))
+				assert.Equal(t, time.Duration(sh.path-1)*schedtest.Burden, prof.BurdenedSpan-prof.Span, "a schedtest.Burden per spawn on the path")
+			}, schedtest.Parallelism(float64(sh.items)/float64(sh.path), 0.75, 1.05), schedtest.Work(time.Duration(sh.items)*schedtest.Leaf, 0.95, 1.3))
 		})
 	}
 }
@@ -447,10 +254,10 @@ func TestRunMeasuredErrors(t *testing.T) {
 	assert.ErrorIs(t, err, boom)
 }
 
-// TestMeasureBurdenSource: the burden is DefaultBurden unless set, and the
+// TestMeasureBurdenSource: the schedtest.Burden is DefaultBurden unless set, and the
 // profile says which.
 func TestMeasureBurdenSource(t *testing.T) {
-	p := measuredPool(t, 1)
+	p := schedtest.MeasuredPool(t, 1)
 	nop := func(*sched.Task) error { return nil }
 	prof, err := p.DoMeasured(context.Background(), sched.Measure{}, nop)
 	require.NoError(t, err)
@@ -467,7 +274,7 @@ func TestMeasureBurdenSource(t *testing.T) {
 // the same pool counts its own forks alone, and the other's results stay
 // right.
 func TestMeasureOnlyItsRun(t *testing.T) {
-	p := measuredPool(t, 2)
+	p := schedtest.MeasuredPool(t, 2)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -484,11 +291,11 @@ func TestMeasureOnlyItsRun(t *testing.T) {
 			assert.Equal(t, fibSerial(15), r)
 		}
 	}()
-	for range measuredRuns {
+	for range schedtest.MeasuredRuns {
 		prof, err := p.DoMeasured(context.Background(), sched.Measure{}, func(t *sched.Task) error {
 			fs := make([]sched.Future[struct{}], 8)
 			for i := range fs {
-				fs[i] = sched.ForkFunc(t, func(*sched.Task, int) { burn(leaf / 4) }, i)
+				fs[i] = sched.ForkFunc(t, func(*sched.Task, int) { schedtest.Burn(schedtest.Leaf / 4) }, i)
 			}
 			for _, f := range fs {
 				f.Join(t)
@@ -509,7 +316,7 @@ func TestMeasureOnlyItsRun(t *testing.T) {
 // strand, and so not zero when its work is not, and its work is at least
 // its span.
 func TestMeasureFineStrands(t *testing.T) {
-	p := measuredPool(t, 2)
+	p := schedtest.MeasuredPool(t, 2)
 	runs := testenv.Size(20, 20, 100)
 	var wg sync.WaitGroup
 	for range 2 {
@@ -541,7 +348,7 @@ func TestMeasureFineStrands(t *testing.T) {
 // TestMeasurePanic: a measured run that panics panics as Do does, and the
 // pool measures its next run as before.
 func TestMeasurePanic(t *testing.T) {
-	p := measuredPool(t, 2)
+	p := schedtest.MeasuredPool(t, 2)
 	v := schedtest.PanicValue(t, func() {
 		_, _ = p.DoMeasured(context.Background(), sched.Measure{}, func(t *sched.Task) error {
 			sched.ForkFunc(t, func(*sched.Task, int) { panic("boom") }, 0).Join(t)
@@ -549,20 +356,20 @@ func TestMeasurePanic(t *testing.T) {
 		})
 	})
 	assert.Equal(t, "boom", v)
-	prof, err := p.DoMeasured(context.Background(), sched.Measure{Burden: burden}, func(t *sched.Task) error {
-		sched.ForkFunc(t, func(*sched.Task, int) { burn(leaf / 4) }, 0).Join(t) // longer than what t does meanwhile
+	prof, err := p.DoMeasured(context.Background(), sched.Measure{Burden: schedtest.Burden}, func(t *sched.Task) error {
+		sched.ForkFunc(t, func(*sched.Task, int) { schedtest.Burn(schedtest.Leaf / 4) }, 0).Join(t) // longer than what t does meanwhile
 		return nil
 	})
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), prof.Forks)
-	assert.Equal(t, burden, prof.BurdenedSpan-prof.Span)
+	assert.Equal(t, schedtest.Burden, prof.BurdenedSpan-prof.Span)
 	assert.Panics(t, func() { _, _ = p.DoMeasured(context.Background(), sched.Measure{}, nil) })
 }
 
 // TestRegionUnmeasured: an unmeasured task gets a nil Region, whose
 // methods do nothing.
 func TestRegionUnmeasured(t *testing.T) {
-	p := measuredPool(t, 1)
+	p := schedtest.MeasuredPool(t, 1)
 	var rg *sched.Region
 	require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
 		rg = t.NewRegion()
@@ -577,7 +384,7 @@ func TestRegionUnmeasured(t *testing.T) {
 // TestRegionNilTask: a measured Region's methods are a task's own; a nil
 // Task panics with the message that says so, and the run still ends.
 func TestRegionNilTask(tt *testing.T) {
-	p := measuredPool(tt, 1)
+	p := schedtest.MeasuredPool(tt, 1)
 	_, err := p.DoMeasured(context.Background(), sched.Measure{}, func(t *sched.Task) error {
 		rg := t.NewRegion()
 		require.NotNil(tt, rg)

@@ -18,7 +18,9 @@
 // of its own floor or below, and the helpers no harness:
 //
 //	floor  packages                                  non-test files import
-//	4      bench, bench/dag, examples/...            anything below; harnesses too
+//	5      bench, bench/dag, examples/...            anything below; harnesses too
+//	4      par; internal/check/schedtest             floors 0-3 (schedtest: the
+//	                                                 test helpers of sched and par)
 //	3      sched, catalog                            floors 0-2
 //	2      blockq, chaselev, lfqueue, mutexq, tfdeque  floors 0-2
 //	1      wsq (the module root: Queue, Contract)    floor 0
@@ -30,5 +32,5 @@
 // the harnesses see every atomic operation (see package atomicx). Those two
 // harnesses import nothing of the module, so no arrow points up. Test files
 // may import any package, but a test of a package under internal/ never
-// imports sched, catalog, bench or examples.
+// imports sched, catalog, par, schedtest, bench or examples.
 package check

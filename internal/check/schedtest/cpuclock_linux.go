@@ -1,4 +1,4 @@
-package sched_test
+package schedtest
 
 import (
 	"time"

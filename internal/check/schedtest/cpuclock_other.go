@@ -1,6 +1,6 @@
 //go:build !linux
 
-package sched_test
+package schedtest
 
 import "time"
 
