@@ -78,7 +78,7 @@ type Config[T any] struct {
 
 	// Proportion is the part of a victim's queue that one steal takes, with
 	// 0 < Proportion <= 1 (see wsq.StealCount). Zero means that each steal
-	// chooses (see Load balancing in the package documentation): the
+	// chooses (see Load balancing in INTERNALS.md): the
 	// default, for Run and for a Pool.
 	Proportion float64
 

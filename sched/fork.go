@@ -22,7 +22,7 @@ type Future[R any] struct {
 //	return sum(t, xs[mid:]) + left.Join(t)
 //
 // Fork writes nothing that other goroutines read, until a worker looks
-// for work (see Load balancing in the package documentation). It
+// for work (see Load balancing in INTERNALS.md). It
 // allocates only when its goroutine has no finished record of the same
 // types to reuse: fork-join code that joins what it forks allocates
 // nothing per task in steady state.

@@ -17,38 +17,8 @@ import (
 // forks and joins below the split without a shared word, and moves the
 // split when a thief asks.
 //
-// The package's private words, each in one meaning, and where each is
-// defined:
-//
-//	word           means                                                      see
-//	private        a fork on its goroutine's stack, slots[:n]: nobody else sees it  forkStack
-//	publish        make items stealable: private forks, held items, new items  forkStack.publish, Worker.holder
-//	ask            a thief's request that a worker publish                     Worker.asked
-//	answer         the publish that an ask brings, at the next fork or join     forkStack.poll
-//	take back      a join pops its own fork and calls it on its goroutine       forkStack.takeBack
-//	take           a pop of the newest private fork, to run it as a task        forkStack.take
-//	tracked        counted among its task's unjoined forks (not Join's g)       record
-//	record         a fork's function, argument, result and latch, reused        record
-//	frame          the Task of a running task, on its goroutine's stack         runner
-//	up             the task that waits for a task: its parent                   Task.up
-//	descend        to have a task among one's ups                               runner, descends
-//	helping wait   a join or wait that runs other tasks meanwhile               runner.help
-//	compensate     a helping wait lends its worker and sleeps                   crew.compensate
-//	lend, reclaim  hand a worker to another goroutine, and take it back         crew (lend.go)
-//	seat, spare    a worker's goroutines; a parked goroutine kept for a lend    seat, crew.spares
-//	look           a worker's search for work when it has none                  Worker.findWork
-//	pending        the items of a run not handled yet, plus the credit          scheduler.pending
-//	credit         counts taken ahead, given back by settle                     Worker.credit, Group.credit
-//	seal           end a group's round: cancel its context, refuse Go           Group.seal
-//	owed           a master's delivery that its worker stopped waiting for      Worker.owed
-//	carry          a stolen item the worker runs next, unpushed                 Worker.carry
-//	held items     a queue's newest items, which its owner keeps from thieves   Worker.holder
-//	grain          a worker's busy time per item; long and coarse above limits  Worker.grain
-//	pin            the host's own count in pending, until it unpins             scheduler.pin
-//	measured       a goroutine of a measured run: it publishes each fork       forkStack.measured
-//	strand         a measured task's code between two forks, joins or waits    strand (profile.go)
-//	tally          a strand's work, and its longest paths so far               tally
-//	stamp          a fork's measure: its task's first paths, then its tally    stamp (measure.go)
+// The words of this file, and of the package, are listed in INTERNALS.md
+// (Words): each has one meaning.
 
 // Invariants, kept by every operation below:
 //

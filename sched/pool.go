@@ -55,7 +55,7 @@ type Pool struct {
 // GOMAXPROCS workers, each with the default queue, in Random mode.
 //
 // With Proportion zero, each steal chooses, as Run's do (see Load
-// balancing in the package documentation). BENCHMARKS.md measures the
+// balancing in INTERNALS.md). BENCHMARKS.md measures the
 // choices.
 type PoolConfig = Config[Job]
 

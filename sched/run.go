@@ -20,7 +20,7 @@ import (
 // them, and nothing else runs on that worker. A blockq queue may hold its
 // newest items from thieves until then (see blockq's Holding items),
 // unless the worker's recent items were long (see Work a worker keeps to
-// itself in the package docs). A
+// itself in INTERNALS.md). A
 // handler that must wait should hand the waiting to a goroutine of its
 // own, or use a Pool. There, Join and Wait run other tasks while they
 // wait, and Task.Block lets a task block while its worker goes on.

@@ -79,7 +79,7 @@ type runner struct {
 
 // maxStealingJoins is the most helping waits, nested on one goroutine's
 // stack, that take work from outside the worker's own queue. See Space and
-// depth in the package documentation.
+// depth in INTERNALS.md.
 const maxStealingJoins = 16
 
 // maxAncestors is the most ancestors of a task that a helping wait reads

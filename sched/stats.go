@@ -23,7 +23,7 @@ type Stats struct {
 	// those that waited for a free slot, while Config.MaxBlocked functions
 	// ran. PeakBlocked is the most goroutines that had lent their workers
 	// at once, in Task.Block or in a join that found nothing it may run
-	// (see What a join runs in the package docs), the waiting ones
+	// (see What a join runs in INTERNALS.md), the waiting ones
 	// included.
 	Blocks, BlockWaits int64
 	PeakBlocked        int
@@ -42,7 +42,7 @@ type WorkerStats struct {
 	// MaxLen is the largest number of items the worker held in its queue,
 	// sampled after each push. Items a bounded queue refused count too
 	// (see Worker.Spawn). The forks a Pool's goroutines keep private do
-	// not (see Work a worker keeps to itself in the package docs).
+	// not (see Work a worker keeps to itself in INTERNALS.md).
 	MaxLen int
 	// IdleWait is the time the worker spent without work, its wait for
 	// the end of the run included.
