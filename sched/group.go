@@ -2,6 +2,7 @@ package sched
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -14,7 +15,15 @@ import (
 // Wait returns that error. Wait run by a task runs other tasks while it
 // waits. Pool.NewGroup makes a Group for tasks started from outside the
 // pool, Task.NewGroup one inside a task. A Group serves one round of Go
-// calls and one Wait.
+// calls and one Wait. SetLimit bounds the tasks active at once, and TryGo
+// starts one only if the limit allows it, as errgroup's do.
+//
+// The zero Group is ready to use, as errgroup's is: at its first use it
+// becomes a group of the default pool (or, used first by a task, of that
+// task's pool) with the background context, as Pool.NewGroup would make.
+// Its tasks do not belong to the task that started them: that task does
+// not wait for them when it returns. A Group must not be copied after its
+// first use.
 //
 // A panic in a task of the group stops the group. Its tasks that have not
 // started by then are not run: each finishes at once. Once every task has
@@ -45,15 +54,167 @@ type Group struct {
 	p   *Pool
 	ctx context.Context
 
-	// credit is how many tasks the latch counts ahead, for Go calls with
-	// a nil t, or noCredit once a wait has begun. Such calls count
-	// themselves from it, on a line their goroutines keep, instead of on
-	// the latch's, which the workers write: see count. A Pool's groups
-	// have one (outsideGroup); a task's, rarely fed from outside, do not.
-	credit *atomic.Int64
+	// ext is the group's rarer state, on a line of its own: its credit
+	// and its limit. A Pool's groups have one (outsideGroup); a task's,
+	// rarely fed from outside, get one from SetLimit, or not at all.
+	ext *groupExt
 
-	stopped atomic.Bool // set at the first panic or Goexit
-	ended   atomic.Bool // set when Wait (or the implicit wait of the task that made the group) returns
+	// flags holds the bits below, set once each, on any goroutine.
+	flags atomic.Uint32
+}
+
+// The bits of Group.flags.
+const (
+	groupStopped = 1 << iota // set at the first panic or Goexit
+	groupEnded               // set when Wait (or the implicit wait of the task that made the group) returns
+	groupReady               // the group has its pool and context: NewGroup, or a zero Group's first use (setUpZero)
+)
+
+// is reports whether the flag bit is set. Atomic: any goroutine sets them.
+func (g *Group) is(bit uint32) bool { return g.flags.Load()&bit != 0 }
+
+// groupExt is a Group's rarer state.
+type groupExt struct {
+	// credit is how many tasks the latch counts ahead, for Go calls with
+	// a nil t, or noCredit once a wait has begun, or for a group that
+	// keeps none. Such calls count themselves from it, on a line their
+	// goroutines keep, instead of on the latch's, which the workers write:
+	// see count.
+	credit atomic.Int64
+	// limit is the group's limit on its active tasks, or nil for none:
+	// SetLimit sets it before the Go calls, and every task reads it when
+	// it ends (arrive).
+	limit *groupLimit
+}
+
+// groupLimit is the limit of a Group on its active tasks (SetLimit): a
+// token in sem for each task started and not finished, at most cap(sem).
+// A task that waits for a token runs other tasks meanwhile: it waits on
+// a latch of its own in waiters, which a finishing task arrives on.
+type groupLimit struct {
+	sem     chan struct{}
+	mu      sync.Mutex // guards waiters
+	waiters []*latch
+}
+
+// acquire takes a token, and reports whether it did. Without wait it
+// gives up at once when every token is taken. With wait, a caller that is
+// not a task (t nil) blocks; a task runs other tasks until a token comes
+// back, as a join does.
+func (gl *groupLimit) acquire(t *Task, wait bool) bool {
+	for {
+		select {
+		case gl.sem <- struct{}{}:
+			return true
+		default:
+		}
+		if !wait {
+			return false
+		}
+		if t == nil {
+			nilWait("Group.Go")
+			gl.sem <- struct{}{}
+			return true
+		}
+		// A latch of its own, registered before the second try: a
+		// finishing task after the try arrives on it, one before leaves
+		// a token for the try.
+		l := &latch{n: 1}
+		gl.mu.Lock()
+		gl.waiters = append(gl.waiters, l)
+		gl.mu.Unlock()
+		select {
+		case gl.sem <- struct{}{}:
+			gl.forget(l)
+			return true
+		default:
+		}
+		t.runner.help(l)
+	}
+}
+
+// release gives a finished task's token back and wakes the task that has
+// waited longest for one, if any.
+func (gl *groupLimit) release() {
+	<-gl.sem
+	gl.mu.Lock()
+	var l *latch
+	if len(gl.waiters) > 0 {
+		l = gl.waiters[0]
+		gl.waiters[0] = nil
+		gl.waiters = gl.waiters[1:]
+	}
+	gl.mu.Unlock()
+	if l != nil {
+		l.arrive()
+	}
+}
+
+// forget takes l off the waiters, unless a release took it off already.
+func (gl *groupLimit) forget(l *latch) {
+	gl.mu.Lock()
+	gl.waiters, _ = unordered(gl.waiters, l)
+	gl.mu.Unlock()
+}
+
+// SetLimit limits the number of active tasks in the group to at most n:
+// tasks started and not finished. A negative n means no limit, the
+// default. Go then waits for a task to finish before it starts one beyond
+// the limit: a task's Go runs other tasks meanwhile, as a join does, and a
+// caller that is not a task blocks. TryGo does not wait. With a limit of
+// zero no task starts. As with errgroup, SetLimit must not be called while
+// tasks of the group are active: it panics then.
+//
+// A task that Go waits for may itself wait for a token, as a goroutine of
+// an errgroup may: a program whose n active tasks all wait in Go for the
+// group waits for ever.
+func (g *Group) SetLimit(n int) {
+	g.setUpZero(nil)
+	if gl := g.limitOf(); gl != nil && len(gl.sem) != 0 {
+		panic(fmt.Sprintf("sched: Group.SetLimit while %d tasks of the group are active", len(gl.sem)))
+	}
+	if g.ext == nil {
+		if n < 0 {
+			return
+		}
+		g.ext = new(groupExt)
+		g.ext.credit.Store(noCredit) // a task's group keeps no credit
+	}
+	if n < 0 {
+		g.ext.limit = nil
+		return
+	}
+	g.ext.limit = &groupLimit{sem: make(chan struct{}, n)}
+}
+
+// limitOf returns the group's limit, or nil.
+func (g *Group) limitOf() *groupLimit {
+	if e := g.ext; e != nil {
+		return e.limit
+	}
+	return nil
+}
+
+// setUpZero sets a zero Group up at its first use: as a group of t's pool,
+// or of the default pool for a caller that is not a task, with the
+// background context, as Pool.NewGroup(context.Background()) would. The
+// tasks it starts do not belong to t.
+func (g *Group) setUpZero(t *Task) {
+	if g.is(groupReady) { // the first use may race with others
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.is(groupReady) {
+		return
+	}
+	p := Default()
+	if t != nil {
+		p = t.runner.p
+	}
+	g.p = p
+	g.ctx, g.cancel = context.WithCancelCause(context.Background())
+	g.flags.Or(groupReady) // after the fields: a use that sees it sees them
 }
 
 // unlink takes g, the group of the owner t, off t's groups.
@@ -73,13 +234,18 @@ func (g *Group) unlink(t *Task) {
 // Context returns the group's context, the context of its tasks. It is
 // cancelled when a task of the group returns an error, panics or calls
 // runtime.Goexit, and when Wait returns.
-func (g *Group) Context() context.Context { return g.ctx }
+func (g *Group) Context() context.Context {
+	g.setUpZero(nil)
+	return g.ctx
+}
 
 // Go starts f(t') as a new task of the group, in which t' is the new task's
 // handle. t is the calling task: the new task goes into the queue of t's
 // worker, whose next task it is unless another worker steals it first.
 // With a nil t, for a caller that is not a task, the new task goes to the
-// pool's shared entry, where an idle worker takes it. Go does not block.
+// pool's shared entry, where an idle worker takes it; tasks from one
+// goroutine start in the order it gave them, unless thieves take some
+// first. Go does not block, but to wait for the group's limit (SetLimit).
 //
 // Go panics, starting nothing, if f is nil, or if t is not the calling
 // task's own Task (see Task). It panics after Wait returned: make a new
@@ -89,12 +255,26 @@ func (g *Group) Context() context.Context { return g.ctx }
 // once the worker's buffers have grown; Fork starts a function with an
 // argument without a closure. With a nil t, Go takes no lock while the
 // pool's entry, a ring of 1024 tasks, has room.
-func (g *Group) Go(t *Task, f func(*Task) error) {
+func (g *Group) Go(t *Task, f func(*Task) error) { g.start(t, f, "Group.Go", true) }
+
+// TryGo starts f(t') as Go does, if the group's limit allows it now, and
+// reports whether it did: it never waits for a task to finish.
+func (g *Group) TryGo(t *Task, f func(*Task) error) bool { return g.start(t, f, "Group.TryGo", false) }
+
+// start is Go (wait) and TryGo: op names the call for its panics.
+func (g *Group) start(t *Task, f func(*Task) error, op string, wait bool) bool {
 	if f == nil {
-		panic(nilFunction("Group.Go", ""))
+		panic(nilFunction(op, ""))
 	}
-	if g.ended.Load() { // atomic: Wait may return on another goroutine
-		panic("sched: Group.Go after Wait returned: a Group serves one round of Go calls and one Wait; make a new Group")
+	if t != nil {
+		t.use(op)
+	}
+	g.setUpZero(t)
+	if g.is(groupEnded) { // Wait may return on another goroutine
+		panic("sched: " + op + " after Wait returned: a Group serves one round of Go calls and one Wait; make a new Group")
+	}
+	if gl := g.limitOf(); gl != nil && !gl.acquire(t, wait) {
+		return false
 	}
 	j := Job{group: g, fn: f}
 	if t == nil {
@@ -104,12 +284,14 @@ func (g *Group) Go(t *Task, f func(*Task) error) {
 		g.count()
 		if !g.p.s.inject(j) {
 			g.l.arrive()
+			if gl := g.limitOf(); gl != nil {
+				gl.release()
+			}
 			panic(errClosed)
 		}
 		g.p.s.notify()
-		return
+		return true
 	}
-	t.use("Group.Go")
 	if t.meas != nil {
 		j.fn = measureGo(t, g, f) // a measured run: stops t's strand
 	}
@@ -118,21 +300,22 @@ func (g *Group) Go(t *Task, f func(*Task) error) {
 	if t.meas != nil {
 		resumeStrand(t)
 	}
+	return true
 }
 
 // outsideGroup is a Group made by Pool.NewGroup, with its credit.
 type outsideGroup struct {
-	g      Group
-	_      pad.Line
-	credit atomic.Int64
-	_      pad.Line
+	g   Group
+	_   pad.Line
+	ext groupExt
+	_   pad.Line
 }
 
 // newOutsideGroup returns a Group with a credit line of its own, not yet
 // set up (see Pool.setUp).
 func newOutsideGroup() *Group {
 	og := new(outsideGroup)
-	og.g.credit = &og.credit
+	og.g.ext = &og.ext
 	return &og.g
 }
 
@@ -140,7 +323,8 @@ func newOutsideGroup() *Group {
 // the latch, when the group's credit is spent.
 const creditChunk = 64
 
-// noCredit is Group.credit once a wait has begun.
+// noCredit is groupExt.credit once a wait has begun, or for a group that
+// keeps no credit.
 const noCredit = -1
 
 // count counts one more task in the latch, from the credit while it lasts.
@@ -148,15 +332,16 @@ const noCredit = -1
 // tasks than have not finished: a Wait never ends early. A wait gives the
 // credit back (settle); calls after that count on the latch alone.
 func (g *Group) count() {
-	if g.credit == nil {
+	if g.ext == nil {
 		g.l.add(1)
 		return
 	}
+	credit := &g.ext.credit
 	for {
-		c := g.credit.Load()
+		c := credit.Load()
 		switch {
 		case c > 0:
-			if g.credit.CompareAndSwap(c, c-1) { // a CAS: other goroutines may call Go
+			if credit.CompareAndSwap(c, c-1) { // a CAS: other goroutines may call Go
 				return
 			}
 		case c == noCredit:
@@ -173,7 +358,7 @@ func (g *Group) count() {
 // caller and the rest as credit.
 func (g *Group) refill() {
 	g.l.add(creditChunk)
-	if !g.credit.CompareAndSwap(0, creditChunk-1) {
+	if !g.ext.credit.CompareAndSwap(0, creditChunk-1) {
 		// A wait began, or another call refilled first: give the
 		// rest back.
 		g.l.arriveN(creditChunk - 1)
@@ -183,10 +368,10 @@ func (g *Group) refill() {
 // settle gives back the credit, before a wait: the latch then counts only
 // tasks that have not finished.
 func (g *Group) settle() {
-	if g.credit == nil {
+	if g.ext == nil {
 		return
 	}
-	if c := g.credit.Swap(noCredit); c > 0 {
+	if c := g.ext.credit.Swap(noCredit); c > 0 {
 		g.l.arriveN(c)
 	}
 }
@@ -215,6 +400,7 @@ func (g *Group) Wait(t *Task) error {
 
 // wait is Wait without the check of a nil t, which Pool.Do makes its own.
 func (g *Group) wait(t *Task) error {
+	g.setUpZero(t)
 	g.settle()
 	if t != nil {
 		t.use("Group.Wait")
@@ -235,14 +421,14 @@ func (g *Group) wait(t *Task) error {
 // seal cancels the context, as Wait does once the tasks have finished,
 // refuses later calls of Go, and returns the first panic or Goexit.
 func (g *Group) seal() *failure {
-	g.ended.Store(true) // atomic: Go may be called from any goroutine
+	g.flags.Or(groupEnded) // atomic: Go may be called from any goroutine
 	g.cancel(g.err)
 	return g.l.failure()
 }
 
 // call runs f unless the group has stopped, and records its error.
 func (g *Group) call(t *Task, f func(*Task) error) {
-	if g.stopped.Load() { // atomic: set by the first failure, on any worker
+	if g.is(groupStopped) { // set by the first failure, on any worker
 		return
 	}
 	if err := f(t); err != nil {
@@ -262,7 +448,7 @@ func (g *Group) arrive(f *failure) {
 		g.mu.Lock()
 		if s := g.l.getSlow(); s.fail == nil {
 			s.fail = f
-			g.stopped.Store(true) // atomic: read by tasks on other workers (call)
+			g.flags.Or(groupStopped) // atomic: read by tasks on other workers (call)
 			if f.panic != nil {
 				g.cancel(f.panic)
 			} else {
@@ -270,6 +456,9 @@ func (g *Group) arrive(f *failure) {
 			}
 		}
 		g.mu.Unlock()
+	}
+	if gl := g.limitOf(); gl != nil {
+		gl.release() // before the arrival: Wait's return means every token is back
 	}
 	g.l.arrive()
 }

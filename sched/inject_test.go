@@ -170,7 +170,7 @@ func TestGroupCredit(t *testing.T) {
 	g := newOutsideGroup()
 	g.count()
 	assert.Equal(t, int64(creditChunk), g.l.n)
-	assert.Equal(t, int64(creditChunk-1), g.credit.Load())
+	assert.Equal(t, int64(creditChunk-1), g.ext.credit.Load())
 	for range creditChunk {
 		g.count()
 	}
@@ -179,7 +179,7 @@ func TestGroupCredit(t *testing.T) {
 	assert.Equal(t, int64(creditChunk+1), g.l.n) // the tasks, no more
 	g.count()
 	assert.Equal(t, int64(creditChunk+2), g.l.n) // one by one now
-	assert.Equal(t, int64(noCredit), g.credit.Load())
+	assert.Equal(t, int64(noCredit), g.ext.credit.Load())
 
 	g = new(Group) // a task's group: no credit
 	g.count()
@@ -193,14 +193,14 @@ func TestGroupCredit(t *testing.T) {
 // task.
 func TestGroupRefillRaces(t *testing.T) {
 	g := newOutsideGroup()
-	g.credit.Store(noCredit) // a wait began
+	g.ext.credit.Store(noCredit) // a wait began
 	g.refill()
 	assert.Equal(t, int64(1), g.l.n)
 	g = newOutsideGroup()
-	g.credit.Store(5) // another refill came first
+	g.ext.credit.Store(5) // another refill came first
 	g.refill()
 	assert.Equal(t, int64(1), g.l.n)
-	assert.Equal(t, int64(5), g.credit.Load())
+	assert.Equal(t, int64(5), g.ext.credit.Load())
 }
 
 // TestGroupCreditConcurrent counts from several goroutines while a wait
@@ -242,7 +242,7 @@ func TestGroupLayout(t *testing.T) {
 	if reflect.TypeFor[uintptr]().Size() != 8 {
 		return
 	}
-	for _, name := range []string{"parent", "p", "ctx", "credit", "stopped", "ended"} {
+	for _, name := range []string{"parent", "p", "ctx", "ext", "flags"} {
 		f, ok := g.FieldByName(name)
 		require.True(t, ok, name)
 		assert.GreaterOrEqual(t, f.Offset, uintptr(64), name)

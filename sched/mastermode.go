@@ -3,6 +3,7 @@ package sched
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -241,6 +242,7 @@ func (m *master[T]) stealFor(mb *mailbox[T]) (delivery[T], bool) {
 	s, w := m.ms.s, mb.w
 	if s.inj.size() > 0 {
 		if items := s.inj.take(mb.recv[:0], len(s.workers)); len(items) > 0 {
+			slices.Reverse(items) // oldest on top: see Worker.takeInjected
 			return delivery[T]{items: items, n: len(items)}, true
 		}
 	}

@@ -187,6 +187,7 @@ func (p *Pool) NewGroup(ctx context.Context) *Group {
 func (p *Pool) setUp(g *Group, ctx context.Context) *Group {
 	g.p = p
 	g.ctx, g.cancel = context.WithCancelCause(ctx)
+	g.flags.Or(groupReady) // atomic, though nobody else has g yet: see setUpZero
 	return g
 }
 

@@ -30,6 +30,7 @@ import (
 //	a task that waits for a Group it belongs to                Group.Wait
 //	a Future joined twice, or not made by Fork                 Future.Join
 //	Group.Go after the group's Wait returned                   Group.Go
+//	Group.SetLimit while tasks of the group are active        Group.SetLimit
 //	Pool.Do by a task while every worker runs a task           Pool.Do
 //	Pool.Close by a task                                       Pool.Close
 //	Do, or Go with a nil Task, after Close began               the call; the task is not counted

@@ -3,6 +3,7 @@ package sched
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -553,13 +554,17 @@ const unknownGrain = time.Millisecond
 const maxSampleGap = 256
 
 // takeInjected takes a share of the items added from outside the workers
-// into w.buf, and reports whether it took any.
+// into w.buf, and reports whether it took any. The buffer holds them
+// newest first, so that takeStolen runs the oldest next and the worker
+// pops the others in the order they came: tasks from one goroutine start
+// in the order it gave them, unless thieves take some first.
 func (w *Worker[T]) takeInjected() bool {
 	inj := &w.s.inj
 	if inj.size() == 0 {
 		return false
 	}
 	w.buf = inj.take(w.buf[:0], len(w.s.workers))
+	slices.Reverse(w.buf)
 	return len(w.buf) > 0
 }
 

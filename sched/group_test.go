@@ -1,0 +1,176 @@
+package sched_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/worksteal/wsq/internal/check/schedtest"
+	"github.com/worksteal/wsq/sched"
+)
+
+// TestZeroGroup uses a zero Group as errgroup's zero value is used: from
+// a goroutine that is not a task (on the default pool), and from a task
+// (on its pool). Every task runs, Wait returns the first error, and the
+// context is cancelled once Wait returns.
+func TestZeroGroup(t *testing.T) {
+	var g sched.Group
+	var sum atomic.Int64
+	errFirst := errors.New("first")
+	for i := range 100 {
+		g.Go(nil, func(*sched.Task) error {
+			sum.Add(int64(i))
+			if i == 50 {
+				return errFirst
+			}
+			return nil
+		})
+	}
+	assert.ErrorIs(t, g.Wait(nil), errFirst)
+	assert.Equal(t, int64(4950), sum.Load())
+	assert.Error(t, g.Context().Err(), "the context after Wait")
+
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2})
+	require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
+		var g sched.Group
+		var n atomic.Int64
+		for range 10 {
+			g.Go(t, func(*sched.Task) error { n.Add(1); return nil })
+		}
+		if err := g.Wait(t); err != nil {
+			return err
+		}
+		if n.Load() != 10 {
+			return fmt.Errorf("%d tasks ran, want 10", n.Load())
+		}
+		return nil
+	}))
+
+	var empty sched.Group
+	assert.NoError(t, empty.Wait(nil), "Wait of a zero Group that started nothing")
+}
+
+// TestGroupSetLimit checks that a group with a limit never has more tasks
+// active than the limit, from outside the pool and from a task, that
+// every task runs once, and that tasks that block in Task.Block at a
+// limit of n hold at most n goroutines, and one for the task that waits in
+// Go (Stats.PeakBlocked).
+func TestGroupSetLimit(t *testing.T) {
+	for _, mode := range schedtest.Modes() {
+		for _, limit := range []int{1, 3} {
+			t.Run(fmt.Sprintf("%v/limit=%d", mode, limit), func(t *testing.T) {
+				p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
+				var active, peak, ran atomic.Int64
+				task := func(t *sched.Task) error {
+					n := active.Add(1)
+					for m := peak.Load(); n > m && !peak.CompareAndSwap(m, n); m = peak.Load() {
+					}
+					t.Block(func() { time.Sleep(100 * time.Microsecond) })
+					active.Add(-1)
+					ran.Add(1)
+					return nil
+				}
+				const n = 200
+				g := p.NewGroup(context.Background())
+				g.SetLimit(limit)
+				for range n {
+					g.Go(nil, task)
+				}
+				require.NoError(t, g.Wait(nil))
+				require.NoError(t, p.Do(context.Background(), func(t *sched.Task) error {
+					g := t.NewGroup()
+					g.SetLimit(limit)
+					for range n {
+						g.Go(t, task)
+					}
+					return g.Wait(t)
+				}))
+				assert.Equal(t, int64(2*n), ran.Load(), "tasks run")
+				assert.LessOrEqual(t, peak.Load(), int64(limit), "tasks active at once")
+				// The limit's tasks in Block, and the task that waits in Go
+				// for a token: it lends its worker while it waits.
+				st := p.Close()
+				assert.LessOrEqual(t, st.PeakBlocked, limit+1, "goroutines blocked at once")
+			})
+		}
+	}
+}
+
+// TestGroupTryGo checks that TryGo starts a task only while the limit
+// allows it, and never waits.
+func TestGroupTryGo(t *testing.T) {
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2})
+	g := p.NewGroup(context.Background())
+	g.SetLimit(1)
+	release := make(chan struct{})
+	var ran atomic.Int64
+	block := func(t *sched.Task) error {
+		t.Block(func() { <-release })
+		ran.Add(1)
+		return nil
+	}
+	require.True(t, g.TryGo(nil, block), "the first TryGo, under the limit")
+	assert.False(t, g.TryGo(nil, block), "a TryGo at the limit")
+	close(release)
+	require.NoError(t, g.Wait(nil))
+	assert.Equal(t, int64(1), ran.Load())
+
+	g = p.NewGroup(context.Background())
+	for range 5 {
+		assert.True(t, g.TryGo(nil, func(*sched.Task) error { ran.Add(1); return nil }), "TryGo without a limit")
+	}
+	require.NoError(t, g.Wait(nil))
+	assert.Equal(t, int64(6), ran.Load())
+}
+
+// TestGroupSetLimitWhileActive checks that SetLimit panics while tasks of
+// the group are active, as errgroup's does.
+func TestGroupSetLimitWhileActive(t *testing.T) {
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2})
+	g := p.NewGroup(context.Background())
+	g.SetLimit(2)
+	release := make(chan struct{})
+	started := make(chan struct{})
+	g.Go(nil, func(t *sched.Task) error {
+		close(started)
+		t.Block(func() { <-release })
+		return nil
+	})
+	<-started
+	assert.Equal(t, "sched: Group.SetLimit while 1 tasks of the group are active", schedtest.PanicValue(t, func() { g.SetLimit(5) }))
+	close(release)
+	require.NoError(t, g.Wait(nil))
+}
+
+// TestGroupOrderFromOutside checks that the tasks one goroutine starts
+// from outside the pool start in the order it gave them, on a pool of one
+// worker, where no thief takes any first.
+func TestGroupOrderFromOutside(t *testing.T) {
+	for _, mode := range schedtest.Modes() {
+		p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1, Mode: mode})
+		g := p.NewGroup(context.Background())
+		var mu sync.Mutex
+		var order []int
+		const n = 3000 // more than a take of the entry
+		for i := range n {
+			g.Go(nil, func(*sched.Task) error {
+				mu.Lock()
+				order = append(order, i)
+				mu.Unlock()
+				return nil
+			})
+		}
+		require.NoError(t, g.Wait(nil))
+		require.Len(t, order, n)
+		for i, v := range order {
+			require.Equal(t, i, v, "%v: the %dth task to start", mode, i)
+		}
+	}
+}
