@@ -107,12 +107,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // parallelLine describes the parallel sort res beside slices.Sort's time
 // serial: the times with three significant digits, so that a tiny sort
-// shows its microseconds, and their ratio unless a time was too short to
-// measure.
+// shows its microseconds, and the parallel sort's time over slices.Sort's
+// (below 1: faster), as BENCHMARKS.md writes its ratios, unless a time was
+// too short to measure.
 func parallelLine(serial time.Duration, res result) string {
 	ratio := "slices.Sort too short to compare"
 	if serial > 0 && res.elapsed > 0 {
-		ratio = fmt.Sprintf("%.2fx slices.Sort", serial.Seconds()/res.elapsed.Seconds())
+		ratio = fmt.Sprintf("%.2fx the time of slices.Sort", res.elapsed.Seconds()/serial.Seconds())
 	}
 	return fmt.Sprintf("parallel quicksort: %s (%s), %s, %s moved %s",
 		cli.Duration(res.elapsed), ratio, cli.Count(res.stats.Processed, "task"), cli.Count(res.stats.Steals, "steal"), cli.Count(res.stats.Moved, "task"))

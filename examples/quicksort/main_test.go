@@ -112,8 +112,8 @@ func TestCommand(t *testing.T) {
 // too short to measure.
 func TestParallelLineTinySort(t *testing.T) {
 	res := result{elapsed: 57_345 * time.Nanosecond, stats: sched.Stats{WorkerStats: sched.WorkerStats{Processed: 1}}}
-	assert.Equal(t, "parallel quicksort: 57.3µs (0.02x slices.Sort), 1 task, 0 steals moved 0 tasks", parallelLine(1_234*time.Nanosecond, res))
+	assert.Equal(t, "parallel quicksort: 57.3µs (46.47x the time of slices.Sort), 1 task, 0 steals moved 0 tasks", parallelLine(1_234*time.Nanosecond, res))
 	res = result{elapsed: 2_500 * time.Microsecond, stats: sched.Stats{WorkerStats: sched.WorkerStats{Processed: 9, Steals: 2, Moved: 3}}}
-	assert.Equal(t, "parallel quicksort: 2.5ms (2.00x slices.Sort), 9 tasks, 2 steals moved 3 tasks", parallelLine(5*time.Millisecond, res))
+	assert.Equal(t, "parallel quicksort: 2.5ms (0.50x the time of slices.Sort), 9 tasks, 2 steals moved 3 tasks", parallelLine(5*time.Millisecond, res))
 	assert.Equal(t, "parallel quicksort: 2.5ms (slices.Sort too short to compare), 9 tasks, 2 steals moved 3 tasks", parallelLine(0, res))
 }
