@@ -128,16 +128,13 @@ func TestNilTaskFailures(t *testing.T) {
 	assert.Nil(t, e.Recovered, "a body's Goexit is no panic")
 
 	for name, f := range map[string]func(){
-		"For":                func() { par.For(nil, 3, nil) },
-		"ForErr":             func() { _ = par.ForErr(nil, 3, nil) },
-		"Map":                func() { par.Map[int, int](nil, []int{1}, nil) },
-		"MapErr":             func() { _, _ = par.MapErr[int, int](nil, []int{1}, nil) },
-		"Reduce":             func() { par.Reduce(nil, 3, 0, nil, func(x, y int) int { return x }) },
-		"SortFunc":           func() { par.SortFunc(nil, []int{2, 1}, nil) },
-		"SortStableFunc":     func() { par.SortStableFunc[[]int](nil, []int{2, 1}, nil) },
-		"ForErrContext":      func() { _ = par.ForErrContext(ctx, 3, nil) },
-		"ForRangeErrContext": func() { _ = par.ForRangeErrContext(ctx, 3, nil) },
-		"MapErrContext":      func() { _, _ = par.MapErrContext[int, int](ctx, []int{1}, nil) },
+		"For":            func() { par.For(nil, 3, nil) },
+		"ForErr":         func() { _ = par.ForErr(nil, 3, nil) },
+		"Map":            func() { par.Map[int, int](nil, []int{1}, nil) },
+		"MapErr":         func() { _, _ = par.MapErr[int, int](nil, []int{1}, nil) },
+		"Reduce":         func() { par.Reduce(nil, 3, 0, nil, func(x, y int) int { return x }) },
+		"SortFunc":       func() { par.SortFunc(nil, []int{2, 1}, nil) },
+		"SortStableFunc": func() { par.SortStableFunc[[]int](nil, []int{2, 1}, nil) },
 	} {
 		assert.Equal(t, "par: "+name+" with a nil function", schedtest.PanicValue(t, f), name)
 	}
@@ -158,26 +155,18 @@ var nilTaskCalls = map[string]func(){
 	"ReduceRange": func() {
 		par.ReduceRange(nil, 10, 0, func(_ *sched.Task, lo, hi int) int { return lo }, func(a, b int) int { return a + b })
 	},
-	"Sort":               func() { par.Sort(nil, []int{2, 1}) },
-	"SortFunc":           func() { par.SortFunc(nil, []int{2, 1}, cmp.Compare[int]) },
-	"SortStableFunc":     func() { par.SortStableFunc(nil, []int{2, 1}, cmp.Compare[int]) },
-	"ForErrContext":      func() { _ = par.ForErrContext(ctx, 10, func(*sched.Task, int) error { return nil }) },
-	"ForRangeErrContext": func() { _ = par.ForRangeErrContext(ctx, 10, func(*sched.Task, int, int) error { return nil }) },
-	"MapErrContext": func() {
-		_, _ = par.MapErrContext(ctx, []int{1}, func(_ *sched.Task, x int) (int, error) { return x, nil })
-	},
-	"Do": func() { _ = sched.Do(ctx, func(*sched.Task) error { return nil }) },
+	"Sort":           func() { par.Sort(nil, []int{2, 1}) },
+	"SortFunc":       func() { par.SortFunc(nil, []int{2, 1}, cmp.Compare[int]) },
+	"SortStableFunc": func() { par.SortStableFunc(nil, []int{2, 1}, cmp.Compare[int]) },
+	"Do":             func() { _ = sched.Do(ctx, func(*sched.Task) error { return nil }) },
 	"ForEach": func() {
 		par.ForEach(nil, slices.Values([]int{1, 2}), func(*sched.Task, int) {})
 	},
 	"ForEachErr": func() {
 		_ = par.ForEachErr(nil, slices.Values([]int{1, 2}), func(*sched.Task, int) error { return nil })
 	},
-	"ForEachErrContext": func() {
-		_ = par.ForEachErrContext(ctx, slices.Values([]int{1, 2}), func(*sched.Task, int) error { return nil })
-	},
 	"MapSeq": func() {
-		for range par.MapSeq(nil, slices.Values([]int{1, 2}), func(_ *sched.Task, x int) (int, error) { return x, nil }) {
+		for range par.MapSeq(nil, slices.Values([]int{1, 2}), func(_ *sched.Task, x int) int { return x }) {
 		}
 	},
 }
@@ -226,71 +215,126 @@ func TestNilTaskFromTask(t *testing.T) {
 	}
 }
 
-// TestContextLoops checks the loops that take a context: an error stops
-// them and is returned, a context cancelled before the call stops them
-// before the first call, and the body's Task has a context derived from
-// the one given.
-func TestContextLoops(t *testing.T) {
+// TestLoopsStopAtCancel checks the rule of every loop: it stops when its
+// Task's context is done. Run in sched.Do(ctx, ...), the one way in from a
+// context, its Task has that context: a context cancelled before the loop
+// stops it before its first call, the ...Err forms return its cause, the
+// others return and leave it to t.Context(); a cancellation midway stops
+// the loop there.
+func TestLoopsStopAtCancel(t *testing.T) {
 	type key struct{}
 	vctx := context.WithValue(ctx, key{}, "v")
 	var sum atomic.Int64
-	require.NoError(t, par.ForErrContext(vctx, 100, func(t *sched.Task, i int) error {
-		if t.Context().Value(key{}) != "v" {
-			return errors.New("the body's context does not derive from ctx")
-		}
-		sum.Add(int64(i))
-		return nil
+	require.NoError(t, sched.Do(vctx, func(t *sched.Task) error {
+		return par.ForErr(t, 100, func(t *sched.Task, i int) error {
+			if t.Context().Value(key{}) != "v" {
+				return errors.New("the body's context does not derive from ctx")
+			}
+			sum.Add(int64(i))
+			return nil
+		})
 	}))
 	assert.Equal(t, int64(4950), sum.Load())
-	require.NoError(t, par.ForRangeErrContext(vctx, 100, func(t *sched.Task, lo, hi int) error {
-		if t.Context().Value(key{}) != "v" {
-			return errors.New("the body's context does not derive from ctx")
-		}
-		sum.Add(int64((lo + hi - 1) * (hi - lo) / 2))
-		return nil
-	}))
-	assert.Equal(t, int64(2*4950), sum.Load())
-	out, err := par.MapErrContext(vctx, []string{"a", "bb"}, func(t *sched.Task, s string) (int, error) {
-		if t.Context().Value(key{}) != "v" {
-			return 0, errors.New("f's context does not derive from ctx")
-		}
-		return len(s), nil
-	})
-	require.NoError(t, err)
-	assert.Equal(t, []int{1, 2}, out)
 
 	cctx, cancel := context.WithCancelCause(ctx)
 	cause := errors.New("cancelled by the test")
 	cancel(cause)
 	var calls atomic.Int64
-	count := func(*sched.Task, int) error { calls.Add(1); return nil }
-	assert.ErrorIs(t, par.ForErrContext(cctx, 100, count), cause)
-	assert.ErrorIs(t, par.ForRangeErrContext(cctx, 100, func(*sched.Task, int, int) error { calls.Add(1); return nil }), cause)
-	_, err = par.MapErrContext(cctx, []int{1, 2}, func(_ *sched.Task, x int) (int, error) { calls.Add(1); return x, nil })
-	assert.ErrorIs(t, err, cause)
+	count := func(*sched.Task, int) { calls.Add(1) }
+	countErr := func(*sched.Task, int) error { calls.Add(1); return nil }
+	for name, loop := range map[string]func(t *sched.Task) error{
+		"For":    func(t *sched.Task) error { par.For(t, 100, count); return nil },
+		"ForErr": func(t *sched.Task) error { return par.ForErr(t, 100, countErr) },
+		"ForRange": func(t *sched.Task) error {
+			par.ForRange(t, 100, func(*sched.Task, int, int) { calls.Add(1) })
+			return nil
+		},
+		"Map": func(t *sched.Task) error {
+			par.Map(t, []int{1, 2}, func(_ *sched.Task, x int) int { calls.Add(1); return x })
+			return nil
+		},
+		"MapErr": func(t *sched.Task) error {
+			_, err := par.MapErr(t, []int{1, 2}, func(_ *sched.Task, x int) (int, error) { calls.Add(1); return x, nil })
+			return err
+		},
+		"Reduce": func(t *sched.Task) error {
+			par.Reduce(t, 100, 0, func(*sched.Task, int) int { calls.Add(1); return 1 }, func(a, b int) int { return a + b })
+			return nil
+		},
+		"ForEach": func(t *sched.Task) error {
+			par.ForEach(t, slices.Values([]int{1, 2}), count)
+			return nil
+		},
+		"ForEachErr": func(t *sched.Task) error { return par.ForEachErr(t, slices.Values([]int{1, 2}), countErr) },
+		"MapSeq": func(t *sched.Task) error {
+			for range par.MapSeq(t, slices.Values([]int{1, 2}), func(_ *sched.Task, x int) int { calls.Add(1); return x }) {
+				calls.Add(1)
+			}
+			return nil
+		},
+		"MapSeqErr": func(t *sched.Task) error {
+			for _, err := range par.MapSeqErr(t, slices.Values([]int{1, 2}), func(_ *sched.Task, x int) (int, error) { calls.Add(1); return x, nil }) {
+				return err
+			}
+			return errors.New("MapSeqErr yielded nothing")
+		},
+	} {
+		err := sched.Do(cctx, func(t *sched.Task) error {
+			err := loop(t)
+			if err == nil {
+				err = context.Cause(t.Context()) // the forms without an error
+			}
+			return err
+		})
+		assert.ErrorIs(t, err, cause, name)
+	}
 	assert.Zero(t, calls.Load(), "calls after a cancellation")
 
-	// A cancellation during the loop stops it, and is its error.
+	// A cancellation during the loop stops it there, and is its error.
 	lctx, stop := context.WithCancelCause(ctx)
-	err = par.ForErrContext(lctx, 1_000_000, func(_ *sched.Task, i int) error {
-		if i == 1000 {
-			stop(cause)
-		}
-		return nil
+	var visited atomic.Int64
+	err := sched.Do(lctx, func(t *sched.Task) error {
+		return par.ForErr(t, 1_000_000, func(_ *sched.Task, i int) error {
+			visited.Add(1)
+			if i == 1000 {
+				stop(cause)
+			}
+			return nil
+		})
 	})
 	assert.ErrorIs(t, err, cause)
+	assert.Less(t, visited.Load(), int64(1_000_000), "indices after the cancellation")
+
+	// A sort stops too, and leaves a permutation.
+	xs := make([]int, 1<<16)
+	for i := range xs {
+		xs[i] = len(xs) - i
+	}
+	require.ErrorIs(t, sched.Do(cctx, func(t *sched.Task) error {
+		par.Sort(t, xs)
+		return context.Cause(t.Context())
+	}), cause)
+	ys := slices.Clone(xs)
+	slices.Sort(ys)
+	for i := range ys {
+		require.Equal(t, i+1, ys[i], "a cancelled sort's elements")
+	}
 }
 
 // TestDefaultPool checks the default pool's configuration: set once,
-// ExampleForErrContext checks records from main, on the default pool,
-// until the first bad one or until ctx is cancelled.
-func ExampleForErrContext() {
+// ExampleForErr_context checks records from main, on the default pool,
+// until the first bad one or until ctx is cancelled: in sched.Do(ctx, ...),
+// whose Task has ctx, and every loop stops when its Task's context is done.
+func ExampleForErr_context() {
+	ctx := context.Background()
 	records := []string{"id=1", "id=2", "garbage", "id=4"}
-	err := par.ForErrContext(context.Background(), len(records), func(t *sched.Task, i int) error {
-		if records[i][:3] != "id=" {
-			return fmt.Errorf("record %d: %q", i, records[i])
-		}
-		return nil
+	err := sched.Do(ctx, func(t *sched.Task) error {
+		return par.ForErr(t, len(records), func(t *sched.Task, i int) error {
+			if records[i][:3] != "id=" {
+				return fmt.Errorf("record %d: %q", i, records[i])
+			}
+			return nil
+		})
 	})
 	fmt.Println(err)
 	// Output: record 2: "garbage"

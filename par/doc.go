@@ -20,7 +20,7 @@
 //	Sort, SortFunc             an unstable sort in place                 slices.Sort, slices.SortFunc
 //	SortStableFunc             a stable sort                             slices.SortStableFunc
 //	ForEach, ForEachErr        body(x) for each item of an iter.Seq      for x := range seq
-//	MapSeq                     f(x) for each item, out in seq's order    rill's OrderedMap
+//	MapSeq, MapSeqErr          f(x) for each item, out in seq's order    rill's OrderedMap
 //
 // # Splitting by demand
 //
@@ -34,11 +34,20 @@
 // sched's exported API alone, as this package does.
 //
 // A body gets the Task of the part that runs it, for a nested loop, a
-// sched.Fork or Task.Block. The ...Err functions stop when the task's
-// context is cancelled; the ...Context forms take the context, for code
-// that is not a task:
+// sched.Fork or Task.Block.
 //
-//	err := par.ForErrContext(ctx, len(urls), func(t *sched.Task, i int) error { return fetch(t, urls[i]) })
+// # Cancellation
+//
+// One rule: every function of the package stops when its Task's context
+// is done. It starts no new chunk or item, and returns once the calls
+// under way have. The ...Err forms and MapSeqErr then report
+// context.Cause of the context; the others just return, and their caller
+// learns it from t.Context().Err(). Code that is not a task starts from a
+// context in sched.Do, whose Task has it:
+//
+//	err := sched.Do(ctx, func(t *sched.Task) error {
+//		return par.ForErr(t, len(urls), func(t *sched.Task, i int) error { return fetch(t, urls[i]) })
+//	})
 //
 // ForEach and MapSeq pull the items of an iter.Seq, a batch at a time, on
 // the worker that runs out of items; the sequence itself runs on a

@@ -23,33 +23,35 @@ func ExampleFor_main() {
 	// Output: [1 2 3 4 5]
 }
 
-// ExampleForRangeErrContext validates blocks of records from main, and
-// stops at the first bad block or when ctx is cancelled.
-func ExampleForRangeErrContext() {
+// ExampleForRangeErr validates blocks of records from main, and stops at
+// the first bad block or when ctx is cancelled.
+func ExampleForRangeErr() {
 	records := make([]int, 10_000)
 	for i := range records {
 		records[i] = i
 	}
 	records[7_777] = -1
-	err := par.ForRangeErrContext(context.Background(), len(records), func(t *sched.Task, lo, hi int) error {
-		for i := lo; i < hi; i++ {
-			if records[i] < 0 {
-				return fmt.Errorf("record %d is negative", i)
+	err := sched.Do(context.Background(), func(t *sched.Task) error {
+		return par.ForRangeErr(t, len(records), func(t *sched.Task, lo, hi int) error {
+			for i := lo; i < hi; i++ {
+				if records[i] < 0 {
+					return fmt.Errorf("record %d is negative", i)
+				}
 			}
-		}
-		return nil
+			return nil
+		})
 	})
 	fmt.Println(err)
 	// Output: record 7777 is negative
 }
 
-// ExampleMapErrContext parses numbers from main; the first bad one stops
-// the map.
-func ExampleMapErrContext() {
+// ExampleMapErr parses numbers from main; the first bad one stops the
+// map.
+func ExampleMapErr() {
 	parse := func(t *sched.Task, s string) (int, error) { return strconv.Atoi(s) }
-	n, err := par.MapErrContext(context.Background(), []string{"1", "22", "333"}, parse)
+	n, err := par.MapErr(nil, []string{"1", "22", "333"}, parse)
 	fmt.Println(n, err)
-	_, err = par.MapErrContext(context.Background(), []string{"1", "x", "3"}, parse)
+	_, err = par.MapErr(nil, []string{"1", "x", "3"}, parse)
 	fmt.Println(err)
 	// Output:
 	// [1 22 333] <nil>

@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// The loops are the package's third layer, above fork-join. A loop is a
-// task that splits its range by demand and forks the parts. It uses only
-// the exported names of the layers below it, and they know nothing of it.
+// A loop is a task that splits its range by demand and forks the parts.
+// It uses only the exported names of package sched, which knows nothing
+// of it.
 
 // Loop holds the settings of a parallel loop. The zero Loop splits by
 // demand alone: For, ForRange, ForErr and ForRangeErr are its methods. A
@@ -71,34 +71,16 @@ func ForRangeErr(t *sched.Task, n int, body func(t *sched.Task, lo, hi int) erro
 	return Loop{}.ForRangeErr(t, n, body)
 }
 
-// ForErrContext is ForErr for a goroutine that is not a task: it runs on
-// the default pool (see sched.Do), and stops at the first error or when ctx is
-// cancelled, and returns that error. Each call of body gets a sched.Task whose
-// context derives from ctx.
-//
-//	err := par.ForErrContext(ctx, len(urls), func(t *sched.Task, i int) error { return check(t, urls[i]) })
-func ForErrContext(ctx context.Context, n int, body func(t *sched.Task, i int) error) error {
-	checkLoop("ForErrContext", body == nil)
-	return sched.Do(ctx, func(t *sched.Task) error { return ForErr(t, n, body) })
-}
-
-// ForRangeErrContext is ForRangeErr for a goroutine that is not a task,
-// as ForErrContext is ForErr's.
-func ForRangeErrContext(ctx context.Context, n int, body func(t *sched.Task, lo, hi int) error) error {
-	checkLoop("ForRangeErrContext", body == nil)
-	return sched.Do(ctx, func(t *sched.Task) error { return ForRangeErr(t, n, body) })
-}
-
 // For calls body(i) for every i from 0 to n-1, as the function For does,
 // with the loop's Grain.
 //
 // The calls run on t's worker and on workers that take parts of the
 // range. A chunk calls its indices in order; a worker may run the chunks
-// of several parts in any order. Each call gets the sched.Task of the part that
-// runs it. A nested loop, a Fork or a
-// sched.Task.Block in the body takes that sched.Task, not the caller's: name the
-// parameter t, so that it shadows the outer one. A loop is
-// a task of its own, forked by t and joined before For returns: t's
+// of several parts in any order. Each call gets the Task of the part that
+// runs it. A nested loop, a Fork or a Task.Block in the body takes that
+// Task, not the caller's: name the parameter t, so that it shadows the
+// outer one. A loop is a task of its own, forked by t and joined before
+// For returns: t's
 // worker runs the loop's iterations itself, or other tasks while it waits.
 // So For never blocks a worker.
 //
@@ -114,10 +96,11 @@ func ForRangeErrContext(ctx context.Context, n int, body func(t *sched.Task, lo,
 //	nil t                      runs the loop on the default pool (see sched.Do)
 //
 // A loop that stops early runs no new chunk, and waits for the chunks
-// already running. For does not watch t's context: it runs every index,
-// unless a call panics. ForErr stops at a cancellation.
+// already running. For stops so when t's context is done, as every loop
+// of the package does: it then returns without visiting the indices left,
+// and its caller learns it from t.Context().Err().
 //
-// t is the calling task: For panics if it is not the sched.Task of the function
+// t is the calling task: For panics if it is not the Task of the function
 // that calls it (see sched.Task). Every call of body synchronizes before the
 // return of For.
 func (lp Loop) For(t *sched.Task, n int, body func(t *sched.Task, i int)) {
@@ -133,7 +116,7 @@ func (lp Loop) For(t *sched.Task, n int, body func(t *sched.Task, i int)) {
 		for i := lo; i < hi; i++ {
 			body(t, i)
 		}
-	}, nil, nil)
+	}, nil)
 }
 
 // ForRange calls body(lo, hi) for consecutive chunks [lo, hi) that cover
@@ -155,7 +138,7 @@ func (lp Loop) ForRange(t *sched.Task, n int, body func(t *sched.Task, lo, hi in
 	if n <= 0 {
 		return
 	}
-	lp.run(t, n, body, nil, nil)
+	lp.run(t, n, body, nil)
 }
 
 // ForErr calls body(i) for the indices from 0 to n-1, as For does, until a
@@ -168,7 +151,7 @@ func (lp Loop) ForRange(t *sched.Task, n int, body func(t *sched.Task, lo, hi in
 // So ForErr keeps errgroup's contract: the first error wins, and the
 // others are dropped. A cancelled context stops the loop before its first
 // call. A goroutine that is not a task, with a context that cancels the
-// loop, calls ForErrContext.
+// loop, runs it in sched.Do(ctx, ...), whose Task has that context.
 //
 // Panics, Goexit and the edge cases are those of For.
 func (lp Loop) ForErr(t *sched.Task, n int, body func(t *sched.Task, i int) error) error {
@@ -206,26 +189,24 @@ func (lp Loop) ForRangeErr(t *sched.Task, n int, body func(t *sched.Task, lo, hi
 // runErr runs a loop that stops at an error or a cancellation of t's
 // context, and returns the first error.
 func (lp Loop) runErr(t *sched.Task, n int, body func(t *sched.Task, lo, hi int) error) error {
-	ctx := t.Context()
-	return lp.run(t, n, nil, body, ctx)
+	return lp.run(t, n, nil, body)
 }
 
 // run runs the loop over [0, n) as a task, forked by t and joined at once,
-// and returns its first error. Exactly one of plain and errs is set; ctx
-// is set for a loop that stops at its cancellation. The task is what turns
-// a panic of a body into a *sched.PanicError, wherever it ran.
-func (lp Loop) run(t *sched.Task, n int, plain func(t *sched.Task, lo, hi int), errs func(t *sched.Task, lo, hi int) error, ctx context.Context) error {
+// and returns its first error, a cancellation of t's context among them.
+// Exactly one of plain and errs is set. The task is what turns a panic of
+// a body into a *sched.PanicError, wherever it ran.
+func (lp Loop) run(t *sched.Task, n int, plain func(t *sched.Task, lo, hi int), errs func(t *sched.Task, lo, hi int) error) error {
 	l := &loopState{plain: plain, errs: errs, grain: max(lp.Grain, 1)}
-	if ctx != nil {
-		l.ctx, l.done = ctx, ctx.Done()
-	}
+	ctx := t.Context()
+	l.ctx, l.done = ctx, ctx.Done()
 	l.region = t.NewRegion()
 	asTask(t, runPart, part{l: l, lo: 0, hi: n, step: l.grain, first: true})
 	l.region.End(t)
 	return l.err // every part has finished: Join orders their writes before
 }
 
-// asTask calls f(t', a) as a task of its own, with t' its sched.Task, and
+// asTask calls f(t', a) as a task of its own, with t' its Task, and
 // returns once it and the tasks it started have finished. A panic in it
 // becomes a *sched.PanicError, wherever it runs. A loop's code that must fail
 // as a task does (a body's, or combine's) runs so.
@@ -245,7 +226,7 @@ func checkLoop(op string, nilBody bool) {
 }
 
 // onDefault runs f as a task of the default pool and waits for it, for a
-// loop called with a nil sched.Task: see sched.Do.
+// loop called with a nil Task: see sched.Do.
 func onDefault(f func(t *sched.Task)) {
 	_ = sched.Do(context.Background(), func(t *sched.Task) error {
 		f(t)

@@ -37,10 +37,18 @@ func Map[T, R any](t *sched.Task, s []T, f func(t *sched.Task, x T) R) []R {
 // MapErr is Map for a function that may fail: it stops at the first error
 // or at a cancellation of t's context, as ForErr does, and then returns
 // nil and that error. With no error it returns what Map would and nil.
+// Map stops at a cancellation too, with its result half filled: its
+// caller learns it from t.Context().Err().
 func MapErr[T, R any](t *sched.Task, s []T, f func(t *sched.Task, x T) (R, error)) ([]R, error) {
 	checkLoop("MapErr", f == nil)
 	if t == nil {
-		return mapErrDefault(context.Background(), s, f)
+		var out []R
+		err := sched.Do(context.Background(), func(t *sched.Task) error {
+			var err error
+			out, err = MapErr(t, s, f)
+			return err
+		})
+		return out, err
 	}
 	if s == nil {
 		return nil, nil
@@ -60,33 +68,4 @@ func MapErr[T, R any](t *sched.Task, s []T, f func(t *sched.Task, x T) (R, error
 		return nil, err
 	}
 	return out, nil
-}
-
-// MapErrContext is MapErr for a goroutine that is not a task: it runs on
-// the default pool (see sched.Do), and stops at the first error or when ctx is
-// cancelled. f's sched.Task has a context derived from ctx.
-//
-//	sizes, err := par.MapErrContext(ctx, paths, func(t *sched.Task, p string) (int64, error) {
-//		var fi fs.FileInfo
-//		var err error
-//		t.Block(func() { fi, err = os.Stat(p) })
-//		if err != nil {
-//			return 0, err
-//		}
-//		return fi.Size(), nil
-//	})
-func MapErrContext[T, R any](ctx context.Context, s []T, f func(t *sched.Task, x T) (R, error)) ([]R, error) {
-	checkLoop("MapErrContext", f == nil)
-	return mapErrDefault(ctx, s, f)
-}
-
-// mapErrDefault is MapErr on the default pool, with ctx.
-func mapErrDefault[T, R any](ctx context.Context, s []T, f func(t *sched.Task, x T) (R, error)) ([]R, error) {
-	var out []R
-	err := sched.Do(ctx, func(t *sched.Task) error {
-		var err error
-		out, err = MapErr(t, s, f)
-		return err
-	})
-	return out, err
 }

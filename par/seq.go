@@ -173,6 +173,9 @@ func (s *source[T]) close() {
 // Goexit reaches body first. ForEach panics, before it pulls anything, if seq or
 // body is nil. seq's deferred calls have run when ForEach returns.
 //
+// ForEach stops when t's context is done, as every loop of the package
+// does: it pulls no more items, and returns once the calls under way have.
+//
 // Each pull of a batch costs two switches of goroutines. Over a slice, For
 // is cheaper: it splits the range without pulling.
 func ForEach[T any](t *sched.Task, seq iter.Seq[T], body func(t *sched.Task, x T)) {
@@ -184,7 +187,7 @@ func ForEach[T any](t *sched.Task, seq iter.Seq[T], body func(t *sched.Task, x T
 	_ = forEach(t, seq, func(t *sched.Task, x T) error {
 		body(t, x)
 		return nil
-	}, false)
+	})
 }
 
 // ForEachErr is ForEach for a body that may fail, as ForErr is For's: it
@@ -196,15 +199,7 @@ func ForEachErr[T any](t *sched.Task, seq iter.Seq[T], body func(t *sched.Task, 
 	if t == nil {
 		return sched.Do(context.Background(), func(t *sched.Task) error { return ForEachErr(t, seq, body) })
 	}
-	return forEach(t, seq, body, true)
-}
-
-// ForEachErrContext is ForEachErr for a goroutine that is not a task: it
-// runs on the default pool (see sched.Do), and stops at the first error or when
-// ctx is cancelled.
-func ForEachErrContext[T any](ctx context.Context, seq iter.Seq[T], body func(t *sched.Task, x T) error) error {
-	checkLoop("ForEachErrContext", seq == nil || body == nil)
-	return sched.Do(ctx, func(t *sched.Task) error { return ForEachErr(t, seq, body) })
+	return forEach(t, seq, body)
 }
 
 // each is what the parts of one ForEach share: its loop's stop, first
@@ -222,15 +217,13 @@ type eachPart[T any] struct {
 }
 
 // forEach runs the loop over seq as a task, forked by t and joined at once,
-// as Loop.run does, and returns its first error. With watch, the loop
-// stops when t's context is cancelled.
-func forEach[T any](t *sched.Task, seq iter.Seq[T], body func(t *sched.Task, x T) error, watch bool) error {
+// as Loop.run does, and returns its first error. The loop stops when t's
+// context is cancelled.
+func forEach[T any](t *sched.Task, seq iter.Seq[T], body func(t *sched.Task, x T) error) error {
 	e := &each[T]{src: newSource(seq), body: body}
 	defer e.src.close() // after the join: every part has ended
-	if watch {
-		ctx := t.Context()
-		e.l.ctx, e.l.done = ctx, ctx.Done()
-	}
+	ctx := t.Context()
+	e.l.ctx, e.l.done = ctx, ctx.Done()
 	sched.ForkFunc(t, runEach[T], eachPart[T]{e: e, step: 1}).Join(t)
 	return e.l.err // every part has finished: Join orders their writes before
 }
@@ -291,11 +284,11 @@ const windowPerProc = 128
 // finds items while the range consumes.
 const maxMapBatch = windowPerProc / 4
 
-// MapSeq returns a sequence of f(x) for the items x of seq, in the order
-// of seq, computed in parallel by the pool's workers while the range over
-// it consumes them. Each result comes with f's error:
+// MapSeqErr returns a sequence of f(x) for the items x of seq, in the
+// order of seq, computed in parallel by the pool's workers while the range
+// over it consumes them. Each result comes with f's error:
 //
-//	for size, err := range par.MapSeq(nil, paths, statSize) {
+//	for size, err := range par.MapSeqErr(nil, paths, statSize) {
 //		if err != nil {
 //			return err // break: the work stops
 //		}
@@ -313,7 +306,9 @@ const maxMapBatch = windowPerProc / 4
 // deferred calls have run then.
 //
 // An error of f comes out at its item, and the map goes on: the range
-// decides whether to stop. A panic of f, or of seq, comes out at its
+// decides whether to stop. A cancellation of t's context stops the map,
+// as every loop of the package stops: the range gets context.Cause of t's
+// context as the error of the next item, and then ends. A panic of f, or of seq, comes out at its
 // item as a *sched.PanicError: the range stops there, and panics with it. seq's
 // failure is the item after the last it yielded. A Goexit of seq likewise
 // makes the range call runtime.Goexit at that item. So does a Goexit of f,
@@ -329,13 +324,38 @@ const maxMapBatch = windowPerProc / 4
 // A task passes its own t, and ranges in its own function: it never
 // blocks its worker. It waits for a result only when none is ready, and
 // then helps until the window is full or seq has ended. A nil t from a
-// task panics when the range starts. MapSeq panics if seq or f is nil.
+// task panics when the range starts. MapSeqErr panics if seq or f is nil.
 //
 // Each range allocates its window of results, a sched.Group, and a closure per
 // round of producers. seq runs on a goroutine of its own, as in ForEach:
 // each pull of a batch costs two switches of goroutines.
-func MapSeq[T, R any](t *sched.Task, seq iter.Seq[T], f func(t *sched.Task, x T) (R, error)) iter.Seq2[R, error] {
+func MapSeqErr[T, R any](t *sched.Task, seq iter.Seq[T], f func(t *sched.Task, x T) (R, error)) iter.Seq2[R, error] {
+	checkLoop("MapSeqErr", seq == nil || f == nil)
+	return mapSeq(t, seq, f)
+}
+
+// MapSeq returns a sequence of f(x) for the items x of seq, in the order
+// of seq, computed in parallel by the pool's workers while the range over
+// it consumes them: MapSeqErr for a function that cannot fail. All that
+// MapSeqErr says holds for it. A cancellation of t's context ends the
+// sequence early, at the item where the map stopped: the ranging task
+// learns it from t.Context().Err().
+//
+//	for line := range par.MapSeq(t, lines, parse) { ... }
+func MapSeq[T, R any](t *sched.Task, seq iter.Seq[T], f func(t *sched.Task, x T) R) iter.Seq[R] {
 	checkLoop("MapSeq", seq == nil || f == nil)
+	results := mapSeq(t, seq, func(t *sched.Task, x T) (R, error) { return f(t, x), nil })
+	return func(yield func(R) bool) {
+		for r, err := range results {
+			if err != nil || !yield(r) {
+				return // err: a cancellation, which only it reports
+			}
+		}
+	}
+}
+
+// mapSeq is MapSeqErr after its checks.
+func mapSeq[T, R any](t *sched.Task, seq iter.Seq[T], f func(t *sched.Task, x T) (R, error)) iter.Seq2[R, error] {
 	return func(yield func(R, error) bool) {
 		m := newMapping(t, seq, f)
 		defer m.close()
@@ -373,8 +393,11 @@ func MapSeq[T, R any](t *sched.Task, seq iter.Seq[T], f func(t *sched.Task, x T)
 //	passed    the range (atomic)                 producers, under src.mu
 //	slots     the producer of the item, the range, in turn (ready orders them)
 type mapping[T, R any] struct {
-	src   *source[T]
-	f     func(t *sched.Task, x T) (R, error)
+	src *source[T]
+	f   func(t *sched.Task, x T) (R, error)
+	// ctx is the ranging task's context, or nil: its cancellation stops
+	// the pulls, as the item after the last pulled (take).
+	ctx   context.Context
 	t     *sched.Task  // the task that ranges, or nil
 	g     *sched.Group // the producers' group; a task's is nil between rounds
 	slots []slot[R]
@@ -446,6 +469,7 @@ func newMapping[T, R any](t *sched.Task, seq iter.Seq[T], f func(t *sched.Task, 
 	m := &mapping[T, R]{f: f, t: t, slots: make([]slot[R], w), w: w}
 	m.waiting.Store(-1)
 	if t != nil {
+		m.ctx = t.Context()
 		m.g = t.NewGroup()
 		m.src = newSource(seq)
 		n := 1 + t.Demand()
@@ -630,6 +654,16 @@ func (m *mapping[T, R]) take(buf []T, step int, more *int) (base int64, batch []
 	base = m.pulled.Load()
 	room := m.passed.Load() + m.w - base
 	if room <= 0 || m.src.done.Load() || m.stopped.Load() {
+		*more = 0
+		return base, buf[:0], nil
+	}
+	if m.ctx != nil && m.ctx.Err() != nil {
+		// The cancellation is item base, in seqFail's slot, and the last.
+		m.seqFail.err = context.Cause(m.ctx)
+		m.stopped.Store(true) // atomic: producers read it between batches
+		m.src.done.Store(true)
+		m.seqFail.ready.Store(base + 1)
+		m.pulled.Store(base + 1)
 		*more = 0
 		return base, buf[:0], nil
 	}

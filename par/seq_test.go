@@ -189,16 +189,20 @@ func TestForEachStops(t *testing.T) {
 	cancel(cause)
 	var calls atomic.Int64
 	src := &source{n: -1}
-	err := par.ForEachErrContext(cctx, src.seq(), func(*sched.Task, int) error { calls.Add(1); return nil })
+	err := sched.Do(cctx, func(t *sched.Task) error {
+		return par.ForEachErr(t, src.seq(), func(*sched.Task, int) error { calls.Add(1); return nil })
+	})
 	assert.ErrorIs(t, err, cause)
 	assert.Zero(t, calls.Load(), "calls after a cancellation")
 	cctx, cancel = context.WithCancelCause(ctx)
 	src = &source{n: -1}
-	err = par.ForEachErrContext(cctx, src.seq(), func(_ *sched.Task, i int) error {
-		if i == 1000 {
-			cancel(cause)
-		}
-		return nil
+	err = sched.Do(cctx, func(t *sched.Task) error {
+		return par.ForEachErr(t, src.seq(), func(_ *sched.Task, i int) error {
+			if i == 1000 {
+				cancel(cause)
+			}
+			return nil
+		})
 	})
 	assert.ErrorIs(t, err, cause)
 	assert.True(t, src.stopped.Load(), "deferred calls after a cancellation")
@@ -232,7 +236,7 @@ func TestMapSeqInOrder(t *testing.T) {
 			calls := make(schedtest.Counter, n)
 			require.NoError(t, run(func(t *sched.Task) error {
 				i := 0
-				for r, err := range par.MapSeq(t, src.seq(), square(n, calls, bad)) {
+				for r, err := range par.MapSeqErr(t, src.seq(), square(n, calls, bad)) {
 					if bad(i) {
 						if err == nil || err.Error() != fmt.Sprintf("item %d", i) || r != 0 {
 							return fmt.Errorf("item %d: %d, %v; want its error", i, r, err)
@@ -284,7 +288,7 @@ func TestMapSeqWindow(t *testing.T) {
 		calls := make(schedtest.Counter, n)
 		require.NoError(t, run(func(t *sched.Task) error {
 			i := 0
-			for r, err := range par.MapSeq(t, src.seq(), square(n, calls, nil)) {
+			for r, err := range par.MapSeqErr(t, src.seq(), square(n, calls, nil)) {
 				if err != nil || r != i*i {
 					return fmt.Errorf("item %d: %d, %v", i, r, err)
 				}
@@ -343,7 +347,7 @@ func TestMapSeqFailures(t *testing.T) {
 			var got atomic.Int64
 			e := schedtest.CallInGoroutine(t, func() {
 				_ = run(func(t *sched.Task) error {
-					for r, err := range par.MapSeq(t, src.seq(), f) {
+					for r, err := range par.MapSeqErr(t, src.seq(), f) {
 						if err != nil || r != int(got.Load()) {
 							panic(fmt.Sprintf("item %d: %d, %v", got.Load(), r, err))
 						}
@@ -434,7 +438,7 @@ func TestSeqLockedThreads(t *testing.T) {
 			}
 		}
 		i := 0
-		for r, err := range par.MapSeq(t, (&source{n: n}).seq(), func(_ *sched.Task, x int) (int, error) {
+		for r, err := range par.MapSeqErr(t, (&source{n: n}).seq(), func(_ *sched.Task, x int) (int, error) {
 			schedtest.Uneven(x, n)
 			return x * x, nil
 		}) {
@@ -482,7 +486,7 @@ func TestMapSeqBreak(t *testing.T) {
 			}
 			var after int64
 			require.NoError(t, run(func(t *sched.Task) error {
-				for r, err := range par.MapSeq(t, src.seq(), f) {
+				for r, err := range par.MapSeqErr(t, src.seq(), f) {
 					if err != nil {
 						return err
 					}
@@ -539,9 +543,9 @@ func ExampleForEachErr() {
 	// Output: a line says "bad"
 }
 
-// ExampleForEachErrContext is ExampleForEachErr from main, with a context
-// that would stop the loop too.
-func ExampleForEachErrContext() {
+// ExampleForEachErr_context is ExampleForEachErr from main, with a context
+// that would stop the loop too: in sched.Do(ctx, ...), whose Task has it.
+func ExampleForEachErr_context() {
 	lines := func(yield func(string) bool) {
 		for _, l := range []string{"ok", "ok", "bad", "ok"} {
 			if !yield(l) {
@@ -549,11 +553,13 @@ func ExampleForEachErrContext() {
 			}
 		}
 	}
-	err := par.ForEachErrContext(context.Background(), lines, func(t *sched.Task, l string) error {
-		if l != "ok" {
-			return fmt.Errorf("a line says %q", l)
-		}
-		return nil
+	err := sched.Do(context.Background(), func(t *sched.Task) error {
+		return par.ForEachErr(t, lines, func(t *sched.Task, l string) error {
+			if l != "ok" {
+				return fmt.Errorf("a line says %q", l)
+			}
+			return nil
+		})
 	})
 	fmt.Println(err)
 	// Output: a line says "bad"
@@ -567,12 +573,8 @@ func ExampleMapSeq() {
 		for i := 1; yield(i); i++ {
 		}
 	}
-	square := func(t *sched.Task, x int) (int, error) { return x * x, nil }
-	for sq, err := range par.MapSeq(nil, naturals, square) {
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
+	square := func(t *sched.Task, x int) int { return x * x }
+	for sq := range par.MapSeq(nil, naturals, square) {
 		if sq > 50 {
 			break
 		}

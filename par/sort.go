@@ -76,7 +76,9 @@ const (
 //
 // Sort of fewer than two elements returns at once. t is the calling task,
 // or nil in a goroutine that is not a task: Sort then runs on the default
-// pool and returns when x is sorted (see sched.Do).
+// pool and returns when x is sorted (see sched.Do). Sort stops when t's
+// context is done, as every loop of the package does: x then holds its
+// elements in some order, and the caller learns it from t.Context().Err().
 func Sort[S ~[]E, E cmp.Ordered](t *sched.Task, x S) {
 	if t == nil {
 		onDefault(func(t *sched.Task) { Sort(t, x) })
@@ -99,7 +101,8 @@ func Sort[S ~[]E, E cmp.Ordered](t *sched.Task, x S) {
 // SortFunc is the quicksort of Sort, with pdqsort as its kernel. It works
 // in place: a cut allocates a few words per block of 4,096 elements.
 //
-// A nil t runs SortFunc on the default pool, as it does Sort. SortFunc
+// A nil t runs SortFunc on the default pool, and a cancelled context
+// stops it, as they do Sort. SortFunc
 // panics if cmp is nil, and with a *sched.PanicError if cmp panics. x is then a
 // permutation of its input.
 func SortFunc[S ~[]E, E any](t *sched.Task, x S, cmp func(a, b E) int) {
@@ -126,7 +129,8 @@ func SortFunc[S ~[]E, E any](t *sched.Task, x S, cmp func(a, b E) int) {
 // SortStableFunc allocates one buffer of len(x) elements, unless x is
 // short, sorted or strictly descending.
 //
-// A nil t runs SortStableFunc on the default pool, as it does Sort.
+// A nil t runs SortStableFunc on the default pool, and a cancelled context
+// stops it, as they do Sort.
 // SortStableFunc panics if cmp is nil, and with a *sched.PanicError if cmp
 // panics. x is then a permutation of its input: a merge that was writing
 // x when cmp panicked copies its halves back from the buffer.
@@ -143,9 +147,14 @@ func SortStableFunc[S ~[]E, E any](t *sched.Task, x S, cmp func(a, b E) int) {
 }
 
 // join2 is sched.JoinFunc, or with a meter, f and then g in the calling
-// goroutine, as the meter's model of a join (see sortMeter).
+// goroutine, as the meter's model of a join (see sortMeter). Once t's
+// context is done it runs neither: a cancelled sort stops splitting, and
+// leaves its parts as they are.
 func join2[A, B any](t *sched.Task, m *sortMeter, f func(*sched.Task, A), a A, g func(*sched.Task, B), b B) {
 	if m == nil {
+		if t.Context().Err() != nil {
+			return
+		}
 		sched.JoinFunc(t, f, a, g, b)
 		return
 	}

@@ -6,7 +6,7 @@
 //
 //	finding                                              why
 //	a nil Task passed by a task function                 the call would block its worker: pass the task's own t
-//	Do, or a Context form of package par, in a task      the same: they wait on the default pool
+//	Do, or a Pool's Do, in a task                        the same: it waits on a pool
 //	a Task of an enclosing function in a task function   each task has its own; the outer one is another task's
 //	a Task in the function of Task.Block                 that goroutine runs no task while it blocks
 //	a Task in a goroutine that the task starts           a Task is valid only in its task's goroutine
@@ -44,11 +44,8 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
-// The packages whose names the analysis knows.
-const (
-	schedPath = "github.com/worksteal/wsq/sched"
-	parPath   = "github.com/worksteal/wsq/par"
-)
+// schedPath is the package whose names the analysis knows.
+const schedPath = "github.com/worksteal/wsq/sched"
 
 // kind is what a function is, to the analysis.
 type kind int
@@ -316,8 +313,8 @@ func endsInReturn(b *ast.BlockStmt) bool {
 }
 
 // forOutsiders reports whether call calls a function that only a
-// goroutine that is not a task may call, and its name: sched.Do, a
-// Pool's Do or DoMeasured, and the Context forms of package par.
+// goroutine that is not a task may call, and its name: sched.Do, and a
+// Pool's Do or DoMeasured.
 func (c checker) forOutsiders(call *ast.CallExpr) (string, bool) {
 	var obj types.Object
 	switch f := ast.Unparen(call.Fun).(type) {
@@ -344,8 +341,6 @@ func (c checker) forOutsiders(call *ast.CallExpr) (string, bool) {
 		return "sched.Do", true
 	case path == schedPath && sig.Recv() != nil && (name == "Do" || name == "DoMeasured") && isPool(sig.Recv().Type()):
 		return "Pool." + name, true
-	case path == parPath && sig.Recv() == nil && len(name) > len("Context") && name[len(name)-len("Context"):] == "Context":
-		return "par." + name, true
 	}
 	return "", false
 }

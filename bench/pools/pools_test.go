@@ -250,7 +250,7 @@ func runOrderedMap(b *testing.B, impl string, rounds int, want []uint64) {
 	switch impl {
 	case "wsq":
 		results = func() iter.Seq2[uint64, error] {
-			return par.MapSeq(nil, counter, func(_ *sched.Task, x int) (uint64, error) { return f(x), nil })
+			return par.MapSeqErr(nil, counter, func(_ *sched.Task, x int) (uint64, error) { return f(x), nil })
 		}
 	case "juniper":
 		results = func() iter.Seq2[uint64, error] {

@@ -41,7 +41,6 @@ func good(p *sched.Pool, xs []int) {
 	})
 	par.For(nil, len(xs), func(t *sched.Task, i int) {})
 	_ = sched.Do(ctx, func(t *sched.Task) error { return nil })
-	_ = par.ForErrContext(ctx, 3, func(t *sched.Task, i int) error { return nil })
 }
 
 // each runs f as a task: on the default pool when its caller is not a
@@ -71,11 +70,10 @@ type holder struct{ t *sched.Task }
 func bad(p *sched.Pool, h *holder, ch chan *sched.Task) {
 	var outer *sched.Task
 	_ = p.Do(ctx, func(t *sched.Task) error {
-		par.For(nil, 3, func(*sched.Task, int) {})                                 // want `a nil Task passed by a task function`
-		_ = sched.Fork(t, fib, 3).Join(nil)                                        // want `a nil Task passed by a task function`
-		_ = sched.Do(ctx, func(*sched.Task) error { return nil })                  // want `sched.Do called by a task`
-		_ = p.Do(ctx, func(*sched.Task) error { return nil })                      // want `Pool.Do called by a task`
-		_ = par.ForErrContext(ctx, 3, func(*sched.Task, int) error { return nil }) // want `par.ForErrContext called by a task`
+		par.For(nil, 3, func(*sched.Task, int) {})                // want `a nil Task passed by a task function`
+		_ = sched.Fork(t, fib, 3).Join(nil)                       // want `a nil Task passed by a task function`
+		_ = sched.Do(ctx, func(*sched.Task) error { return nil }) // want `sched.Do called by a task`
+		_ = p.Do(ctx, func(*sched.Task) error { return nil })     // want `Pool.Do called by a task`
 		g := t.NewGroup()
 		g.Go(t, func(_ *sched.Task) error {
 			par.For(t, 3, func(*sched.Task, int) {}) // want `t is the Task of an enclosing function`
