@@ -1,12 +1,12 @@
 package par
 
 import (
-	"github.com/worksteal/wsq/sched"
-
 	"context"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/worksteal/wsq/sched"
 )
 
 // A loop is a task that splits its range by demand and forks the parts.

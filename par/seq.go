@@ -1,8 +1,6 @@
 package par
 
 import (
-	"github.com/worksteal/wsq/sched"
-
 	"context"
 	"iter"
 	"runtime"
@@ -10,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/worksteal/wsq/sched"
 )
 
 // The loops over an iter.Seq pull its items: a worker that has run out of

@@ -1,10 +1,10 @@
 package par
 
 import (
-	"github.com/worksteal/wsq/sched"
-
 	"cmp"
 	"sync/atomic"
+
+	"github.com/worksteal/wsq/sched"
 )
 
 // The sorts are parallel forms of the standard library's. None makes a

@@ -1,11 +1,11 @@
 package par
 
 import (
-	"github.com/worksteal/wsq/sched"
-
 	"cmp"
 	"math/bits"
 	"sort"
+
+	"github.com/worksteal/wsq/sched"
 )
 
 // The unstable sorts' parallel part: a quicksort whose cuts run in
