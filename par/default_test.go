@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
 	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
 	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"

@@ -4,8 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/worksteal/wsq/sched"
 	"go.uber.org/goleak"
+
+	"github.com/worksteal/wsq/sched"
 )
 
 // ctx is the context of the tests' runs.

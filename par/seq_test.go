@@ -12,11 +12,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
 	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/internal/check/testenv"
 	"github.com/worksteal/wsq/par"
 	"github.com/worksteal/wsq/sched"
-	"go.uber.org/goleak"
 )
 
 // source is a sequence of the tests: 0, 1, ..., n-1, or endless for n <
