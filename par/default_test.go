@@ -305,19 +305,39 @@ func TestLoopsStopAtCancel(t *testing.T) {
 	assert.ErrorIs(t, err, cause)
 	assert.Less(t, visited.Load(), int64(1_000_000), "indices after the cancellation")
 
-	// A sort stops too, and leaves a permutation.
-	xs := make([]int, 1<<16)
-	for i := range xs {
-		xs[i] = len(xs) - i
-	}
-	require.ErrorIs(t, sched.Do(cctx, func(t *sched.Task) error {
-		par.Sort(t, xs)
-		return context.Cause(t.Context())
-	}), cause)
-	ys := slices.Clone(xs)
-	slices.Sort(ys)
-	for i := range ys {
-		require.Equal(t, i+1, ys[i], "a cancelled sort's elements")
+	// A sort stops too, before it starts or midway, and leaves a
+	// permutation of its input.
+	for name, sort := range map[string]func(t *sched.Task, xs []int, cmp func(a, b int) int){
+		"Sort":           func(t *sched.Task, xs []int, _ func(a, b int) int) { par.Sort(t, xs) },
+		"SortFunc":       func(t *sched.Task, xs []int, cmp func(a, b int) int) { par.SortFunc(t, xs, cmp) },
+		"SortStableFunc": func(t *sched.Task, xs []int, cmp func(a, b int) int) { par.SortStableFunc(t, xs, cmp) },
+	} {
+		// Cancelled before the sort (at 0), or after so many comparisons:
+		// in a leaf, in a partition or a merge, at each level.
+		for _, at := range []int64{0, 10_000, 300_000, 1_000_000, 1_800_000} {
+			xs := make([]int, 1<<17)
+			for i := range xs {
+				xs[i] = (i * 7919) % len(xs)
+			}
+			sctx, stop := context.WithCancelCause(ctx)
+			if at == 0 {
+				stop(cause)
+			}
+			var cmps atomic.Int64
+			cmp := func(a, b int) int {
+				if cmps.Add(1) == at {
+					stop(cause)
+				}
+				return a - b
+			}
+			require.NoError(t, sched.Do(sctx, func(t *sched.Task) error { sort(t, xs, cmp); return nil }), name)
+			stop(nil)
+			ys := slices.Clone(xs)
+			slices.Sort(ys)
+			for i := range ys {
+				require.Equal(t, i, ys[i], "%s, cancelled at comparison %d: the sort's elements", name, at)
+			}
+		}
 	}
 }
 

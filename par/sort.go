@@ -147,14 +147,9 @@ func SortStableFunc[S ~[]E, E any](t *sched.Task, x S, cmp func(a, b E) int) {
 }
 
 // join2 is sched.JoinFunc, or with a meter, f and then g in the calling
-// goroutine, as the meter's model of a join (see sortMeter). Once t's
-// context is done it runs neither: a cancelled sort stops splitting, and
-// leaves its parts as they are.
+// goroutine, as the meter's model of a join (see sortMeter).
 func join2[A, B any](t *sched.Task, m *sortMeter, f func(*sched.Task, A), a A, g func(*sched.Task, B), b B) {
 	if m == nil {
-		if t.Context().Err() != nil {
-			return
-		}
 		sched.JoinFunc(t, f, a, g, b)
 		return
 	}
@@ -199,6 +194,12 @@ func blockTask(t *sched.Task, s blockSpan) {
 	p := s.p
 	p.body(t, s.lo*p.size, min(p.n, (s.lo+1)*p.size))
 }
+
+// cancelled reports whether t's context is done: a sort then stops where
+// it may leave its parts as they are, a permutation of its input (at a
+// split in place, before a merge sort's level), and never inside a pass
+// that moves elements.
+func cancelled(t *sched.Task) bool { return t.Context().Err() != nil }
 
 // sortedProbe is how many elements at the front of x are checked on the
 // calling worker before a parallel pass checks the rest: a random x ends

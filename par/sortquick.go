@@ -79,7 +79,10 @@ func quickTask[E any](t *sched.Task, p quickPart[E]) {
 			small, large = large, small
 		}
 		// The larger side is the task a thief may take: it carries more
-		// work.
+		// work. A cancelled sort leaves both sides as they are.
+		if cancelled(t) {
+			return
+		}
 		join2(t, q.m, quickTask[E], small, quickTask[E], large)
 		return
 	}

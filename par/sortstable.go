@@ -64,6 +64,12 @@ func mergeSort[E any](t *sched.Task, a mergeArgs[E]) {
 		mergeSortSerial(x, buf, a.toBuf, m.cmp)
 		return
 	}
+	if cancelled(t) { // x as it is, or a copy in buf: a permutation either way
+		if a.toBuf {
+			copy(buf, x)
+		}
+		return
+	}
 	h := len(x) / 2
 	join2(t, m.m, mergeSort[E], mergeArgs[E]{m, x[:h], buf[:h], !a.toBuf},
 		mergeSort[E], mergeArgs[E]{m, x[h:], buf[h:], !a.toBuf})
