@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchmath"
 )
 
 // A roundResult is one result line of interleaved rounds.
@@ -66,26 +69,29 @@ func readRounds(data []byte, name string) ([]roundResult, error) {
 		bad := func(why string) ([]roundResult, error) {
 			return nil, fmt.Errorf("%s:%d: %s: %s", name, n, why, sc.Text())
 		}
-		switch {
-		case len(vals) == 1:
+		if len(vals) == 1 { // a record of loops.sh: the value in ns/op
 			v, err := strconv.ParseFloat(vals[0], 64)
 			if err != nil {
 				return bad("not a value")
 			}
 			r.metrics["ns/op"] = v
-		case len(vals) >= 3 && len(vals)%2 == 1:
-			if _, err := strconv.Atoi(vals[0]); err != nil {
-				return bad("not an iteration count")
+		} else {
+			// A result line of go test, read as benchstat reads it.
+			br := benchfmt.NewReader(strings.NewReader(strings.Join(f[at:], " ")), name)
+			if !br.Scan() {
+				return bad("not a result")
 			}
-			for i := 1; i < len(vals); i += 2 {
-				v, err := strconv.ParseFloat(vals[i], 64)
-				if err != nil {
-					return bad("not a value")
+			res, ok := br.Result().(*benchfmt.Result)
+			if !ok {
+				return bad("not a result")
+			}
+			for _, v := range res.Values {
+				if v.OrigUnit != "" {
+					r.metrics[v.OrigUnit] = v.OrigValue
+				} else {
+					r.metrics[v.Unit] = v.Value
 				}
-				r.metrics[vals[i+1]] = v
 			}
-		default:
-			return bad("not a result")
 		}
 		out = append(out, r)
 	}
@@ -388,18 +394,13 @@ func values(m map[string]float64) []float64 {
 	return out
 }
 
-// median returns the median of xs, NaN for none.
+// median returns the median of xs, NaN for none, as benchstat computes it
+// (golang.org/x/perf/benchmath).
 func median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if n := len(s); n%2 == 1 {
-		return s[n/2]
-	} else {
-		return (s[n/2-1] + s[n/2]) / 2
-	}
+	return benchmath.AssumeNothing.Summary(benchmath.NewSample(xs, &benchmath.DefaultThresholds), confidence).Center
 }
 
 // plain formats v to three significant digits in plain decimal notation.
