@@ -124,3 +124,44 @@ func TestGoexitStaysInItsDo(t *testing.T) {
 		})
 	}
 }
+
+// TestGoexitWaitsForForks: a task calls runtime.Goexit while the other
+// worker runs a task it started: g of its Join, or a fork it did not
+// join. Do ends by the Goexit only once that task has returned.
+func TestGoexitWaitsForForks(t *testing.T) {
+	for _, mode := range schedtest.Modes() {
+		for _, shape := range []string{"Join", "Fork"} {
+			t.Run(fmt.Sprintf("%v/%s", mode, shape), func(t *testing.T) {
+				for range 10 {
+					p, err := sched.NewPool(sched.PoolConfig{Workers: 2, Mode: mode})
+					require.NoError(t, err)
+					var running, finished atomic.Int32
+					busy := func(*sched.Task, int) {
+						running.Add(1)
+						for range 2000 {
+							runtime.Gosched()
+						}
+						running.Add(-1)
+						finished.Add(1)
+					}
+					e := schedtest.CallInGoroutine(t, func() {
+						_ = p.Do(context.Background(), func(t *sched.Task) error {
+							switch shape {
+							case "Join":
+								sched.JoinFunc(t, func(*sched.Task, int) { runtime.Goexit() }, 0, busy, 0)
+							case "Fork":
+								sched.ForkFunc(t, busy, 0)
+								runtime.Goexit()
+							}
+							return nil
+						})
+					})
+					require.False(t, e.Returned, "Do returned")
+					require.Zero(t, running.Load(), "Do ended while the other task still ran")
+					require.Equal(t, int32(1), finished.Load(), "Do ended before the other task finished")
+					p.Close()
+				}
+			})
+		}
+	}
+}

@@ -117,11 +117,11 @@ var testCases = []struct {
 	// parts of a loop still run.
 	{mutant.Mutant{Name: "a Goexit does not wait for the forks", Patches: []mutant.Patch{
 		patchOf("runner.go", "\tif t.forks.unjoined != 0 || t.groups != nil {\n\t\tif g := t.sync(); f == nil {\n", "\tif (f == nil || !f.goexit) && (t.forks.unjoined != 0 || t.groups != nil) {\n\t\tif g := t.sync(); f == nil {\n"),
-	}}, "^TestGoexitWaitsForLoop$"},
+	}}, "^TestGoexitWaitsForForks$"},
 	// A Join whose f calls Goexit does not wait for g.
 	{mutant.Mutant{Name: "a Goexit in f does not wait for g", Patches: []mutant.Patch{
 		patchOf("runner.go", "\tr.await(&js.b.l)\n", "\tif !f.goexit {\n\t\tr.await(&js.b.l)\n\t}\n"),
-	}}, "^TestGoexitWaitsForLoop$"},
+	}}, "^TestGoexitWaitsForForks$"},
 	// A measured goroutine keeps its forks private: their joins take them
 	// back and call them in frames that no one measures.
 	{mutant.Mutant{Name: "a measured fork stays private", Patches: []mutant.Patch{
@@ -132,11 +132,6 @@ var testCases = []struct {
 	{mutant.Mutant{Name: "a helping wait does not stop the waiter's strand", Patches: []mutant.Patch{
 		patchOf("runner.go", "\t\twaiter.strand.wait(waiter.meas.m)", "\t\t_ = waiter.meas.m"),
 	}}, "^TestMeasureLeaves$"},
-	// A loop is counted by the split its run chose: on one worker, a
-	// chain of its chunks.
-	{mutant.Mutant{Name: "a loop counts its split", Patches: []mutant.Patch{
-		patchOf("loop.go", "\tl.region = t.NewRegion()\n", "\tl.region = nil\n"),
-	}}, "^TestMeasureLoop$"},
 	// A task that joins its sibling's Future adds the sibling's work, which
 	// the forking task's join adds too.
 	{mutant.Mutant{Name: "a join of a sibling adds its work", Patches: []mutant.Patch{
