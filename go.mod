@@ -9,6 +9,8 @@ require (
 	go.uber.org/goleak v1.3.0
 	golang.org/x/sync v0.19.0
 	golang.org/x/sys v0.41.0
+	golang.org/x/term v0.38.0
+	golang.org/x/text v0.32.0
 )
 
 require (

@@ -1,29 +1,21 @@
 package cli
 
 import (
-	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"time"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
+
+// numbers prints numbers as English does, grouped by thousands.
+var numbers = message.NewPrinter(language.English)
 
 // Group formats n in decimal with commas between groups of three digits, as
 // in 1,234,567. Every number a program prints for people goes through it.
 func Group[T ~int | ~int32 | ~int64 | ~uint | ~uint32 | ~uint64](n T) string {
-	s := fmt.Sprint(n)
-	digits := strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	if len(digits) < len(s) {
-		b.WriteByte('-')
-	}
-	for i, d := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(d)
-	}
-	return b.String()
+	return numbers.Sprintf("%d", n)
 }
 
 // Count formats n, grouped, followed by unit, with an s added to it unless n
