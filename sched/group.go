@@ -59,7 +59,8 @@ type Group struct {
 	// rarely fed from outside, get one from SetLimit, or not at all.
 	ext *groupExt
 
-	// flags holds the bits below, set once each, on any goroutine.
+	// flags holds the bits below, on any goroutine: each set once, but
+	// groupLimited, which SetLimit sets and clears while no task is active.
 	flags atomic.Uint32
 }
 
@@ -68,6 +69,7 @@ const (
 	groupStopped = 1 << iota // set at the first panic or Goexit
 	groupEnded               // set when Wait (or the implicit wait of the task that made the group) returns
 	groupReady               // the group has its pool and context: NewGroup, or a zero Group's first use (setUpZero)
+	groupLimited             // the group has a limit (SetLimit), in ext
 )
 
 // is reports whether the flag bit is set. Atomic: any goroutine sets them.
@@ -182,15 +184,19 @@ func (g *Group) SetLimit(n int) {
 	}
 	if n < 0 {
 		g.ext.limit = nil
+		g.flags.And(^uint32(groupLimited))
 		return
 	}
 	g.ext.limit = &groupLimit{sem: make(chan struct{}, n)}
+	g.flags.Or(groupLimited) // after the limit: a Go that sees the bit sees the limit
 }
 
-// limitOf returns the group's limit, or nil.
+// limitOf returns the group's limit, or nil. The bit keeps a finishing
+// task from reading ext: an outside group's credit shares its line, which
+// the goroutines that call Go write.
 func (g *Group) limitOf() *groupLimit {
-	if e := g.ext; e != nil {
-		return e.limit
+	if g.is(groupLimited) {
+		return g.ext.limit
 	}
 	return nil
 }
@@ -269,12 +275,19 @@ func (g *Group) start(t *Task, f func(*Task) error, op string, wait bool) bool {
 	if t != nil {
 		t.use(op)
 	}
-	g.setUpZero(t)
-	if g.is(groupEnded) { // Wait may return on another goroutine
+	bits := g.flags.Load() // one load: the line is the latch's, which workers write
+	if bits&groupReady == 0 {
+		g.setUpZero(t)
+		bits = g.flags.Load()
+	}
+	if bits&groupEnded != 0 { // Wait may return on another goroutine
 		panic("sched: " + op + " after Wait returned: a Group serves one round of Go calls and one Wait; make a new Group")
 	}
-	if gl := g.limitOf(); gl != nil && !gl.acquire(t, wait) {
-		return false
+	var gl *groupLimit
+	if bits&groupLimited != 0 {
+		if gl = g.ext.limit; !gl.acquire(t, wait) {
+			return false
+		}
 	}
 	j := Job{group: g, fn: f}
 	if t == nil {
@@ -284,7 +297,7 @@ func (g *Group) start(t *Task, f func(*Task) error, op string, wait bool) bool {
 		g.count()
 		if !g.p.s.inject(j) {
 			g.l.arrive()
-			if gl := g.limitOf(); gl != nil {
+			if gl != nil {
 				gl.release()
 			}
 			panic(errClosed)
