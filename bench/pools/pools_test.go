@@ -29,8 +29,8 @@ import (
 // pond's 10 ms. The contenders:
 //
 //	impl        submits with                     waits with     limit
-//	wsq         Group.Go(nil, f) (Task.Block     Group.Wait     GOMAXPROCS workers; MaxBlocked
-//	            around a sleep)
+//	wsq         Group.Go(nil, f) (Task.Block     Group.Wait     GOMAXPROCS workers; for sleeps,
+//	            around a sleep)                                 Group.SetLimit and MaxBlocked
 //	ants        Pool.Submit                      a WaitGroup    the pool's size
 //	pond        Pool.Go                          a WaitGroup    maxConcurrency
 //	conc        pool.Go                          pool.Wait      WithMaxGoroutines
@@ -105,6 +105,7 @@ func contender(b *testing.B, impl, work string, run func(i int)) (begin func() s
 			g := p.NewGroup(context.Background())
 			start := func(i int) { g.Go(nil, func(*sched.Task) error { run(i); return nil }) }
 			if work == "block" {
+				g.SetLimit(blockLimit) // a Go waits while blockLimit tasks run, as a pool's Submit does
 				start = func(i int) { g.Go(nil, func(t *sched.Task) error { t.Block(func() { run(i) }); return nil }) }
 			}
 			return submitter{
