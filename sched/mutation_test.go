@@ -40,120 +40,117 @@ var explorerCases = []struct {
 }
 
 // testCases are found by a test of the package.
-var testCases = []struct {
-	m    mutant.Mutant
-	test string // a -test.run pattern
-}{
+var testCases = []mutant.TestCase{
 	// A fork does not poll: the private forks stay private however often
 	// thieves ask, until a join polls.
-	{mutant.Mutant{Name: "a fork does not poll", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "a fork does not poll", Patches: []mutant.Patch{
 		patchOf("fork.go", "\ts.push(t, &rec.record, true)\n\ts.poll(t.runner.w)\n\treturn Future[R]{", "\ts.push(t, &rec.record, true)\n\treturn Future[R]{"),
-	}}, "^TestPublishOldest$"},
+	}}, Test: "^TestPublishOldest$"},
 	// An answer publishes nothing: the thief that asked waits for ever.
-	{mutant.Mutant{Name: "an answer publishes nothing", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "an answer publishes nothing", Patches: []mutant.Patch{
 		patchOf("forkstack.go", "\ts.publish(w, (s.n+1)/2)\n", "\ts.publish(w, 0)\n"),
-	}}, "^TestPublishOldest$"},
+	}}, Test: "^TestPublishOldest$"},
 	// An ask that finds no private fork is cleared: the thief that asked
 	// sleeps while the worker forks in private.
-	{mutant.Mutant{Name: "an empty answer clears the ask", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "an empty answer clears the ask", Patches: []mutant.Patch{
 		patchOf("forkstack.go", "\tif s.n == 0 {\n\t\treturn\n\t}\n", ""),
-	}}, "^TestAskWithoutForksStays$"},
+	}}, Test: "^TestAskWithoutForksStays$"},
 	// The join of a private fork does not poll: a task that joins its
 	// forks in turn keeps them all from an idle worker.
-	{mutant.Mutant{Name: "a join does not poll", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "a join does not poll", Patches: []mutant.Patch{
 		patchOf("fork.go", "\t\ts.untrack(t, &rec.record)\n\t\ts.poll(r.w)\n", "\t\ts.untrack(t, &rec.record)\n"),
-	}}, "^TestJoinAnswersAsk$"},
+	}}, Test: "^TestJoinAnswersAsk$"},
 	// A wait that takes a private fork to run it does not count it in
 	// pending first: the run's count falls below what is left.
-	{mutant.Mutant{Name: "a taken fork is not counted", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "a taken fork is not counted", Patches: []mutant.Patch{
 		patchOf("runner.go", "\t\tr.w.count(1) // exec counts it as handled\n", ""),
-	}}, "^TestTakenForksCounted$"},
+	}}, Test: "^TestTakenForksCounted$"},
 	// The join of a worker's last published fork does not ask: the next
 	// fork stays private though the queue shows none of the worker's.
-	{mutant.Mutant{Name: "the last published fork's join does not ask", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "the last published fork's join does not ask", Patches: []mutant.Patch{
 		patchOf("forkstack.go", "\t\t\tw.asked.Store(1) // atomic: thieves store it too\n", ""),
-	}}, "^TestUnshowAsks$"},
+	}}, Test: "^TestUnshowAsks$"},
 	// Task.Block lends the worker with forks kept private on the goroutine
 	// that blocks: nobody can run them meanwhile.
-	{mutant.Mutant{Name: "Block keeps the private forks", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "Block keeps the private forks", Patches: []mutant.Patch{
 		patchOf("lend.go", "\tr.forks.publishAll(r.w) // the worker's next goroutine, and thieves, may run them meanwhile\n", ""),
-	}}, "^TestBlockPublishes$"},
+	}}, Test: "^TestBlockPublishes$"},
 	// A pop while someone sleeps does not wake it, though the pop may
 	// have published what a sleeper asked for.
-	{mutant.Mutant{Name: "a pop wakes nobody", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "a pop wakes nobody", Patches: []mutant.Patch{
 		patchOf("worker.go", "\tif w.long || atomic.LoadInt32(w.sleepers) != 0 {\n\t\tw.poppedAside()\n", "\tif w.long {\n\t\tw.poppedAside()\n"),
-	}}, "^TestPopWakesSleeper$"},
+	}}, Test: "^TestPopWakesSleeper$"},
 	// A worker whose items are long holds items at a pop: they wait for
 	// the item it runs.
-	{mutant.Mutant{Name: "long items hold at a pop", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "long items hold at a pop", Patches: []mutant.Patch{
 		patchOf("worker.go", "\tif w.long || atomic.LoadInt32(w.sleepers) != 0 {\n\t\tw.poppedAside()\n", "\tif atomic.LoadInt32(w.sleepers) != 0 {\n\t\tw.poppedAside()\n"),
-	}}, "^TestLongItemsHoldNothing$"},
+	}}, Test: "^TestLongItemsHoldNothing$"},
 	// A worker whose items are long holds what it pushes.
-	{mutant.Mutant{Name: "long items hold at a push", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "long items hold at a push", Patches: []mutant.Patch{
 		patchOf("worker.go", "\tif w.room -= n; w.room < 0 || w.long || atomic.LoadInt32(w.sleepers) != 0 {\n", "\tif w.room -= n; w.room < 0 || atomic.LoadInt32(w.sleepers) != 0 {\n"),
-	}}, "^TestLongItemsHoldNothing$"},
+	}}, Test: "^TestLongItemsHoldNothing$"},
 	// A new worker counts as short: the quick item that spawns a batch
 	// lets it hold the batch behind the next long item.
-	{mutant.Mutant{Name: "a new worker counts as short", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "a new worker counts as short", Patches: []mutant.Patch{
 		patchOf("worker.go", "\tw.grain, w.busySince, w.gap, w.nextSample = unknownGrain, -1, 1, 1\n\tw.coarse, w.long = true, true\n", "\tw.grain, w.busySince, w.gap, w.nextSample = 0, -1, 1, 1\n"),
-	}}, "^TestSampleGrain$"},
+	}}, Test: "^TestSampleGrain$"},
 	// A helping wait runs a task that does not descend from the waiting one:
 	// a task that waits for a sibling, or another Do's task, lands above
 	// the task it waits for, or a Goexit ends the wrong Do.
-	{mutant.Mutant{Name: "a helping wait runs any task", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "a helping wait runs any task", Patches: []mutant.Patch{
 		patchOf("runner.go", "\t\t\tif descends(j, waiter) {\n", "\t\t\tif true || descends(j, waiter) {\n"),
-	}}, "^(TestWaitForSibling|TestGoexitStaysInItsDo)$"},
+	}}, Test: "^(TestWaitForSibling|TestGoexitStaysInItsDo)$"},
 	// A panic that a deferred call raises while a Goexit unwinds the task
 	// counts as the task's outcome, though the Goexit goes on.
-	{mutant.Mutant{Name: "a panic during a Goexit counts as a panic", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "a panic during a Goexit counts as a panic", Patches: []mutant.Patch{
 		patchOf("panic.go", "\tif v == nil || goexiting() {\n", "\tif v == nil {\n"),
-	}}, "^TestPanicDuringGoexit$"},
+	}}, Test: "^TestPanicDuringGoexit$"},
 	// The implicit wait seals the task's groups before it joins its forks:
 	// a fork that starts a task in its parent's group panics.
-	{mutant.Mutant{Name: "the implicit wait seals the groups first", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "the implicit wait seals the groups first", Patches: []mutant.Patch{
 		patchOf("task.go", "\tr := t.runner\n\tfor t.forks.unjoined > 0 {\n", "\tr := t.runner\n\tfor t.groups != nil {\n\t\tg := t.groups\n\t\tg.unlink(t)\n\t\tg.settle()\n\t\tif !g.l.done() {\n\t\t\tr.help(&g.l)\n\t\t}\n\t\tkeep(g.seal())\n\t}\n\tfor t.forks.unjoined > 0 {\n"),
-	}}, "^TestImplicitJoinForksFirst$"},
+	}}, Test: "^TestImplicitJoinForksFirst$"},
 	// A frame that a Goexit ends does not wait for its forks: Do ends while
 	// parts of a loop still run.
-	{mutant.Mutant{Name: "a Goexit does not wait for the forks", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "a Goexit does not wait for the forks", Patches: []mutant.Patch{
 		patchOf("runner.go", "\tif t.forks.unjoined != 0 || t.groups != nil {\n\t\tif g := t.sync(); f == nil {\n", "\tif (f == nil || !f.goexit) && (t.forks.unjoined != 0 || t.groups != nil) {\n\t\tif g := t.sync(); f == nil {\n"),
-	}}, "^TestGoexitWaitsForForks$"},
+	}}, Test: "^TestGoexitWaitsForForks$"},
 	// A Join whose f calls Goexit does not wait for g.
-	{mutant.Mutant{Name: "a Goexit in f does not wait for g", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "a Goexit in f does not wait for g", Patches: []mutant.Patch{
 		patchOf("runner.go", "\tr.await(&js.b.l)\n", "\tif !f.goexit {\n\t\tr.await(&js.b.l)\n\t}\n"),
-	}}, "^TestGoexitWaitsForForks$"},
+	}}, Test: "^TestGoexitWaitsForForks$"},
 	// A measured goroutine keeps its forks private: their joins take them
 	// back and call them in frames that no one measures.
-	{mutant.Mutant{Name: "a measured fork stays private", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "a measured fork stays private", Patches: []mutant.Patch{
 		patchOf("forkstack.go", "\tif s.measured && s.n > 0 {\n", "\tif false && s.measured && s.n > 0 {\n"),
-	}}, "^TestMeasureLeaves$"},
+	}}, Test: "^TestMeasureLeaves$"},
 	// A helping wait lets the waiter's strand run on: the tasks it runs
 	// count twice, in their frames and in the waiter's.
-	{mutant.Mutant{Name: "a helping wait does not stop the waiter's strand", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "a helping wait does not stop the waiter's strand", Patches: []mutant.Patch{
 		patchOf("runner.go", "\t\twaiter.strand.wait(waiter.meas.m)", "\t\t_ = waiter.meas.m"),
-	}}, "^TestMeasureLeaves$"},
+	}}, Test: "^TestMeasureLeaves$"},
 	// A task that joins its sibling's Future adds the sibling's work, which
 	// the forking task's join adds too.
-	{mutant.Mutant{Name: "a join of a sibling adds its work", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "a join of a sibling adds its work", Patches: []mutant.Patch{
 		patchOf("fork.go", "\t\tjoinFork(t, rec.stamp, false)", "\t\tjoinFork(t, rec.stamp, true)"),
-	}}, "^TestMeasureSiblingJoin$"},
+	}}, Test: "^TestMeasureSiblingJoin$"},
 	// An unseated task's use of t does not take its worker back: the task
 	// pushes into a queue that another goroutine owns, and waits for ever.
-	{mutant.Mutant{Name: "an unseated task uses the worker it lent", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "an unseated task uses the worker it lent", Patches: []mutant.Patch{
 		patchOf("task.go", "\t\tt.runner.p.crew.reseat(t.runner)\n", "\t\tt.runner.top, t.runner.unseated = t, false\n"),
-	}}, "^TestBlockEndsUnseated$/master/use_of_t$"},
+	}}, Test: "^TestBlockEndsUnseated$/master/use_of_t$"},
 	// A task that ends unseated is not counted in Stats.
-	{mutant.Mutant{Name: "an unseated end is not counted", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "an unseated end is not counted", Patches: []mutant.Patch{
 		patchOf("lend.go", "\tc.seats[r.w.id].unseatedEnds.Add(1) // atomic: Stats reads it on any goroutine\n", ""),
-	}}, "^TestBlockEndsUnseated$/master/return$"},
+	}}, Test: "^TestBlockEndsUnseated$/master/return$"},
 	// Task.Block's function is not timed: neither work nor blocked.
-	{mutant.Mutant{Name: "Block's function is not work", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "Block's function is not work", Patches: []mutant.Patch{
 		patchOf("lend.go", "\t\tblockMeasured(t, f)\n", "\t\tf()\n"),
-	}}, "^TestMeasureBlock$"},
+	}}, Test: "^TestMeasureBlock$"},
 	// A spawned item of Run starts its path afresh, not at its spawner's.
-	{mutant.Mutant{Name: "a spawn does not carry the path", Patches: []mutant.Patch{
+	{Mutant: mutant.Mutant{Name: "a spawn does not carry the path", Patches: []mutant.Patch{
 		patchOf("run.go", "spawned[T]{v: v, span: from.span, bspan: from.bspan}", "spawned[T]{v: v, bspan: from.bspan}"),
-	}}, "^TestRunMeasured$"},
+	}}, Test: "^TestRunMeasured$"},
 }
 
 // TestMutantsFoundByExplorer: each bug of explorerCases is found by the
@@ -177,15 +174,5 @@ func TestMutantsFoundByExplorer(t *testing.T) {
 // TestMutantsFoundByTests: each bug of testCases fails the test named with
 // it, which the code passes.
 func TestMutantsFoundByTests(t *testing.T) {
-	for _, c := range testCases {
-		t.Run(c.m.Name, func(t *testing.T) {
-			t.Parallel()
-			bin := mutant.Build(t, c.m, "wsqcheck")
-			r := mutant.Run(t, bin, nil, "-test.run", c.test)
-			if r.Passed {
-				t.Fatalf("%s passed with the bug:\n%s", c.test, r.Output)
-			}
-			t.Logf("%s", mutant.FailureLine(r.Output))
-		})
-	}
+	mutant.CheckFoundByTests(t, testCases, "wsqcheck")
 }

@@ -85,6 +85,31 @@ func CheckWrapTests(t *testing.T, cases []WrapCase) {
 	}
 }
 
+// TestCase pairs a deliberate bug with the tests that find it.
+type TestCase struct {
+	Mutant Mutant
+	Test   string // a -test.run pattern
+}
+
+// CheckFoundByTests builds each case's mutant under the build tags, in a
+// subtest of its own run in parallel, and runs the case's tests against
+// it: they must fail. It logs the line of each failure; that the tests
+// pass against the code, every other run of them shows.
+func CheckFoundByTests(t *testing.T, cases []TestCase, tags ...string) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.Mutant.Name, func(t *testing.T) {
+			t.Parallel()
+			bin := Build(t, c.Mutant, tags...)
+			r := Run(t, bin, nil, "-test.run", c.Test)
+			if r.Passed {
+				t.Fatalf("%s passed with the bug:\n%s", c.Test, r.Output)
+			}
+			t.Logf("%s", FailureLine(r.Output))
+		})
+	}
+}
+
 // ChaosSeeds is how many chaos seeds FindByChaos tries: 1, 2, and so on.
 const ChaosSeeds = 3
 
