@@ -9,8 +9,12 @@ import (
 
 // The private fork stack: what Fork, ForkFunc, Join and JoinFunc do with
 // a fork until it runs. forkStack owns the goroutine's private forks, the
-// fork records and their links, and a task's unjoined forks (forkList).
-// No other code writes them.
+// fork records' links, latches and counts, and a task's unjoined forks
+// (forkList): only this file writes them. Three fields have other
+// writers, each named where it is declared: a record's function,
+// argument, result and gen (fork.go, which makes and joins it), its
+// ranOn (runner.exec, where it runs), and its stamp and the stack's
+// measured flag (measure.go, in a measured run).
 //
 // The split of a goroutine's forks into a private part and a published
 // part is Lace's split deque (van Dijk and van de Pol, 2014): the owner
@@ -47,7 +51,9 @@ import (
 // as the forking task's is a second join, which the contract forbids: the
 // race detector reports it.
 type record struct {
-	gen uint64 // first: 64-bit aligned for joinOther's compare-and-swap
+	// gen is 64-bit aligned, first, for joinOther's compare-and-swap.
+	// Writers: forkStack at reuse, and the joins of fork.go.
+	gen uint64
 	// l counts the task from its fork until it finishes: the join of a
 	// fork that left the stack waits on it. A fork that its join takes
 	// back never arrives.
@@ -56,7 +62,7 @@ type record struct {
 	// one. Frames are reused: while tracked, parent is the forking task;
 	// afterwards it may be a later task's (see Future.Join).
 	parent *Task
-	ranOn  *runner
+	ranOn  *runner // the goroutine that ran the fork: written by runner.exec
 	// prev and next link the record into its parent's list of unjoined
 	// forks (forkList), once a tracked record left the stack.
 	prev, next *record
@@ -64,8 +70,9 @@ type record struct {
 	// its worker's queue; it is cleared at the join (forkStack.joined).
 	published bool
 	tracked   bool // counted in parent.forks.unjoined
-	// stamp is the fork's measure in a measured run (measure.go), made
-	// at the first such fork in this record, and stale afterwards.
+	// stamp is the fork's measure in a measured run, made at the first
+	// such fork in this record, and stale afterwards. measure.go writes
+	// it.
 	stamp *stamp
 	// parties counts those done with a record that its forking task did
 	// not join itself: the forking task's sync, and the joiner that
@@ -105,7 +112,7 @@ type resultCall[R any] interface {
 // taskRecord is a whole fork record: the function, its argument and the
 // result, in one object. fn is Fork's and Join's function; proc is that
 // of ForkFunc and JoinFunc, which has no result, in a record used as a
-// procRecord.
+// procRecord. fork.go writes fn, proc and a, and the result.
 type taskRecord[A, R any] struct {
 	resultRecord[R]
 	fn   func(*Task, A) R
@@ -203,6 +210,7 @@ type forkStack struct {
 	// (see measure.go): answer then stamps and publishes each fork as it
 	// is made, and keeps the worker's ask, so that every fork polls into
 	// answer. No fork is private, and no join takes its fork back.
+	// measure.go sets and clears it, around a measured run.
 	measured bool
 }
 
