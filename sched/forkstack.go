@@ -343,7 +343,7 @@ func (s *forkStack) take() (*record, bool) {
 // polls: a task that forks many tasks, or joins many in turn, forks or
 // joins nothing else meanwhile.
 func (s *forkStack) poll(w *Worker[Job]) {
-	if w.asked.Load() != 0 { // atomic: thieves store it
+	if w.isAsked() {
 		s.answer(w)
 	}
 }
@@ -376,8 +376,8 @@ func (s *forkStack) answer(w *Worker[Job]) {
 	if s.n == 0 {
 		return
 	}
-	w.asked.Store(0) // before the publish: an ask after it is answered at a later fork
-	s.published = 0  // the thief found the queue empty
+	w.answered()    // before the publish: an ask after it is answered at a later fork
+	s.published = 0 // the thief found the queue empty
 	s.publish(w, (s.n+1)/2)
 	w.sampleNow()
 }
@@ -443,7 +443,7 @@ func (s *forkStack) joined(w *Worker[Job], b *record) {
 		b.published = false
 		if s.published--; s.published <= 0 { // below zero if an ask reset it
 			s.published = 0
-			w.asked.Store(1) // atomic: thieves store it too
+			w.ask() // the queue shows none of this worker's forks: the next fork answers
 		}
 	}
 	if t := b.parent; t != nil && t.meas != nil { // nil: joined before, by a join that failed after

@@ -311,7 +311,7 @@ func (c *crew) reclaim(r *runner) {
 	if r.forks.measured {
 		// Another goroutine ran the worker, and may have cleared its ask:
 		// a measured goroutine's forks must poll into answer.
-		r.w.asked.Store(1) // atomic: thieves store it too
+		r.w.ask()
 	}
 }
 

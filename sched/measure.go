@@ -112,7 +112,7 @@ func startStrand(t *Task, tm *taskMeter, from tally) {
 	if t.below == nil {
 		r := t.runner
 		r.forks.measured = true
-		r.w.asked.Store(1) // atomic: thieves store it; answer keeps it set (forkStack.measured)
+		r.w.ask() // answer keeps it set (forkStack.measured)
 		if tm.m.cpu && !r.locked {
 			// The thread's CPU clock times the strands: no other
 			// goroutine may run on the thread meanwhile, and the

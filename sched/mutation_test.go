@@ -68,7 +68,7 @@ var testCases = []mutant.TestCase{
 	// The join of a worker's last published fork does not ask: the next
 	// fork stays private though the queue shows none of the worker's.
 	{Mutant: mutant.Mutant{Name: "the last published fork's join does not ask", Patches: []mutant.Patch{
-		patchOf("forkstack.go", "\t\t\tw.asked.Store(1) // atomic: thieves store it too\n", ""),
+		patchOf("forkstack.go", "\t\t\tw.ask() // the queue shows none of this worker's forks: the next fork answers\n", ""),
 	}}, Test: "^TestUnshowAsks$"},
 	// Task.Block lends the worker with forks kept private on the goroutine
 	// that blocks: nobody can run them meanwhile.

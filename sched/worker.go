@@ -42,11 +42,13 @@ type Worker[T any] struct {
 	recall chan struct{}
 
 	_ pad.Line
-	// asked is set by a thief that found nothing to steal here (ask), and
-	// by the worker itself while its items are long. The host reads it:
+	// asked is set by a thief that found nothing to steal here, and by
+	// the worker itself while its items are long. The host reads it:
 	// the fork-join layer then makes the tasks it keeps private
-	// stealable, and clears it unless the items are long. On a line of
-	// its own: thieves write it, and the owner loads it at every fork.
+	// stealable, and clears it unless the items are long. Only the
+	// methods ask, isAsked and answered touch it outside this file. On a
+	// line of its own: thieves write it, and the owner loads it at
+	// every fork.
 	asked atomic.Uint32
 	_     pad.Line
 	// Owner-private: only the worker's goroutine touches the fields below.
@@ -516,13 +518,22 @@ func (w *Worker[T]) initGrain() {
 }
 
 // ask asks the worker's host to make more of its work stealable: a thief
-// found none. The load keeps an ask already made from writing the line
-// again. Any goroutine may call it.
+// found none, or the host itself wants its next fork to answer. The load
+// keeps an ask already made from writing the line again. Any goroutine
+// may call it.
 func (w *Worker[T]) ask() {
 	if w.asked.Load() == 0 {
 		w.asked.Store(1)
 	}
 }
+
+// isAsked reports whether an ask waits for the host's answer. The host
+// loads it at every fork (forkStack.poll).
+func (w *Worker[T]) isAsked() bool { return w.asked.Load() != 0 }
+
+// answered clears the ask: the host is about to publish. Only the
+// worker's goroutine calls it.
+func (w *Worker[T]) answered() { w.asked.Store(0) }
 
 // demand returns how many workers look for work that w could give them:
 // those looking, when w's queue shows no item for them; zero otherwise.
