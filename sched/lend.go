@@ -44,6 +44,10 @@ import (
 //
 // Goroutines: one per worker, one per Block or compensated wait under
 // way, and at most one parked spare per worker.
+//
+// These rules are one table, crewRules (crewtable_test.go): INTERNALS.md
+// prints it, and TestCrewTableExplored checks it in every order of a
+// small model's moves. A change here changes that table first.
 
 // crew is the goroutines of a Pool and the hand-over of workers between
 // them.

@@ -1,0 +1,664 @@
+package sched
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The core's rules for who runs a worker, as one table: crewRules. The
+// crew (lend.go) follows it; INTERNALS.md prints it (TestCrewTableDoc); and
+// an exhaustive exploration of a model of the pool's goroutines, every
+// order of their moves in small scope, checks that the rules keep what
+// the crew promises (TestCrewTableExplored):
+//
+//   - one goroutine runs each worker at any moment;
+//   - code that needs the worker (a use of t, a frame below the task)
+//     runs only on the goroutine that holds it;
+//   - every task ends, once, and no goroutine waits for ever: every run
+//     of the model ends with all tasks done, each goroutine holding its
+//     worker, parked as a spare, or gone.
+//
+// TestCrewTableBugs shows that the exploration can fail: each of a few
+// wrong tables breaks one of these.
+
+// gstate is the state of one goroutine of a Pool, as to its worker.
+type gstate uint8
+
+const (
+	gNew      gstate = iota // about to start, with the worker a lend gives it
+	gHolds                  // runs the worker: its loop, a task, a helping wait
+	gLent                   // lent the worker: in Block's function, or asleep in a wait
+	gUnseated               // its task goes on after Block, without the worker
+	gWaits                  // waits to take the worker back
+	gSpare                  // parked, with no worker, until a lend takes it
+	gGone                   // ended
+)
+
+var gstateNames = [...]string{"new", "holds", "lent", "unseated", "waits", "spare", "gone"}
+
+// gstateDocs say what each state means, as INTERNALS.md prints them.
+var gstateDocs = [...]string{
+	"about to start, with the worker that a lend or a Goexit gives it",
+	"runs the worker: its loop, a task, a join, a helping wait",
+	"lent the worker: in Block's function, or asleep until a latch is done",
+	"its task goes on after Block without the worker (a task at depth zero)",
+	"waits to take the worker back (`seat.waiting`)",
+	"parked with no worker, until a lend takes it (`crew.spares`)",
+	"ended",
+}
+
+func (s gstate) String() string { return gstateNames[s] }
+
+// gevent is what moves a goroutine from one state to another.
+type gevent uint8
+
+const (
+	evBlock        gevent = iota // Task.Block, or a helping wait with nothing it may run (compensate)
+	evLendToWaiter               // a helping wait with nothing to run, while a goroutine waits
+	evReturnTop                  // Block's function returns, its task at depth zero and not measured
+	evReturn                     // Block's function returns or fails otherwise, or the wait is over
+	evNeedWorker                 // the unseated task uses t, left forks or groups, or calls Goexit
+	evEndUnseated                // the unseated task returns or panics
+	evHandBack                   // the holder reaches a safe point while a goroutine waits
+	evTake                       // the goroutine is given the worker
+	evGoexit                     // runtime.Goexit ends the goroutine that holds the worker
+	evClose                      // the pool closes
+)
+
+var geventNames = [...]string{"block", "lendToWaiter", "returnTop", "return", "needWorker", "endUnseated", "handBack", "take", "goexit", "close"}
+
+func (e gevent) String() string { return geventNames[e] }
+
+// give is to whom a rule hands the worker.
+type give uint8
+
+const (
+	giveNone   give = iota
+	giveLend        // the goroutine that waited longest, else a spare, else a new goroutine (crew.lend)
+	giveWaiter      // the goroutine that waited longest (crew.takeWaiter)
+	giveNew         // a new goroutine (crew.goWith)
+)
+
+// crewRule is one row of the table. A rule whose to holds two states
+// chooses the first while the crew keeps fewer spares than it may, the
+// second otherwise (crew.retire).
+type crewRule struct {
+	from  gstate
+	ev    gevent
+	to    []gstate
+	gives give
+	// event, next and who are the row as INTERNALS.md prints it.
+	event, next, who string
+}
+
+// crewRules is the table. Its order is the document's.
+var crewRules = []crewRule{
+	{gHolds, evBlock, []gstate{gLent}, giveLend,
+		"`Task.Block`, or a helping wait with nothing it may run (`compensate`)",
+		"lent: calls f, or sleeps until the latch",
+		"the goroutine; the worker goes to the longest waiter, a spare or a new goroutine (`lend`)"},
+	{gHolds, evLendToWaiter, []gstate{gLent}, giveWaiter,
+		"a helping wait with nothing to run while a goroutine waits for the worker",
+		"lent: sleeps until the latch (`lendToWaiter`)",
+		"the goroutine; the worker goes to the longest waiter"},
+	{gLent, evReturnTop, []gstate{gUnseated}, giveNone,
+		"f returns, the task at depth zero and not measured",
+		"unseated: goes on without the worker (`endBlock`)",
+		"the goroutine alone"},
+	{gLent, evReturn, []gstate{gWaits}, giveNone,
+		"f returns or fails otherwise, or the latch is done",
+		"waits for the worker (`reclaim`)",
+		"the goroutine; the worker's goroutine hands it back at its next safe point"},
+	{gUnseated, evNeedWorker, []gstate{gWaits}, giveNone,
+		"a use of t, forks or groups left, a Goexit, `Pool.Do`",
+		"waits for the worker (`reseat`)",
+		"the goroutine; as above"},
+	{gUnseated, evEndUnseated, []gstate{gSpare, gGone}, giveNone,
+		"the task returns or panics",
+		"retires: counts the task, ends its frame (`endUnseated`), parks as a spare or ends",
+		"the goroutine"},
+	{gHolds, evHandBack, []gstate{gSpare, gGone}, giveWaiter,
+		"a safe point (between items, or no work) while a goroutine waits",
+		"retires: parks as a spare or ends (`serve`, `retire`)",
+		"the goroutine; the worker goes to the longest waiter"},
+	{gWaits, evTake, []gstate{gHolds}, giveNone,
+		"given the worker",
+		"holds: its task goes on",
+		"the giver"},
+	{gSpare, evTake, []gstate{gHolds}, giveNone,
+		"given the worker by a lend",
+		"holds: runs the worker's loop",
+		"the giver"},
+	{gNew, evTake, []gstate{gHolds}, giveNone,
+		"started by a lend or a Goexit (`goWith`)",
+		"holds: runs the worker's loop",
+		"the giver"},
+	{gHolds, evGoexit, []gstate{gGone}, giveNew,
+		"runtime.Goexit",
+		"ends, with every frame on it",
+		"`crew.serve`; the worker goes to a new goroutine"},
+	{gSpare, evClose, []gstate{gGone}, giveNone,
+		"the pool closes",
+		"ends",
+		"the goroutine"},
+}
+
+// ruleOf returns the rule of the table for s and e.
+func ruleOf(table []crewRule, s gstate, e gevent) (crewRule, bool) {
+	for _, r := range table {
+		if r.from == s && r.ev == e {
+			return r, true
+		}
+	}
+	return crewRule{}, false
+}
+
+// The model. One worker, a queue of tasks at depth zero, and the pool's
+// goroutines. A task is a script of steps; the goroutine that runs it
+// takes one step a move. The explorer tries every goroutine's next move
+// in every state.
+
+// step is one step of a task's script.
+type step uint8
+
+const (
+	stBlock   step = iota // Task.Block(f): f returns later, at any time
+	stDeep                // Task.Block(f) in a frame above the task's (a Join's f or g)
+	stUse                 // a use of t: needs the worker
+	stWaitAll             // a helping wait for every other task, with nothing it may run
+	stGoexit              // runtime.Goexit
+)
+
+// mtask is a task of the model: its script, and the steps taken.
+type mtask struct {
+	script []step
+	pc     int
+	done   bool
+}
+
+// mgor is a goroutine of the model.
+type mgor struct {
+	st   gstate
+	task int  // the task it runs or blocks in, or -1
+	deep bool // it gave the worker up above its task's frame: a deep Block, or a wait
+}
+
+// mstate is a state of the model.
+type mstate struct {
+	gors    []mgor
+	tasks   []mtask
+	queue   []int // tasks not started, next first
+	waiting []int // goroutines that wait for the worker, longest first
+	spares  []int // parked goroutines, most recent last
+	ended   int   // tasks that ended
+}
+
+// clone returns a copy of m that shares nothing with it.
+func (m *mstate) clone() *mstate {
+	c := &mstate{
+		gors:    slices.Clone(m.gors),
+		tasks:   slices.Clone(m.tasks),
+		queue:   slices.Clone(m.queue),
+		waiting: slices.Clone(m.waiting),
+		spares:  slices.Clone(m.spares),
+		ended:   m.ended,
+	}
+	return c
+}
+
+// key returns m as a string: equal states have equal keys.
+func (m *mstate) key() string {
+	var b strings.Builder
+	for _, g := range m.gors {
+		fmt.Fprintf(&b, "%d.%d.%v|", g.st, g.task, g.deep)
+	}
+	for _, t := range m.tasks {
+		fmt.Fprintf(&b, "%d.%v|", t.pc, t.done)
+	}
+	fmt.Fprint(&b, m.queue, m.waiting, m.spares, m.ended)
+	return b.String()
+}
+
+// crewModel explores the model under a table.
+type crewModel struct {
+	table     []crewRule
+	maxSpares int
+	seen      map[string]bool
+	runs      int // states explored
+}
+
+// errModel is a violation found, with the moves that led to it.
+type errModel struct {
+	why   string
+	trail []string
+}
+
+func (e *errModel) Error() string {
+	return e.why + "\nafter: " + strings.Join(e.trail, "; ")
+}
+
+// apply moves goroutine g by event e under the table, and hands the
+// worker over as the rule says. It reports a violation if the table has
+// no rule for the move.
+func (cm *crewModel) apply(m *mstate, g int, e gevent) error {
+	r, ok := ruleOf(cm.table, m.gors[g].st, e)
+	if !ok {
+		return fmt.Errorf("no rule for a goroutine that %s and %v", m.gors[g].st, e)
+	}
+	to := r.to[0]
+	if len(r.to) > 1 && len(m.spares) >= cm.maxSpares {
+		to = r.to[1]
+	}
+	m.gors[g].st = to
+	switch to {
+	case gWaits:
+		m.waiting = append(m.waiting, g)
+	case gSpare:
+		m.spares = append(m.spares, g)
+	}
+	switch r.gives {
+	case giveLend:
+		switch {
+		case len(m.waiting) > 0:
+			return cm.giveTo(m, m.waiting[0])
+		case len(m.spares) > 0:
+			return cm.giveTo(m, m.spares[len(m.spares)-1])
+		default:
+			return cm.giveTo(m, cm.spawn(m))
+		}
+	case giveWaiter:
+		if len(m.waiting) == 0 {
+			return fmt.Errorf("a goroutine that %s gives the worker to a waiter on %v, and none waits", r.from, e)
+		}
+		return cm.giveTo(m, m.waiting[0])
+	case giveNew:
+		return cm.giveTo(m, cm.spawn(m))
+	}
+	return nil
+}
+
+// spawn adds a new goroutine and returns it.
+func (cm *crewModel) spawn(m *mstate) int {
+	m.gors = append(m.gors, mgor{st: gNew, task: -1})
+	return len(m.gors) - 1
+}
+
+// giveTo gives the worker to g, which takes it (evTake).
+func (cm *crewModel) giveTo(m *mstate, g int) error {
+	if i := slices.Index(m.waiting, g); i >= 0 {
+		m.waiting = slices.Delete(m.waiting, i, i+1)
+	}
+	if i := slices.Index(m.spares, g); i >= 0 {
+		m.spares = slices.Delete(m.spares, i, i+1)
+	}
+	m.gors[g].deep = false // back on the worker, at its task's own depth
+	return cm.apply(m, g, evTake)
+}
+
+// theHolder returns the goroutine that holds the worker, checking that
+// exactly one does.
+func theHolder(m *mstate) (int, error) {
+	h := -1
+	for i, g := range m.gors {
+		if g.st == gHolds {
+			if h >= 0 {
+				return -1, fmt.Errorf("goroutines %d and %d both hold the worker", h, i)
+			}
+			h = i
+		}
+	}
+	if h < 0 {
+		return -1, fmt.Errorf("no goroutine holds the worker")
+	}
+	return h, nil
+}
+
+// move is one possible move: its name and how it changes a state.
+type move struct {
+	name string
+	do   func(m *mstate) error
+}
+
+// moves returns the moves possible in m.
+func (cm *crewModel) moves(m *mstate) ([]move, error) {
+	h, err := theHolder(m)
+	if err != nil {
+		return nil, err
+	}
+	var ms []move
+	// The holder: hand back, start a task, or take its task's next step.
+	hg := m.gors[h]
+	switch {
+	case hg.task < 0 && len(m.waiting) > 0:
+		ms = append(ms, move{fmt.Sprintf("g%d hands back", h), func(m *mstate) error {
+			return cm.apply(m, h, evHandBack)
+		}})
+	case hg.task < 0 && len(m.queue) > 0:
+		ms = append(ms, move{fmt.Sprintf("g%d starts t%d", h, m.queue[0]), func(m *mstate) error {
+			m.gors[h].task, m.queue = m.queue[0], m.queue[1:]
+			return nil
+		}})
+	case hg.task >= 0:
+		t := &m.tasks[hg.task]
+		if t.pc == len(t.script) {
+			ms = append(ms, move{fmt.Sprintf("g%d ends t%d", h, hg.task), func(m *mstate) error {
+				return cm.end(m, h)
+			}})
+			break
+		}
+		switch t.script[t.pc] {
+		case stBlock, stDeep:
+			ms = append(ms, move{fmt.Sprintf("g%d blocks in t%d", h, hg.task), func(m *mstate) error {
+				m.gors[h].deep = m.tasks[m.gors[h].task].script[m.tasks[m.gors[h].task].pc] == stDeep
+				return cm.apply(m, h, evBlock)
+			}})
+		case stUse:
+			ms = append(ms, move{fmt.Sprintf("g%d uses t%d", h, hg.task), func(m *mstate) error {
+				m.tasks[m.gors[h].task].pc++
+				return nil
+			}})
+		case stWaitAll:
+			if cm.othersDone(m, hg.task) {
+				ms = append(ms, move{fmt.Sprintf("g%d's wait in t%d is over", h, hg.task), func(m *mstate) error {
+					m.tasks[m.gors[h].task].pc++
+					return nil
+				}})
+				break
+			}
+			ev := evBlock // compensate
+			if len(m.waiting) > 0 {
+				ev = evLendToWaiter
+			}
+			ms = append(ms, move{fmt.Sprintf("g%d waits in t%d (%v)", h, hg.task, ev), func(m *mstate) error {
+				m.gors[h].deep = true // the wait's frame goes on with the worker only
+				return cm.apply(m, h, ev)
+			}})
+		case stGoexit:
+			ms = append(ms, move{fmt.Sprintf("g%d: Goexit in t%d", h, hg.task), func(m *mstate) error {
+				ti := m.gors[h].task
+				m.tasks[ti].pc = len(m.tasks[ti].script)
+				if err := cm.finish(m, ti); err != nil {
+					return err
+				}
+				m.gors[h].task = -1
+				return cm.apply(m, h, evGoexit)
+			}})
+		}
+	}
+	// The others: a Block's function returns, a wait ends, an unseated
+	// task goes on.
+	for i, g := range m.gors {
+		switch g.st {
+		case gLent:
+			if g.task < 0 {
+				continue // lent with no task to return to: stuck
+			}
+			t := &m.tasks[g.task]
+			waiting := t.script[t.pc] == stWaitAll
+			if waiting && !cm.othersDone(m, g.task) {
+				continue
+			}
+			ev := evReturn
+			if !g.deep {
+				ev = evReturnTop
+			}
+			ms = append(ms, move{fmt.Sprintf("g%d returns from f (%v)", i, ev), func(m *mstate) error {
+				m.tasks[m.gors[i].task].pc++
+				return cm.apply(m, i, ev)
+			}})
+		case gUnseated:
+			t := &m.tasks[g.task]
+			if t.pc == len(t.script) {
+				ms = append(ms, move{fmt.Sprintf("g%d ends t%d unseated", i, g.task), func(m *mstate) error {
+					if err := cm.finish(m, m.gors[i].task); err != nil {
+						return err
+					}
+					m.gors[i].task = -1
+					return cm.apply(m, i, evEndUnseated)
+				}})
+				continue
+			}
+			ms = append(ms, move{fmt.Sprintf("g%d needs its worker in t%d", i, g.task), func(m *mstate) error {
+				return cm.apply(m, i, evNeedWorker)
+			}})
+		}
+	}
+	return ms, nil
+}
+
+// othersDone reports whether every task but t has ended.
+func (cm *crewModel) othersDone(m *mstate, t int) bool {
+	for i, x := range m.tasks {
+		if i != t && !x.done {
+			return false
+		}
+	}
+	return true
+}
+
+// end ends the task of the holder h.
+func (cm *crewModel) end(m *mstate, h int) error {
+	if err := cm.finish(m, m.gors[h].task); err != nil {
+		return err
+	}
+	m.gors[h].task = -1
+	return nil
+}
+
+// finish counts task t as ended, once.
+func (cm *crewModel) finish(m *mstate, t int) error {
+	if m.tasks[t].done {
+		return fmt.Errorf("t%d ends twice", t)
+	}
+	m.tasks[t].done = true
+	m.ended++
+	return nil
+}
+
+// check checks what must hold in every state besides the one holder:
+// a goroutine goes on unseated only at its task's depth zero, where no
+// frame below needs the worker; the crew's lists of waiters and spares
+// are the goroutines in those states; and no more spares are kept than
+// the crew may keep.
+func (cm *crewModel) check(m *mstate) error {
+	var waits, spares int
+	for i, g := range m.gors {
+		switch g.st {
+		case gUnseated:
+			if g.deep {
+				return fmt.Errorf("g%d goes on unseated above a frame of its task", i)
+			}
+		case gWaits:
+			waits++
+			if !slices.Contains(m.waiting, i) {
+				return fmt.Errorf("g%d waits, and the seat does not know it", i)
+			}
+		case gSpare:
+			spares++
+			if !slices.Contains(m.spares, i) {
+				return fmt.Errorf("g%d is a spare that no lend can find", i)
+			}
+		}
+	}
+	switch {
+	case waits != len(m.waiting):
+		return fmt.Errorf("the seat lists %d waiters; %d goroutines wait", len(m.waiting), waits)
+	case spares != len(m.spares):
+		return fmt.Errorf("the crew lists %d spares; %d goroutines are", len(m.spares), spares)
+	case spares > cm.maxSpares:
+		return fmt.Errorf("%d spares, more than %d", spares, cm.maxSpares)
+	}
+	return nil
+}
+
+// explore tries every move from m, depth first, once per state.
+func (cm *crewModel) explore(m *mstate, trail []string) error {
+	k := m.key()
+	if cm.seen[k] {
+		return nil
+	}
+	cm.seen[k] = true
+	cm.runs++
+	if err := cm.check(m); err != nil {
+		return &errModel{err.Error(), trail}
+	}
+	ms, err := cm.moves(m)
+	if err != nil {
+		return &errModel{err.Error(), trail}
+	}
+	if len(ms) == 0 {
+		return cm.final(m, trail)
+	}
+	for _, mv := range ms {
+		next := m.clone()
+		path := append(slices.Clip(trail), mv.name)
+		if err := mv.do(next); err != nil {
+			return &errModel{err.Error(), path}
+		}
+		if next.key() == k {
+			return &errModel{"a move that changes nothing: the goroutine would repeat it for ever", path}
+		}
+		if err := cm.explore(next, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// final checks a state with no move left: every task ended, and every
+// goroutine holds the worker, is a spare or is gone.
+func (cm *crewModel) final(m *mstate, trail []string) error {
+	if m.ended != len(m.tasks) {
+		return &errModel{fmt.Sprintf("stuck: %d of %d tasks ended", m.ended, len(m.tasks)), trail}
+	}
+	for i, g := range m.gors {
+		if g.st != gHolds && g.st != gSpare && g.st != gGone {
+			return &errModel{fmt.Sprintf("g%d %s for ever", i, g.st), trail}
+		}
+	}
+	// The pool closes: the spares end, by the table.
+	for _, g := range m.spares {
+		if err := cm.apply(m, g, evClose); err != nil {
+			return &errModel{err.Error(), trail}
+		}
+	}
+	return nil
+}
+
+// crewScenarios are the small scopes explored: the tasks of the worker's
+// queue, each a script.
+var crewScenarios = []struct {
+	name    string
+	scripts [][]step
+}{
+	{"two blocks", [][]step{{stBlock}, {stBlock}}},
+	{"block then use", [][]step{{stBlock, stUse}, {stBlock}}},
+	{"blocks twice", [][]step{{stBlock, stBlock}, {stBlock, stUse}}},
+	{"deep block", [][]step{{stDeep, stUse}, {stBlock}}},
+	{"wait for the others", [][]step{{stWaitAll, stUse}, {stBlock}, {stBlock, stUse}}},
+	{"wait after a block", [][]step{{stBlock, stWaitAll}, {stDeep}, {stBlock}}},
+	{"goexit", [][]step{{stBlock, stGoexit}, {stBlock}, {stUse, stGoexit}}},
+	{"four tasks", [][]step{{stBlock, stUse}, {stBlock, stBlock}, {stDeep}, {stWaitAll}}},
+}
+
+// exploreCrew explores every scenario under table, with up to maxSpares
+// spares, and returns the first violation.
+func exploreCrew(table []crewRule, maxSpares int) (states int, err error) {
+	for _, sc := range crewScenarios {
+		m := &mstate{gors: []mgor{{st: gHolds, task: -1}}}
+		for i, s := range sc.scripts {
+			m.tasks = append(m.tasks, mtask{script: s})
+			m.queue = append(m.queue, i)
+		}
+		cm := &crewModel{table: table, maxSpares: maxSpares, seen: map[string]bool{}}
+		if err := cm.explore(m, nil); err != nil {
+			return states, fmt.Errorf("%s: %w", sc.name, err)
+		}
+		states += cm.runs
+	}
+	return states, nil
+}
+
+// TestCrewTableExplored explores every order of the model's moves under
+// crewRules, with no spare kept, one and two.
+func TestCrewTableExplored(t *testing.T) {
+	for _, spares := range []int{0, 1, 2} {
+		states, err := exploreCrew(crewRules, spares)
+		require.NoError(t, err)
+		t.Logf("%d spares: %d states, no violation", spares, states)
+	}
+}
+
+// withRule returns table with the rule for from and ev replaced by r.
+func withRule(table []crewRule, r crewRule) []crewRule {
+	t := slices.Clone(table)
+	for i := range t {
+		if t[i].from == r.from && t[i].ev == r.ev {
+			t[i] = r
+			return t
+		}
+	}
+	panic(fmt.Sprintf("no rule for %v and %v", r.from, r.ev))
+}
+
+// TestCrewTableBugs: each wrong table breaks a promise of the crew, and
+// the exploration finds it.
+func TestCrewTableBugs(t *testing.T) {
+	bugs := []struct {
+		name string
+		rule crewRule
+		want string
+	}{
+		{"a hand back gives the worker to nobody",
+			crewRule{from: gHolds, ev: evHandBack, to: []gstate{gSpare, gGone}, gives: giveNone}, "no goroutine holds the worker"},
+		{"a Block above the task's frame goes on unseated",
+			crewRule{from: gLent, ev: evReturn, to: []gstate{gUnseated}}, "unseated above a frame"},
+		{"a Goexit starts no goroutine",
+			crewRule{from: gHolds, ev: evGoexit, to: []gstate{gGone}, gives: giveNone}, "no goroutine holds the worker"},
+		{"a reclaim takes the worker without a hand-over",
+			crewRule{from: gLent, ev: evReturn, to: []gstate{gHolds}}, "both hold the worker"},
+		{"a waiter given the worker does not take it",
+			crewRule{from: gWaits, ev: evTake, to: []gstate{gWaits}}, "no goroutine holds the worker"},
+		{"an unseated task that needs its worker goes on without it",
+			crewRule{from: gUnseated, ev: evNeedWorker, to: []gstate{gUnseated}}, "changes nothing"},
+		{"an unseated task's end leaves its goroutine waiting",
+			crewRule{from: gUnseated, ev: evEndUnseated, to: []gstate{gLent}}, "lent for ever"},
+	}
+	for _, b := range bugs {
+		t.Run(b.name, func(t *testing.T) {
+			_, err := exploreCrew(withRule(crewRules, b.rule), 1)
+			require.Error(t, err)
+			require.Contains(t, err.Error(), b.want)
+			t.Log(strings.SplitN(err.Error(), "\n", 2)[0])
+		})
+	}
+}
+
+// crewTableDoc returns crewRules and the states as INTERNALS.md prints
+// them.
+func crewTableDoc() string {
+	var b strings.Builder
+	b.WriteString("| state of a goroutine | means |\n|---|---|\n")
+	for s, doc := range gstateDocs {
+		fmt.Fprintf(&b, "| %s | %s |\n", gstate(s), doc)
+	}
+	b.WriteString("\n| state | event | next state | who acts |\n|---|---|---|---|\n")
+	for _, r := range crewRules {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.from, r.event, r.next, r.who)
+	}
+	return b.String()
+}
+
+// TestCrewTableDoc: INTERNALS.md prints the table that the crew follows
+// and the exploration checks, word for word.
+func TestCrewTableDoc(t *testing.T) {
+	doc, err := os.ReadFile("INTERNALS.md")
+	require.NoError(t, err)
+	want := crewTableDoc()
+	require.True(t, strings.Contains(string(doc), want), "INTERNALS.md must hold the crew's table as crewRules has it:\n%s", want)
+}
