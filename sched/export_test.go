@@ -2,8 +2,12 @@ package sched
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"sync"
 
 	wsq "github.com/worksteal/wsq"
+	"github.com/worksteal/wsq/internal/atomicx"
 )
 
 // RunCounting runs like Run and, however the run ends (even by a panic or
@@ -79,5 +83,62 @@ func Spin[T any](c Config[T]) int { return c.spin }
 func CloseDefault() {
 	if p := defaultPool.p.Swap(nil); p != nil {
 		p.Close()
+	}
+}
+
+// CheckCrewTable checks every move of the pools' goroutines against
+// crewRules (see trace) until the returned function is called, which
+// stops and returns the moves that no rule allows, and how often each
+// rule was taken, in the table's order.
+func CheckCrewTable() (stop func() (bad []string, taken []int)) {
+	c := &crewChecker{state: map[uint64][]gstate{}, taken: make([]int, len(crewRules))}
+	f := c.move
+	crewTrace.Store(&f)
+	return func() ([]string, []int) {
+		crewTrace.Store(nil)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.bad, c.taken
+	}
+}
+
+// CrewRuleNames returns each rule of crewRules as "state, event".
+func CrewRuleNames() []string {
+	var names []string
+	for _, r := range crewRules {
+		names = append(names, fmt.Sprintf("%v, %v", r.from, r.ev))
+	}
+	return names
+}
+
+// crewChecker follows each goroutine's state by its moves. A rule with
+// two next states leaves both possible until the next move. A goroutine
+// is known by atomicx.Goroutine, which the runtime reuses: a new
+// goroutine may find the states of an ended one, which allow its first
+// move (a take from gone or from new alike).
+type crewChecker struct {
+	mu    sync.Mutex
+	state map[uint64][]gstate
+	taken []int
+	bad   []string
+}
+
+func (c *crewChecker) move(e gevent) {
+	id := atomicx.Goroutine()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cur, ok := c.state[id]
+	if !ok || slices.Contains(cur, gGone) {
+		cur = append(slices.Clone(cur), gNew)
+	}
+	for i, r := range crewRules {
+		if r.ev == e && slices.Contains(cur, r.from) {
+			c.taken[i]++
+			c.state[id] = r.to
+			return
+		}
+	}
+	if len(c.bad) < 10 {
+		c.bad = append(c.bad, fmt.Sprintf("a goroutine in %v moves by %v, which no rule allows", cur, e))
 	}
 }

@@ -25,7 +25,7 @@ import (
 //	            perworker.go  stats.go  profile.go  cpuclock_linux.go
 //	            cpuclock_other.go  race.go  norace.go  doc.go
 var (
-	forkJoinFiles = []string{"pool.go", "task.go", "fork.go", "forkstack.go", "runner.go", "group.go", "lend.go", "default.go", "measure.go"}
+	forkJoinFiles = []string{"pool.go", "task.go", "fork.go", "forkstack.go", "runner.go", "group.go", "lend.go", "crewtable.go", "default.go", "measure.go"}
 	engineFiles   = []string{
 		"config.go", "run.go", "scheduler.go", "worker.go", "mastermode.go",
 		"randommode.go", "park.go", "inject.go", "latch.go", "panic.go",

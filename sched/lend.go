@@ -45,9 +45,11 @@ import (
 // Goroutines: one per worker, one per Block or compensated wait under
 // way, and at most one parked spare per worker.
 //
-// These rules are one table, crewRules (crewtable_test.go): INTERNALS.md
-// prints it, and TestCrewTableExplored checks it in every order of a
-// small model's moves. A change here changes that table first.
+// These rules are one table, crewRules (crewtable.go). Each move below
+// reports itself (trace), and the package's tests check every move
+// against the table; TestCrewTableExplored checks the table in every
+// order of a small model's moves; INTERNALS.md prints it. A change here
+// changes the table first.
 
 // crew is the goroutines of a Pool and the hand-over of workers between
 // them.
@@ -165,6 +167,7 @@ func (c *crew) block(t *Task, f func()) {
 	r.forks.publishAll(r.w) // the worker's next goroutine, and thieves, may run them meanwhile
 	c.blocks.Add(1)         // atomic: any goroutine's Block counts, Close reads
 	stopStrand(t)           // a measured task: f is timed alone, and endBlock resumes
+	trace(evBlock)
 	c.lend(r)
 	r.top, r.blocking = nil, true
 	returned := false
@@ -211,10 +214,12 @@ func (c *crew) block(t *Task, f func()) {
 func (c *crew) endBlock(t *Task, returned bool) {
 	r := t.runner
 	if returned && t.below == nil && t.meas == nil {
+		trace(evReturnTop)
 		r.blocking, r.unseated = false, true
 		c.unseated.Add(1) // atomic: calledByTask reads it on any goroutine
 		return
 	}
+	trace(evReturn)
 	c.reclaim(r)
 	r.top, r.blocking = t, false
 	if t.meas != nil {
@@ -227,6 +232,7 @@ func (c *crew) endBlock(t *Task, returned bool) {
 func (c *crew) reseat(r *runner) {
 	r.top, r.unseated = r.base, false // before reclaim: give reads top
 	c.unseated.Add(-1)                // atomic, as in endBlock
+	trace(evNeedWorker)
 	c.reclaim(r)
 }
 
@@ -279,8 +285,10 @@ func (c *crew) lend(r *runner) {
 func (c *crew) compensate(r *runner, l *latch) {
 	r.forks.publishAll(r.w)
 	c.compensations.Add(1) // atomic: any goroutine's wait counts, Close reads
+	trace(evBlock)
 	c.lend(r)
 	l.wait()
+	trace(evReturn)
 	c.reclaim(r)
 }
 
@@ -294,8 +302,10 @@ func (c *crew) lendToWaiter(r *runner, l *latch) bool {
 	if next == nil {
 		return false
 	}
+	trace(evLendToWaiter)
 	c.give(w, next)
 	l.wait()
+	trace(evReturn)
 	c.reclaim(r)
 	return true
 }
@@ -311,6 +321,7 @@ func (c *crew) reclaim(r *runner) {
 	w.want()
 	st.mu.Unlock()
 	<-r.resume
+	trace(evTake)
 	st.gid.Store(r.gid) // atomic: caller reads it from any goroutine
 	if r.forks.measured {
 		// Another goroutine ran the worker, and may have cleared its ask:
@@ -401,6 +412,7 @@ func (c *crew) serve(r *runner) {
 	s := c.s
 	defer s.wg.Done()
 	r.gid = atomicx.Goroutine()
+	trace(evTake) // a new goroutine: given its worker by a lend, a Goexit or the pool's start
 	c.mu.Lock()
 	c.ids[r.gid] = r
 	c.mu.Unlock()
@@ -415,9 +427,11 @@ func (c *crew) serve(r *runner) {
 		}
 		f := recovered(recover())
 		if !f.goexit {
+			trace(evClose)
 			s.stop(nil, f) // not a task's: the pool cannot go on
 			return
 		}
+		trace(evGoexit)
 		c.goWith(r.w) // each frame the Goexit ended waited for its forks first: none is private
 
 	}()
@@ -431,6 +445,7 @@ func (c *crew) serve(r *runner) {
 			r.unseated = false
 			c.unseated.Add(-1) // atomic, as in endBlock
 			c.blocked.Add(-1)  // atomic, as in addBlocked
+			trace(evEndUnseated)
 			if !c.retire(r) {
 				break
 			}
@@ -438,13 +453,18 @@ func (c *crew) serve(r *runner) {
 		}
 		// Wanted back at a safe point; or the pool stops (ctx is
 		// cancelled), and a waiting goroutine ends its task first.
-		if next := c.seats[w.id].takeWaiter(w); next != nil {
+		next := c.seats[w.id].takeWaiter(w)
+		if next != nil {
 			c.blocked.Add(-1) // atomic, as in addBlocked: next has its worker back, and r retires
+			trace(evHandBack)
 			c.give(w, next)
 		}
 		if err != errWanted {
 			if err != nil {
 				s.stop(err, nil)
+			}
+			if next == nil {
+				trace(evClose) // the pool stops: the loop returned with the worker
 			}
 			break
 		}
@@ -469,6 +489,7 @@ func (c *crew) retire(r *runner) bool {
 	c.mu.Unlock()
 	select {
 	case <-r.resume:
+		trace(evTake)
 		return true
 	case <-s.done:
 	case <-s.ctx.Done():
@@ -478,9 +499,11 @@ func (c *crew) retire(r *runner) bool {
 	c.spares, parked = unordered(c.spares, r)
 	c.mu.Unlock()
 	if parked {
+		trace(evClose)
 		return false
 	}
 	<-r.resume // a lend took this goroutine before the pool stopped
+	trace(evTake)
 	return true
 }
 

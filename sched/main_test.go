@@ -1,6 +1,7 @@
 package sched_test
 
 import (
+	"fmt"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -12,10 +13,24 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(closingDefault{m}) }
 
 // closingDefault runs the tests and then closes the default pool, which a
 // program never closes, so that goleak finds none of its goroutines.
+// Meanwhile it checks every move of every pool's goroutines against the
+// crew's table (CheckCrewTable): a move that no rule allows fails the
+// run.
 type closingDefault struct{ *testing.M }
 
 func (m closingDefault) Run() int {
+	stop := sched.CheckCrewTable()
 	code := m.M.Run()
 	sched.CloseDefault()
+	bad, taken := stop()
+	for _, b := range bad {
+		fmt.Println("crew table:", b)
+		code = 1
+	}
+	if testing.Verbose() {
+		for i, name := range sched.CrewRuleNames() {
+			fmt.Printf("crew table: rule %q taken %d times\n", name, taken[i])
+		}
+	}
 	return code
 }
