@@ -50,3 +50,27 @@ func floorRelease(x *atomicx.Uint64, n int) {
 		x.StoreRelease(i)
 	}
 }
+
+// floorSlot is the receiver of floorCall's calls: a ring and its next
+// slot, as a queue's owner keeps them.
+type floorSlot struct {
+	slots []uint64
+	next  int
+}
+
+// put stores v into the next slot of the ring. It is kept out of line, as
+// a queue's Push is: the compiler's inlining budget is smaller than a
+// Push with its slow path (see BenchmarkFloor).
+//
+//go:noinline
+func (s *floorSlot) put(v uint64) {
+	s.slots[s.next&(floorSlots-1)] = v
+	s.next++
+}
+
+//go:noinline
+func floorCall(s *floorSlot, n int) {
+	for i := range uint64(n) {
+		s.put(i)
+	}
+}

@@ -25,6 +25,8 @@ var floorSink uint64
 //	op=cas      an uncontended compare-and-swap that succeeds (LOCK CMPXCHG)
 //	op=release  a release store of internal/atomicx (a call of an assembly
 //	            MOV on amd64, an STLR on arm64)
+//	op=call     the call of a method that is not inlined, which stores
+//	            into a slot of a ring (a push's call and slot write)
 //
 // Each op stores the loop counter, so no store repeats the last one, into
 // a word or a slot that no other goroutine touches; the results are read
@@ -37,6 +39,7 @@ var floorSink uint64
 func BenchmarkFloor(b *testing.B) {
 	slots := make([]uint64, floorSlots)
 	w := new(floorWord)
+	ring := &floorSlot{slots: make([]uint64, floorSlots)}
 	for _, c := range []struct {
 		op   string
 		loop func(n int)
@@ -45,13 +48,14 @@ func BenchmarkFloor(b *testing.B) {
 		{"store", func(n int) { floorStore(&w.v, n) }},
 		{"cas", func(n int) { floorCAS(&w.v, n) }},
 		{"release", func(n int) { floorRelease(&w.v, n) }},
+		{"call", func(n int) { floorCall(ring, n) }},
 	} {
 		b.Run("op="+c.op, func(b *testing.B) {
 			timeWindows(b, windowItems, func(ops int) func() {
 				w.v.Store(0) // where floorCAS's first compare-and-swap expects it
 				return func() { c.loop(ops) }
 			})
-			floorSink = slots[b.N%floorSlots] + w.v.Load()
+			floorSink = slots[b.N%floorSlots] + w.v.Load() + ring.slots[b.N%floorSlots]
 		})
 	}
 }
@@ -74,6 +78,7 @@ func TestFloorLoopsStore(t *testing.T) {
 		{"floorStore", regexp.MustCompile(`\tXCHGQ\t`)},
 		{"floorCAS", regexp.MustCompile(`\tLOCK\n.*\tCMPXCHGQ\t`)},
 		{"floorRelease", regexp.MustCompile(`\tCALL\tgithub\.com/worksteal/wsq/internal/atomicx\.storeRelease64\(SB\)`)},
+		{"floorCall", regexp.MustCompile(`\tCALL\tgithub\.com/worksteal/wsq/bench\.\(\*floorSlot\)\.put\(SB\)`)},
 	} {
 		body := funcs["github.com/worksteal/wsq/bench."+c.fn]
 		require.NotEmpty(t, body, "no listing of %s", c.fn)
