@@ -1,11 +1,9 @@
 package sched
 
-import "sync/atomic"
-
 // The core's rules for who runs a worker, as one table: crewRules. The
 // crew (lend.go) follows it, and reports each move it makes through
 // trace; the package's tests check every move against the table while
-// they run (CheckCrewTable, in their TestMain).
+// they run (CheckTables, in their TestMain).
 // INTERNALS.md prints it (TestCrewTableDoc). An exhaustive exploration
 // of a model of the pool's goroutines, every order of their moves in
 // small scope, checks that the rules keep what the crew promises
@@ -155,14 +153,11 @@ func ruleOf(table []crewRule, s gstate, e gevent) (crewRule, bool) {
 	return crewRule{}, false
 }
 
-// crewTrace, when set, is told each move of the crew's goroutines, on
-// the goroutine that makes it. Only tests set it.
-var crewTrace atomic.Pointer[func(gevent)]
-
-// trace reports the calling goroutine's move e to crewTrace: a load,
-// while no test listens.
+// trace reports the calling goroutine's move e to moveTrace, the seam
+// that the engine's workers report through too: a load, while no test
+// listens.
 func trace(e gevent) {
-	if f := crewTrace.Load(); f != nil { // atomic: a test sets it while pools may run
-		(*f)(e)
+	if f := moveTrace.Load(); f != nil { // atomic: a test sets it while pools may run
+		(*f)(nil, uint8(e))
 	}
 }

@@ -3,6 +3,7 @@ package sched
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 
@@ -86,19 +87,30 @@ func CloseDefault() {
 	}
 }
 
-// CheckCrewTable checks every move of the pools' goroutines against
-// crewRules (see trace) until the returned function is called, which
-// stops and returns the moves that no rule allows, and how often each
-// rule was taken, in the table's order.
-func CheckCrewTable() (stop func() (bad []string, taken []int)) {
+// CheckTables checks every move of the pools' goroutines against
+// crewRules (see trace), and every move of the workers, masters and
+// publishers of every run against parkRules (see traceMove), until the
+// returned function is called. It stops, and returns the moves that no
+// rule allows, and how often each rule of each table was taken, in the
+// table's order.
+func CheckTables() (stop func() (bad []string, crewTaken, parkTaken []int)) {
 	c := &crewChecker{state: map[uint64][]gstate{}, taken: make([]int, len(crewRules))}
-	f := c.move
-	crewTrace.Store(&f)
-	return func() ([]string, []int) {
-		crewTrace.Store(nil)
+	p := &parkChecker{state: map[uintptr]wstate{}, taken: make([]int, len(parkRules))}
+	f := func(who any, e uint8) {
+		if who == nil {
+			c.move(gevent(e))
+		} else {
+			p.move(who, wevent(e))
+		}
+	}
+	moveTrace.Store(&f)
+	return func() ([]string, []int, []int) {
+		moveTrace.Store(nil)
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		return c.bad, c.taken
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return append(c.bad, p.bad...), c.taken, p.taken
 	}
 }
 
@@ -106,6 +118,15 @@ func CheckCrewTable() (stop func() (bad []string, taken []int)) {
 func CrewRuleNames() []string {
 	var names []string
 	for _, r := range crewRules {
+		names = append(names, fmt.Sprintf("%v, %v", r.from, r.ev))
+	}
+	return names
+}
+
+// ParkRuleNames returns each rule of parkRules as "states, event".
+func ParkRuleNames() []string {
+	var names []string
+	for _, r := range parkRules {
 		names = append(names, fmt.Sprintf("%v, %v", r.from, r.ev))
 	}
 	return names
@@ -141,4 +162,57 @@ func (c *crewChecker) move(e gevent) {
 	if len(c.bad) < 10 {
 		c.bad = append(c.bad, fmt.Sprintf("a goroutine in %v moves by %v, which no rule allows", cur, e))
 	}
+}
+
+// parkChecker follows the state of each worker, master and publisher by
+// its moves. The mover is known by its address, which the garbage
+// collector reuses once a run is gone: a mover in a state where one may
+// rest for ever (gone, runs, m-idle, publishes) whose move no rule
+// allows from there starts again as a new one, in runs, m-idle or
+// publishes.
+type parkChecker struct {
+	mu    sync.Mutex
+	state map[uintptr]wstate
+	taken []int
+	bad   []string
+}
+
+// parkStarts are the states in which a worker, a master and a
+// publisher start.
+var parkStarts = []wstate{wRuns, mIdle, wPublishes}
+
+func (c *parkChecker) move(who any, e wevent) {
+	id := reflect.ValueOf(who).Pointer()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cur, ok := c.state[id]
+	if !ok {
+		cur = wGone
+	}
+	if c.take(id, cur, e) {
+		return
+	}
+	if slices.Contains([]wstate{wGone, wRuns, mIdle, wPublishes}, cur) {
+		for _, s := range parkStarts {
+			if c.take(id, s, e) {
+				return
+			}
+		}
+	}
+	if len(c.bad) < 10 {
+		c.bad = append(c.bad, fmt.Sprintf("a %T in %v moves by %v, which no rule allows", who, cur, e))
+	}
+}
+
+// take applies the rule for s and e, if there is one, and reports
+// whether there was.
+func (c *parkChecker) take(id uintptr, s wstate, e wevent) bool {
+	for i, r := range parkRules {
+		if r.ev == e && slices.Contains(r.from, s) {
+			c.taken[i]++
+			c.state[id] = r.to
+			return true
+		}
+	}
+	return false
 }

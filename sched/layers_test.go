@@ -18,19 +18,19 @@ import (
 // compiler now keeps them on sched's exported API.
 //
 //	fork-join   pool.go  task.go  fork.go  forkstack.go  runner.go  group.go  lend.go
-//	            default.go  measure.go
+//	            crewtable.go  default.go  measure.go
 //	              |  host (Pool implements it)
 //	engine      config.go  run.go  scheduler.go  worker.go  mastermode.go
 //	            randommode.go  park.go  inject.go  latch.go  panic.go
 //	            perworker.go  stats.go  profile.go  cpuclock_linux.go
-//	            cpuclock_other.go  race.go  norace.go  doc.go
+//	            cpuclock_other.go  race.go  norace.go  doc.go  parktable.go
 var (
 	forkJoinFiles = []string{"pool.go", "task.go", "fork.go", "forkstack.go", "runner.go", "group.go", "lend.go", "crewtable.go", "default.go", "measure.go"}
 	engineFiles   = []string{
 		"config.go", "run.go", "scheduler.go", "worker.go", "mastermode.go",
 		"randommode.go", "park.go", "inject.go", "latch.go", "panic.go",
 		"perworker.go", "stats.go", "profile.go", "cpuclock_linux.go", "cpuclock_other.go",
-		"race.go", "norace.go", "doc.go",
+		"race.go", "norace.go", "doc.go", "parktable.go",
 	}
 )
 

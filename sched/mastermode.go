@@ -137,6 +137,7 @@ func (ms *masters[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 // runs the master at the poll's next yield. The worker that stops polling
 // looks once more, as Random mode's last searcher does (stopPolling).
 func (ms *masters[T]) published() {
+	traceMove(ms, evPublish)
 	if ms.polling.Load() > 0 { // after the push: see stopPolling
 		return
 	}
@@ -207,14 +208,18 @@ func (m *master[T]) run(ctx context.Context) {
 		var mb *mailbox[T]
 		select {
 		case mb = <-m.ms.idle:
+			traceMove(m, evServe)
 		case <-s.done:
+			traceMove(m, evEnd)
 			return
 		case <-ctx.Done():
+			traceMove(m, evEnd)
 			return
 		}
 		start := time.Now()
 		for {
 			if !mb.wants.Load() { // atomic: the worker clears it when it stops waiting
+				traceMove(m, evDeliver)
 				mb.inbox <- delivery[T]{} // it gave up waiting: answer with nothing
 				break
 			}
@@ -223,6 +228,7 @@ func (m *master[T]) run(ctx context.Context) {
 				now := time.Now()
 				m.st.busy += now.Sub(start)
 				m.st.wait += now.Sub(mb.since)
+				traceMove(m, evDeliver)
 				mb.inbox <- d // never blocks: the worker waits for exactly this
 				break
 			}
@@ -346,13 +352,17 @@ func (m *master[T]) awaitWork(ctx context.Context) bool {
 		}
 	}
 	atomic.AddInt32(&ms.sleepers, 1) // the announcement publishers read
-	switch park(ctx, s, ms.wake, &m.late, nil, nil) {
+	traceMove(m, evAnnounce)
+	switch park(ctx, s, ms.wake, &m.late, nil, nil, any(m)) {
 	case woken:
+		traceMove(m, evTakeToken)
 		return true
 	case stopped:
 		ms.unwait() // a token sent meanwhile only causes one extra look
+		traceMove(m, evRejoin)
 		return true
 	}
+	traceMove(m, evEnd)
 	return false
 }
 
@@ -392,6 +402,7 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 	polls := s.cfg.spin * pollsPerSpin
 	since := time.Duration(-1) // when the polls ran out while a worker was busy
 	ms.polling.Add(1)          // publishers that see a poller leave the wake to it
+	traceMove(w, evLook)
 	polling := true
 	defer func() {
 		if polling {
@@ -413,6 +424,7 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 		for {
 			if w.stopLooking(l) {
 				mb.wants.Store(false) // the master then answers with nothing
+				traceMove(w, evGiveUp)
 				return false
 			}
 			if polling && polls <= 0 {
@@ -429,6 +441,7 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 				}
 				if !polling {
 					ms.stopPolling()
+					traceMove(w, evAwait)
 				}
 			}
 			if polling {
@@ -442,10 +455,12 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 					// Quicker than the master, which then answers with
 					// nothing, or with items that next collects.
 					mb.wants.Store(false)
+					traceMove(w, evFound)
 					w.takeStolen()
 					return true
 				}
 				if atomic.LoadInt32(&ms.sleepers) > 0 && s.anyWork() {
+					traceMove(w, evPoll)
 					ms.wakeMaster() // readied here: it runs at the yield below
 				}
 				runtime.Gosched()
@@ -456,13 +471,17 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 				break wait
 			case <-joined:
 				mb.wants.Store(false) // as above
+				traceMove(w, evGiveUp)
 				return false
 			case <-w.recall:
 				mb.wants.Store(false) // as above
+				traceMove(w, evGiveUp)
 				return false
 			case <-ms.s.done:
+				traceMove(w, evEnd)
 				return false
 			case <-ctx.Done():
+				traceMove(w, evEnd)
 				return false
 			}
 		}
@@ -470,6 +489,7 @@ func (ms *masters[T]) await(ctx context.Context, mb *mailbox[T], l *latch) bool 
 		if d.n == 0 {
 			continue // an answer to a request we had given up: ask again
 		}
+		traceMove(w, evFound)
 		mb.accept(d)
 		return true
 	}

@@ -56,8 +56,9 @@ const (
 
 // park sleeps until one of the cases of parkEnd. The caller has announced
 // itself to publishers. w and l are the worker that sleeps and the latch of
-// its helping wait, or nil; a master passes nil for both.
-func park[T any](ctx context.Context, s *scheduler[T], wake <-chan struct{}, late *lateTimer, w *Worker[T], l *latch) parkEnd {
+// its helping wait, or nil; a master passes nil for both. who is the
+// sleeper, as traceMove reports it.
+func park[T any](ctx context.Context, s *scheduler[T], wake <-chan struct{}, late *lateTimer, w *Worker[T], l *latch, who any) parkEnd {
 	var joined, recall <-chan struct{}
 	if l != nil {
 		joined = l.channel() // before the check below, which it backs
@@ -69,6 +70,7 @@ func park[T any](ctx context.Context, s *scheduler[T], wake <-chan struct{}, lat
 	if s.anyWork() || (w != nil && w.stopLooking(l)) {
 		return stopped
 	}
+	traceMove(who, evSleep)
 	look := late.arm()
 	for {
 		select {

@@ -69,18 +69,21 @@ func (r *random[T]) start(context.Context) {}
 func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 	sr := &r.ws[w.id]
 	s := w.s
-	r.spinning.Add(1)          // publishers that see a searcher need not wake anyone
+	r.spinning.Add(1) // publishers that see a searcher need not wake anyone
+	traceMove(w, evLook)
 	since := time.Duration(-1) // when the first rounds found nothing: see askWait
 	rounds := 0                // of the search: every yieldEvery-th yields
 	for {
 		for range s.cfg.spin {
 			if w.stopLooking(l) {
+				traceMove(w, evGiveUp)
 				r.stopSearching()
 				return false
 			}
 			if w.takeInjected() || r.steal(sr, l != nil) {
 				// Stop searching before publishing what was stolen, so that
 				// publishing wakes a parked worker if nobody else searches.
+				traceMove(w, evFound)
 				r.stopSearching()
 				w.takeStolen()
 				return true
@@ -88,9 +91,11 @@ func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 			select {
 			case <-s.done:
 				r.spinning.Add(-1) // the run is over: nobody needs to see it
+				traceMove(w, evEnd)
 				return false
 			case <-ctx.Done():
 				r.spinning.Add(-1) // as above
+				traceMove(w, evEnd)
 				return false
 			default:
 			}
@@ -139,6 +144,7 @@ const askWait = 10 * longGrain
 // published wakes one parked worker, unless some worker is searching
 // already: it will find the items, or look once more before it parks.
 func (r *random[T]) published() {
+	traceMove(r, evPublish)
 	// After the push: see random for why one of the two sides sees the other.
 	if r.spinning.Load() == 0 && atomic.LoadInt32(&r.sleepers) > 0 {
 		r.wakeOne()
@@ -175,15 +181,18 @@ func (r *random[T]) park(ctx context.Context, sr *searcher[T], l *latch) bool {
 	r.mu.Lock()
 	r.sleeping = append(r.sleeping, sr)
 	atomic.AddInt32(&r.sleepers, 1) // the announcement publishers read
+	traceMove(sr.w, evAnnounce)     // under mu: before any waker's wake
 	r.mu.Unlock()
 	r.spinning.Add(-1) // after the announcement: see random
-	switch park(ctx, r.s, sr.wake, &sr.late, sr.w, l) {
+	switch park(ctx, r.s, sr.wake, &sr.late, sr.w, l, any(sr.w)) {
 	case woken:
+		traceMove(sr.w, evTakeToken)
 		return true // the waker counted us as searching
 	case stopped:
 		r.rejoin(sr)
 		return true
 	}
+	traceMove(sr.w, evEnd)
 	return false
 }
 
@@ -191,8 +200,10 @@ func (r *random[T]) park(ctx context.Context, sr *searcher[T], l *latch) bool {
 func (r *random[T]) rejoin(sr *searcher[T]) {
 	if r.unpark(sr) {
 		r.spinning.Add(1) // searching again; a waker would have counted it
+		traceMove(sr.w, evRejoin)
 	} else {
 		<-sr.wake // a waker chose us and counted us as searching
+		traceMove(sr.w, evTakeToken)
 	}
 }
 
@@ -285,6 +296,7 @@ func (r *random[T]) wakeOne() {
 	r.sleeping = r.sleeping[:n-1]
 	atomic.AddInt32(&r.sleepers, -1) // under mu, with sleeping
 	r.spinning.Add(1)                // before the token: the woken worker searches
+	traceMove(sr.w, evWake)          // under mu, before the token: see parkRules
 	// Never blocks: sr was in sleeping, so it has no token yet, and it
 	// takes this one before it parks again.
 	sr.wake <- struct{}{}

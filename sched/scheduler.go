@@ -17,10 +17,10 @@ import (
 //
 //	layer      files                                              does
 //	fork-join  pool, task, fork, forkstack, runner, group, lend,   runs tasks on the engine's workers
-//	           default, measure
+//	           crewtable, default, measure
 //	engine     config, run, scheduler, worker, mastermode,        runs workers over queues
-//	           randommode, park, inject, latch, panic, perworker,
-//	           stats, profile, cpuclock, race, norace, doc
+//	           randommode, park, parktable, inject, latch, panic,
+//	           perworker, stats, profile, cpuclock, race, norace, doc
 //
 // No layer names one above it. The engine needs the fork-join layer only
 // through host. layers_test.go checks that. The loops and sorts are

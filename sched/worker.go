@@ -463,6 +463,7 @@ func (w *Worker[T]) findWork(ctx context.Context, l *latch) (bool, error) {
 	}
 	select {
 	case <-w.s.done:
+		traceMove(w, evEnd)
 		return false, nil
 	default:
 	}
