@@ -84,6 +84,14 @@ type scheduler[T any] struct {
 	wg     sync.WaitGroup
 	ctx    context.Context
 	cancel context.CancelFunc
+
+	// halted is set once ctx is done, by a hook that start registers with
+	// context.AfterFunc. The workers' loop loads it before each item,
+	// where a look at ctx.Done() would cost a channel operation. unhook
+	// stops the hook; hooked is closed once the hook has run.
+	halted atomic.Bool
+	unhook func() bool
+	hooked chan struct{}
 	failMu sync.Mutex
 	err    error
 	fail   *failure
@@ -164,7 +172,7 @@ func (s *scheduler[T]) run(ctx context.Context, roots []T) (Stats, error) {
 	s.start(ctx)
 	s.wg.Wait()
 	st := s.stats()
-	s.cancel()
+	s.release()
 	s.fail.raise() // the goroutines are gone; the caller takes the panic or Goexit
 	return st, s.err
 }
@@ -174,11 +182,29 @@ func (s *scheduler[T]) run(ctx context.Context, roots []T) (Stats, error) {
 func (s *scheduler[T]) start(ctx context.Context) {
 	ctx, s.cancel = context.WithCancel(ctx)
 	s.ctx = ctx
+	s.hooked = make(chan struct{})
+	s.unhook = context.AfterFunc(ctx, func() {
+		s.halted.Store(true)
+		close(s.hooked)
+	})
+	if ctx.Err() != nil {
+		s.halted.Store(true) // now, not when the hook's goroutine runs
+	}
 	for _, w := range s.workers {
 		s.wg.Add(1)
 		go s.host.serve(w)
 	}
 	s.mode.start(ctx)
+}
+
+// release cancels ctx once the run is over. It first stops the hook that
+// sets halted, or waits for it if it runs already, so that no goroutine
+// of the run outlives it.
+func (s *scheduler[T]) release() {
+	if !s.unhook() {
+		<-s.hooked
+	}
+	s.cancel()
 }
 
 // pin adds the host's own count to pending: the run cannot complete
@@ -227,7 +253,7 @@ func (s *scheduler[T]) shutdown() Stats {
 	s.inj.close()
 	s.unpin()
 	s.wg.Wait()
-	s.cancel()
+	s.release()
 	st := s.stats()
 	for _, w := range s.workers {
 		// Nothing uses the buffers or queues any more. An empty queue

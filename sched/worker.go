@@ -339,15 +339,13 @@ func (w *Worker[T]) nextAside() (T, bool) {
 
 // run is the worker's loop: it handles items until the run is complete.
 // It looks for cancellation before each item, so that a cancelled run
-// leaves every unhandled item in a queue. It returns errWanted, with the
-// worker ready for another goroutine, when a request waits (see wanted).
+// leaves every unhandled item in a queue: a load of halted, which the
+// scheduler sets once ctx is done. It returns errWanted, with the worker
+// ready for another goroutine, when a request waits (see wanted).
 func (w *Worker[T]) run(ctx context.Context) error {
-	cancelled := ctx.Done()
 	for {
-		select {
-		case <-cancelled:
+		if w.s.halted.Load() {
 			return ctx.Err()
-		default:
 		}
 		if w.wanted.Load() > 0 { // a load per item: requests come from other goroutines
 			return errWanted
