@@ -6,17 +6,17 @@ import "sync/atomic"
 // as one table: parkRules. The workers and masters follow it, and report
 // each move they make through traceMove; the package's tests check every
 // move against the table while they run (CheckTables, in their
-// TestMain). INTERNALS.md prints it (TestParkTableDoc). An exhaustive
-// exploration of a model of Random mode, every order of its moves in
-// small scope, checks that the rules keep what the engine promises
-// (TestParkTableExplored):
+// TestMain). INTERNALS.md prints it (TestParkTableDoc). Exhaustive
+// explorations of a model of each mode, every order of its moves in
+// small scope, check that the rules keep what the engine promises
+// (TestParkTableExplored, TestParkTableMaster):
 //
 //   - no lost wake-up: nobody sleeps for ever while an item is queued;
 //   - every item runs, once;
 //   - every worker ends once the run is complete.
 //
-// TestParkTableBugs shows that the exploration can fail: each of a few
-// wrong tables breaks one of these.
+// TestParkTableBugs and TestParkTableMasterBugs show that the
+// explorations can fail: each of a few wrong tables breaks one of these.
 //
 // The rule that keeps wake-ups: a publisher pushes, then wakes a
 // sleeper if nobody searches. Whoever stops searching leaves the
