@@ -165,6 +165,43 @@ func TestSortLarge(t *testing.T) {
 	}
 }
 
+// TestSortManyEqual sorts inputs whose keys repeat, long enough that Sort
+// of integers cuts in parallel above its radix leaves, with Sort, SortFunc
+// and SortStableFunc, against slices.Sort and slices.SortStableFunc, on
+// one worker and on four: the cuts that put the elements equal to the
+// pivot first, the merges of runs of equal keys (checkSorts' records keep
+// their places).
+func TestSortManyEqual(t *testing.T) {
+	n := 70_000
+	pools := map[string]*sched.Pool{
+		"workers=1": schedtest.NewPool(t, sched.PoolConfig{Workers: 1}),
+		"workers=4": schedtest.NewPool(t, sched.PoolConfig{Workers: 4, Mode: sched.Random}),
+	}
+	r := rand.New(rand.NewPCG(12, 13))
+	kinds := sortKinds(n, 12)
+	in := map[string][]int{}
+	for _, kind := range []string{"equal", "few", "distinct16", "zipf"} {
+		in[kind] = kinds[kind]
+	}
+	// One key for 90% of the elements, and a few others: the pivot's
+	// value is the part's least, its greatest, or between.
+	for _, heavy := range []int{-1, 0, 1} {
+		xs := make([]int, n)
+		for i := range xs {
+			xs[i] = heavy
+			if r.IntN(10) == 0 {
+				xs[i] = r.IntN(5) - 2
+			}
+		}
+		in[fmt.Sprintf("heavy%d", heavy)] = xs
+	}
+	for name, p := range pools {
+		for kind, xs := range in {
+			checkSorts(t, p, fmt.Sprintf("%s n=%d %s", name, n, kind), xs)
+		}
+	}
+}
+
 // TestSortIntegerTypes sorts every integer type that takes the radix
 // kernel, and one defined from int, which does not, against slices.Sort:
 // negative and positive values, values of every width, and few distinct

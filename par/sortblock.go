@@ -55,6 +55,11 @@ func b2i(b bool) int {
 	return 0
 }
 
+// less is cmp.Less: x < y, a NaN below every other value. Written here,
+// it costs no lookup of a generic function's dictionary in a hot loop, and
+// for the types that have no NaN it is x < y alone.
+func less[E cmp.Ordered](x, y E) bool { return x < y || (x != x && y == y) }
+
 // pdqOrdered sorts data[a:b]. When a > 0, data[a-1] is no greater than any
 // element of data[a:b]. limit is how many unbalanced cuts it may make before
 // it turns to heapsort, which bounds it to O(n log n).
@@ -84,7 +89,7 @@ func pdqOrdered[E cmp.Ordered](data []E, a, b, limit int) {
 		if balanced && partitioned && hint == ascendingOrder && nearlySortedOrdered(data[a:b]) {
 			return
 		}
-		if a > 0 && !cmp.Less(data[a-1], data[p]) {
+		if a > 0 && !less(data[a-1], data[p]) {
 			// The pivot equals the part's lower bound: put the elements
 			// equal to it first. They are in their places.
 			mid, _ := cutOrdered(data[a:b], p-a, true)
@@ -166,17 +171,17 @@ func cutOrdered[E cmp.Ordered](x []E, p int, le bool) (mid int, already bool) {
 	pivot := x[0]
 	i, j := 1, len(x)
 	if le {
-		for i < j && !cmp.Less(pivot, x[i]) {
+		for i < j && !less(pivot, x[i]) {
 			i++
 		}
-		for i < j && cmp.Less(pivot, x[j-1]) {
+		for i < j && less(pivot, x[j-1]) {
 			j--
 		}
 	} else {
-		for i < j && cmp.Less(x[i], pivot) {
+		for i < j && less(x[i], pivot) {
 			i++
 		}
-		for i < j && !cmp.Less(x[j-1], pivot) {
+		for i < j && !less(x[j-1], pivot) {
 			j--
 		}
 	}
@@ -331,27 +336,29 @@ func offsetsOrdered[E cmp.Ordered](xs []E, pivot E, le, right bool, off *[blockL
 		// Neither a zero value nor a pointer allocates as an interface.
 		return offsetsString(*any(&xs).(*[]string), *any(&pivot).(*string), le, right, off)
 	}
-	n := 0
+	// o is off as a slice, and e or the index from the end names the
+	// element: the compiler then keeps the loop's values in registers.
+	n, o := 0, off[:]
 	switch {
 	case !right && !le:
-		for i := range xs {
-			off[n&(blockLen-1)] = uint8(i)
-			n += b2i(!cmp.Less(xs[i], pivot))
+		for i, e := range xs {
+			o[n&(blockLen-1)] = uint8(i)
+			n += b2i(!less(e, pivot))
 		}
 	case !right && le:
-		for i := range xs {
-			off[n&(blockLen-1)] = uint8(i)
-			n += b2i(cmp.Less(pivot, xs[i]))
+		for i, e := range xs {
+			o[n&(blockLen-1)] = uint8(i)
+			n += b2i(less(pivot, e))
 		}
 	case right && !le:
-		for i, j := 0, len(xs)-1; j >= 0; i, j = i+1, j-1 {
-			off[n&(blockLen-1)] = uint8(i)
-			n += b2i(cmp.Less(xs[j], pivot))
+		for i := range xs {
+			o[n&(blockLen-1)] = uint8(i)
+			n += b2i(less(xs[len(xs)-1-i], pivot))
 		}
 	default:
-		for i, j := 0, len(xs)-1; j >= 0; i, j = i+1, j-1 {
-			off[n&(blockLen-1)] = uint8(i)
-			n += b2i(!cmp.Less(pivot, xs[j]))
+		for i := range xs {
+			o[n&(blockLen-1)] = uint8(i)
+			n += b2i(!less(pivot, xs[len(xs)-1-i]))
 		}
 	}
 	return n
@@ -432,7 +439,7 @@ func insertionOrdered[E cmp.Ordered](x []E) {
 	for i := 1; i < len(x); i++ {
 		v := x[i]
 		j := i
-		for ; j > 0 && cmp.Less(v, x[j-1]); j-- {
+		for ; j > 0 && less(v, x[j-1]); j-- {
 			x[j] = x[j-1]
 		}
 		x[j] = v
@@ -466,10 +473,10 @@ func siftOrdered[E cmp.Ordered](x []E, i int) {
 		if c >= len(x) {
 			return
 		}
-		if c+1 < len(x) && cmp.Less(x[c], x[c+1]) {
+		if c+1 < len(x) && less(x[c], x[c+1]) {
 			c++
 		}
-		if !cmp.Less(x[i], x[c]) {
+		if !less(x[i], x[c]) {
 			return
 		}
 		x[i], x[c] = x[c], x[i]
@@ -528,15 +535,15 @@ func pivotOrdered[E cmp.Ordered](x []E) (int, sortHint) {
 // and counts in swaps how many of its three comparisons found a pair out of
 // order.
 func median3Ordered[E cmp.Ordered](x []E, a, b, c int, swaps *int) int {
-	if cmp.Less(x[b], x[a]) {
+	if less(x[b], x[a]) {
 		a, b = b, a
 		*swaps++
 	}
-	if cmp.Less(x[c], x[b]) {
+	if less(x[c], x[b]) {
 		b = c
 		*swaps++
 	}
-	if cmp.Less(x[b], x[a]) {
+	if less(x[b], x[a]) {
 		b = a
 		*swaps++
 	}
@@ -593,7 +600,7 @@ func orderHint(swaps, most int) sortHint {
 func nearlySortedOrdered[E cmp.Ordered](x []E) bool {
 	i := 1
 	for range nearlySortedFixes {
-		for i < len(x) && !cmp.Less(x[i], x[i-1]) {
+		for i < len(x) && !less(x[i], x[i-1]) {
 			i++
 		}
 		if i == len(x) {
@@ -603,10 +610,10 @@ func nearlySortedOrdered[E cmp.Ordered](x []E) bool {
 			return false
 		}
 		x[i], x[i-1] = x[i-1], x[i]
-		for j := i - 1; j > 0 && cmp.Less(x[j], x[j-1]); j-- {
+		for j := i - 1; j > 0 && less(x[j], x[j-1]); j-- {
 			x[j], x[j-1] = x[j-1], x[j]
 		}
-		for j := i + 1; j < len(x) && cmp.Less(x[j], x[j-1]); j++ {
+		for j := i + 1; j < len(x) && less(x[j], x[j-1]); j++ {
 			x[j], x[j-1] = x[j-1], x[j]
 		}
 	}

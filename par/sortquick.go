@@ -206,7 +206,7 @@ func sortOrdered[E cmp.Ordered](t *sched.Task, x []E, m *sortMeter, radix bool) 
 		return
 	}
 	q := &quickSorter[E]{
-		less:      cmp.Less[E],
+		less:      less[E],
 		partition: blockPartitionOrdered[E],
 		kernel:    func(data []E, a, b, limit int) { pdqMetered(data, a, b, limit, m) },
 		leaf:      quickLeaf,
@@ -233,13 +233,13 @@ func pdqMetered[E cmp.Ordered](data []E, a, b, limit int, m *sortMeter) {
 // too if its ends are equal.
 func orderOrdered[E cmp.Ordered](y []E, up, down bool) (bool, bool) {
 	if up && isSortedForward(y) {
-		return true, down && !cmp.Less(y[0], y[len(y)-1])
+		return true, down && !less(y[0], y[len(y)-1])
 	}
 	if !down {
 		return false, false
 	}
 	for i := 1; i < len(y); i++ {
-		if cmp.Less(y[i-1], y[i]) {
+		if less(y[i-1], y[i]) {
 			return false, false
 		}
 	}
@@ -251,7 +251,7 @@ func orderOrdered[E cmp.Ordered](y []E, up, down bool) (bool, bool) {
 // processor's prefetch going from one block to the next.
 func isSortedForward[E cmp.Ordered](y []E) bool {
 	for i := 1; i < len(y); i++ {
-		if cmp.Less(y[i], y[i-1]) {
+		if less(y[i], y[i-1]) {
 			return false
 		}
 	}
