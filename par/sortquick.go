@@ -134,7 +134,11 @@ func (q *quickSorter[E]) cut(t *sched.Task, x []E, p int, le bool) int {
 	}
 	// Block i is y[lo:mid] below and y[mid:hi] above. The large ones in
 	// y[:l] are out of place, and so are the small ones in y[l:].
-	var out, in []segment // large elements before l, small ones after l
+	// The large elements before l, and the small ones after it: a block
+	// adds at most one segment to each. Allocated whole, they grow by no
+	// copy, on the cut's span.
+	out := make([]segment, 0, len(small))
+	in := make([]segment, 0, len(small))
 	nOut, nIn := 0, 0
 	for i, c := range small {
 		lo := i * sortBlock
