@@ -350,7 +350,17 @@ func (w *Worker[T]) run(ctx context.Context) error {
 		if w.wanted.Load() > 0 { // a load per item: requests come from other goroutines
 			return errWanted
 		}
-		v, ok := w.next()
+		// next and handle, written out: an item passed by value is copied
+		// at every call, through memory when it does not fit registers.
+		var v T
+		var ok bool
+		if w.popsDirect() {
+			if v, ok = w.queue.Pop(); ok {
+				w.popped()
+			}
+		} else {
+			v, ok = w.nextAside()
+		}
 		if !ok {
 			more, err := w.findWork(ctx, nil)
 			if err != nil {
@@ -369,8 +379,11 @@ func (w *Worker[T]) run(ctx context.Context) error {
 			}
 			continue
 		}
-		if err := w.handle(ctx, v); err != nil {
+		if err := w.s.handle(ctx, v, w); err != nil {
 			return err
+		}
+		if !w.s.hostCounts {
+			w.handled()
 		}
 	}
 }
@@ -407,18 +420,6 @@ func (w *Worker[T]) pause(l *latch) {
 			return
 		}
 	}
-}
-
-// handle calls the handler for v and counts v as handled if it returns
-// nil, unless the host counts it (scheduler.hostCounts).
-func (w *Worker[T]) handle(ctx context.Context, v T) error {
-	if err := w.s.handle(ctx, v, w); err != nil {
-		return err
-	}
-	if !w.s.hostCounts {
-		w.handled()
-	}
-	return nil
 }
 
 // handled counts an item of pending as handled: see credit and ran.

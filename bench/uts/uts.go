@@ -84,31 +84,46 @@ func ByName(name string) (Tree, error) {
 	return Tree{}, fmt.Errorf("uts: no tree named %q", name)
 }
 
-// Node is a node of a tree: its digest and its depth, the root's 0.
+// Node is a node of a tree: its digest and its depth, the root's 0. The
+// digest's 20 bytes are held as integers, big-endian, which Go passes in
+// registers; an array would go through memory at every call.
 type Node struct {
-	digest [sha1.Size]byte
+	d0, d1 uint64 // bytes 0-7 and 8-15 of the digest
+	d2     uint32 // bytes 16-19
 	Depth  int32
+}
+
+// nodeOf returns the node of digest d at depth.
+func nodeOf(d [sha1.Size]byte, depth int32) Node {
+	return Node{
+		d0:    binary.BigEndian.Uint64(d[0:]),
+		d1:    binary.BigEndian.Uint64(d[8:]),
+		d2:    binary.BigEndian.Uint32(d[16:]),
+		Depth: depth,
+	}
 }
 
 // Root returns the tree's root.
 func (t Tree) Root() Node {
 	var seed [sha1.Size]byte
 	binary.BigEndian.PutUint32(seed[16:], uint32(t.Seed))
-	return Node{digest: sha1.Sum(seed[:])}
+	return nodeOf(sha1.Sum(seed[:]), 0)
 }
 
 // Child returns the i-th child of n.
 func (n Node) Child(i int) Node {
 	var b [sha1.Size + 4]byte
-	copy(b[:], n.digest[:])
+	binary.BigEndian.PutUint64(b[0:], n.d0)
+	binary.BigEndian.PutUint64(b[8:], n.d1)
+	binary.BigEndian.PutUint32(b[16:], n.d2)
 	binary.BigEndian.PutUint32(b[sha1.Size:], uint32(i))
-	return Node{digest: sha1.Sum(b[:]), Depth: n.Depth + 1}
+	return nodeOf(sha1.Sum(b[:]), n.Depth+1)
 }
 
 // draw returns n's random number, uniform on [0, 1): the last four bytes
 // of its digest, as a 31-bit integer.
 func (n Node) draw() float64 {
-	return float64(binary.BigEndian.Uint32(n.digest[16:])&0x7fffffff) / (1 << 31)
+	return float64(n.d2&0x7fffffff) / (1 << 31)
 }
 
 // Children returns how many children n has in t.
