@@ -10,7 +10,10 @@ import (
 )
 
 // Handler handles one item. It runs on the worker goroutine w, and may push
-// the item's children into w's queue with w.Spawn. A non-nil error ends the
+// the item's children into w's queue with w.Spawn. Items pass by value,
+// through the queue and to the handler. An item of a few words, numbers
+// or pointers, passes in registers; an array in an item goes through
+// memory at each copy, so a large item is cheaper as a pointer. A non-nil error ends the
 // run: Run cancels ctx for the other workers and returns the first error.
 // Each item given to Run or Spawn is handled exactly once, unless the run
 // ends early.
