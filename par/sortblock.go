@@ -336,8 +336,9 @@ func offsetsOrdered[E cmp.Ordered](xs []E, pivot E, le, right bool, off *[blockL
 		// Neither a zero value nor a pointer allocates as an interface.
 		return offsetsString(*any(&xs).(*[]string), *any(&pivot).(*string), le, right, off)
 	}
-	// o is off as a slice, and e or the index from the end names the
-	// element: the compiler then keeps the loop's values in registers.
+	// o is off as a slice; a left block's loop ranges over xs, and a
+	// right block's reads the last element of r, xs less those it has
+	// read. The compiler then keeps the loops' values in registers.
 	n, o := 0, off[:]
 	switch {
 	case !right && !le:
@@ -351,14 +352,18 @@ func offsetsOrdered[E cmp.Ordered](xs []E, pivot E, le, right bool, off *[blockL
 			n += b2i(less(pivot, e))
 		}
 	case right && !le:
-		for i := range xs {
+		r := xs
+		for i := 0; len(r) > 0; i++ {
 			o[n&(blockLen-1)] = uint8(i)
-			n += b2i(less(xs[len(xs)-1-i], pivot))
+			n += b2i(less(r[len(r)-1], pivot))
+			r = r[:len(r)-1]
 		}
 	default:
-		for i := range xs {
+		r := xs
+		for i := 0; len(r) > 0; i++ {
 			o[n&(blockLen-1)] = uint8(i)
-			n += b2i(!less(pivot, xs[len(xs)-1-i]))
+			n += b2i(!less(pivot, r[len(r)-1]))
+			r = r[:len(r)-1]
 		}
 	}
 	return n
