@@ -252,6 +252,23 @@ func staleFigures(root, doc string) ([]string, error) {
 	return out, nil
 }
 
+// maxBenchmarksLines bounds BENCHMARKS.md, so that a reader takes it in a
+// minute: earlier runs go to History, beside their results, not onto the
+// page.
+const maxBenchmarksLines = 400
+
+// TestBenchmarksShort checks that BENCHMARKS.md stays under
+// maxBenchmarksLines lines.
+func TestBenchmarksShort(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(moduleRoot, "BENCHMARKS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n >= maxBenchmarksLines {
+		t.Errorf("BENCHMARKS.md has %d lines, at most %d: move older figures to History", n, maxBenchmarksLines-1)
+	}
+}
+
 // TestBenchmarksFresh checks that BENCHMARKS.md quotes its results as they
 // stand: no figure older than the generated tables it belongs to.
 func TestBenchmarksFresh(t *testing.T) {
