@@ -80,18 +80,6 @@ func (m *mstate) key() string {
 type crewModel struct {
 	table     []crewRule
 	maxSpares int
-	seen      map[string]bool
-	runs      int // states explored
-}
-
-// errModel is a violation found, with the moves that led to it.
-type errModel struct {
-	why   string
-	trail []string
-}
-
-func (e *errModel) Error() string {
-	return e.why + "\nafter: " + strings.Join(e.trail, "; ")
 }
 
 // apply moves goroutine g by event e under the table, and hands the
@@ -170,11 +158,8 @@ func theHolder(m *mstate) (int, error) {
 	return h, nil
 }
 
-// move is one possible move: its name and how it changes a state.
-type move struct {
-	name string
-	do   func(m *mstate) error
-}
+// move is one possible move of the crew's model.
+type move = modelMove[*mstate]
 
 // moves returns the moves possible in m.
 func (cm *crewModel) moves(m *mstate) ([]move, error) {
@@ -348,56 +333,22 @@ func (cm *crewModel) check(m *mstate) error {
 	return nil
 }
 
-// explore tries every move from m, depth first, once per state.
-func (cm *crewModel) explore(m *mstate, trail []string) error {
-	k := m.key()
-	if cm.seen[k] {
-		return nil
-	}
-	cm.seen[k] = true
-	cm.runs++
-	if err := cm.check(m); err != nil {
-		return &errModel{err.Error(), trail}
-	}
-	ms, err := cm.moves(m)
-	if err != nil {
-		return &errModel{err.Error(), trail}
-	}
-	if len(ms) == 0 {
-		return cm.final(m, trail)
-	}
-	for _, mv := range ms {
-		next := m.clone()
-		path := append(slices.Clip(trail), mv.name)
-		if err := mv.do(next); err != nil {
-			return &errModel{err.Error(), path}
-		}
-		if next.key() == k {
-			return &errModel{"a move that changes nothing: the goroutine would repeat it for ever", path}
-		}
-		if err := cm.explore(next, path); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // final checks a state with no move left: every task ended, and every
 // goroutine holds the worker, is a spare or is gone.
-func (cm *crewModel) final(m *mstate, trail []string) error {
+func (cm *crewModel) final(m *mstate) error {
 	if m.ended != len(m.tasks) {
-		return &errModel{fmt.Sprintf("stuck: %d of %d tasks ended", m.ended, len(m.tasks)), trail}
+		return fmt.Errorf("stuck: %d of %d tasks ended", m.ended, len(m.tasks))
 	}
 	for i, g := range m.gors {
 		if g.st != gHolds && g.st != gSpare && g.st != gGone {
-			return &errModel{fmt.Sprintf("g%d %s for ever", i, g.st), trail}
+			return fmt.Errorf("g%d %s for ever", i, g.st)
 		}
 	}
 	// The pool closes: the spares and the holder end, by the table.
 	for i, g := range m.gors {
 		if g.st == gSpare || g.st == gHolds {
 			if err := cm.apply(m, i, evClose); err != nil {
-				return &errModel{err.Error(), trail}
+				return err
 			}
 		}
 	}
@@ -429,11 +380,11 @@ func exploreCrew(table []crewRule, maxSpares int) (states int, err error) {
 			m.tasks = append(m.tasks, mtask{script: s})
 			m.queue = append(m.queue, i)
 		}
-		cm := &crewModel{table: table, maxSpares: maxSpares, seen: map[string]bool{}}
-		if err := cm.explore(m, nil); err != nil {
+		n, err := exploreModel(&crewModel{table: table, maxSpares: maxSpares}, m)
+		if err != nil {
 			return states, fmt.Errorf("%s: %w", sc.name, err)
 		}
-		states += cm.runs
+		states += n
 	}
 	return states, nil
 }

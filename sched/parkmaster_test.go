@@ -124,8 +124,6 @@ type masterModel struct {
 	table   []workerRule
 	items   []pitem
 	outside []int
-	seen    map[string]bool
-	runs    int
 }
 
 // rule returns the table's rule for s and e.
@@ -219,13 +217,10 @@ func (mm *masterModel) publish(m *qstate, pub *int) error {
 }
 
 // qmove is one possible move of the model of Master mode.
-type qmove struct {
-	name string
-	do   func(m *qstate) error
-}
+type qmove = modelMove[*qstate]
 
-// qmoves returns the moves possible in m.
-func (mm *masterModel) qmoves(m *qstate) []qmove {
+// moves returns the moves possible in m.
+func (mm *masterModel) moves(m *qstate) ([]qmove, error) {
 	var ms []qmove
 	add := func(name string, do func(m *qstate) error) { ms = append(ms, qmove{name, do}) }
 	// by adds the move of worker i by e, if the table has a rule for it
@@ -421,7 +416,7 @@ func (mm *masterModel) qmoves(m *qstate) []qmove {
 			return nil
 		})
 	}
-	return ms
+	return ms, nil
 }
 
 // workerHolds reports whether the condition c holds for a worker's
@@ -511,51 +506,21 @@ func (mm *masterModel) check(m *qstate) error {
 	return fmt.Errorf("lost wake-up: an item is queued, the master sleeps, and nobody polls or wakes it")
 }
 
-func (mm *masterModel) explore(m *qstate, trail []string) error {
-	k := m.key()
-	if mm.seen[k] {
-		return nil
-	}
-	mm.seen[k] = true
-	mm.runs++
-	if err := mm.check(m); err != nil {
-		return &errModel{err.Error(), trail}
-	}
-	ms := mm.qmoves(m)
-	if len(ms) == 0 {
-		return mm.final(m, trail)
-	}
-	for _, mv := range ms {
-		next := m.clone()
-		path := append(slices.Clip(trail), mv.name)
-		if err := mv.do(next); err != nil {
-			return &errModel{err.Error(), path}
-		}
-		if next.key() == k {
-			return &errModel{"a move that changes nothing: it would repeat it for ever", path}
-		}
-		if err := mm.explore(next, path); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // final checks a state with no move left: the run is complete, every
 // item ran once, and every worker and the master are gone.
-func (mm *masterModel) final(m *qstate, trail []string) error {
+func (mm *masterModel) final(m *qstate) error {
 	for x, n := range m.ran {
 		if n != 1 || !m.ended[x] {
-			return &errModel{fmt.Sprintf("stuck: i%d never ends", x), trail}
+			return fmt.Errorf("stuck: i%d never ends", x)
 		}
 	}
 	for i, w := range m.ws {
 		if w.st != wGone {
-			return &errModel{fmt.Sprintf("w%d %v for ever", i, w.st), trail}
+			return fmt.Errorf("w%d %v for ever", i, w.st)
 		}
 	}
 	if m.mst != wGone {
-		return &errModel{fmt.Sprintf("the master %v for ever", m.mst), trail}
+		return fmt.Errorf("the master %v for ever", m.mst)
 	}
 	return nil
 }
@@ -578,11 +543,11 @@ func exploreMaster(table []workerRule) (states []int, err error) {
 			m.ws = append(m.ws, qworker{st: wRuns, item: -1, inbox: nothing})
 			m.queues[i] = slices.Clone(sc.roots[i])
 		}
-		mm := &masterModel{table: table, items: sc.items, outside: sc.outside, seen: map[string]bool{}}
-		if err := mm.explore(m, nil); err != nil {
+		n, err := exploreModel(&masterModel{table: table, items: sc.items, outside: sc.outside}, m)
+		if err != nil {
 			return states, fmt.Errorf("%s: %w", sc.name, err)
 		}
-		states = append(states, mm.runs)
+		states = append(states, n)
 	}
 	return states, nil
 }

@@ -130,8 +130,6 @@ type parkModel struct {
 	table   []workerRule
 	items   []pitem
 	outside []int // the items the outside goroutine injects, in order
-	seen    map[string]bool
-	runs    int
 }
 
 // Wrong conditions and wakes that only the wrong tables of
@@ -178,10 +176,7 @@ func (pm *parkModel) holds(m *pstate, i int, c when) bool {
 }
 
 // pmove is one possible move of the model.
-type pmove struct {
-	name string
-	do   func(m *pstate) error
-}
+type pmove = modelMove[*pstate]
 
 // apply moves worker i by e under the table, and starts the rule's
 // wake. An announcement puts the worker on the list of sleepers, and a
@@ -274,7 +269,7 @@ func (pm *parkModel) start(m *pstate, i, x int) error {
 }
 
 // moves returns the moves possible in m.
-func (pm *parkModel) moves(m *pstate) []pmove {
+func (pm *parkModel) moves(m *pstate) ([]pmove, error) {
 	var ms []pmove
 	add := func(name string, do func(m *pstate) error) { ms = append(ms, pmove{name, do}) }
 	for i, w := range m.ws {
@@ -385,7 +380,7 @@ func (pm *parkModel) moves(m *pstate) []pmove {
 			return nil
 		})
 	}
-	return ms
+	return ms, nil
 }
 
 // check checks what must hold in every state: the list of sleepers is
@@ -422,48 +417,17 @@ func (pm *parkModel) check(m *pstate) error {
 	return nil
 }
 
-// explore tries every move from m, depth first, once per state.
-func (pm *parkModel) explore(m *pstate, trail []string) error {
-	k := m.key()
-	if pm.seen[k] {
-		return nil
-	}
-	pm.seen[k] = true
-	pm.runs++
-	if err := pm.check(m); err != nil {
-		return &errModel{err.Error(), trail}
-	}
-	ms := pm.moves(m)
-	if len(ms) == 0 {
-		return pm.final(m, trail)
-	}
-	for _, mv := range ms {
-		next := m.clone()
-		path := append(slices.Clip(trail), mv.name)
-		if err := mv.do(next); err != nil {
-			return &errModel{err.Error(), path}
-		}
-		if next.key() == k {
-			return &errModel{"a move that changes nothing: the worker would repeat it for ever", path}
-		}
-		if err := pm.explore(next, path); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // final checks a state with no move left: the run is complete, every
 // item ran once, and every worker is gone.
-func (pm *parkModel) final(m *pstate, trail []string) error {
+func (pm *parkModel) final(m *pstate) error {
 	for x, n := range m.ran {
 		if n != 1 || !m.ended[x] {
-			return &errModel{fmt.Sprintf("stuck: i%d never ends", x), trail}
+			return fmt.Errorf("stuck: i%d never ends", x)
 		}
 	}
 	for i, w := range m.ws {
 		if w.st != wGone {
-			return &errModel{fmt.Sprintf("w%d %v for ever", i, w.st), trail}
+			return fmt.Errorf("w%d %v for ever", i, w.st)
 		}
 	}
 	return nil
@@ -501,11 +465,11 @@ func exploreParks(table []workerRule) (states []int, err error) {
 			m.ws = append(m.ws, pworker{st: wRuns, item: -1, got: -1})
 			m.queues[i] = slices.Clone(sc.roots[i])
 		}
-		pm := &parkModel{table: table, items: sc.items, outside: sc.outside, seen: map[string]bool{}}
-		if err := pm.explore(m, nil); err != nil {
+		n, err := exploreModel(&parkModel{table: table, items: sc.items, outside: sc.outside}, m)
+		if err != nil {
 			return states, fmt.Errorf("%s: %w", sc.name, err)
 		}
-		states = append(states, pm.runs)
+		states = append(states, n)
 	}
 	return states, nil
 }
