@@ -39,9 +39,8 @@ type qworker struct {
 
 // qstate is a state of the model of Master mode.
 type qstate struct {
+	runItems
 	ws       []qworker
-	queues   [][]int
-	inject   []int
 	idle     []int // the workers' requests, oldest first
 	mst      wstate
 	mreq     int  // the worker the master serves, or -1
@@ -49,25 +48,13 @@ type qstate struct {
 	mchecked bool // it looked once more since it announced
 	sleepers int  // masters.sleepers
 	tokens   int  // tokens on masters.wake: at most one, its capacity
-	out      int
-	outPub   int
-	closed   bool
-	ran      []int
-	ended    []bool
-	done     bool
 }
 
 func (m *qstate) clone() *qstate {
 	c := *m
+	c.runItems = m.cloneItems()
 	c.ws = slices.Clone(m.ws)
-	c.queues = make([][]int, len(m.queues))
-	for i, q := range m.queues {
-		c.queues[i] = slices.Clone(q)
-	}
-	c.inject = slices.Clone(m.inject)
 	c.idle = slices.Clone(m.idle)
-	c.ran = slices.Clone(m.ran)
-	c.ended = slices.Clone(m.ended)
 	return &c
 }
 
@@ -76,24 +63,9 @@ func (m *qstate) key() string {
 	for _, w := range m.ws {
 		b = append(b, byte(w.st), byte(w.item), byte(w.pc), byte(w.pub), byte(w.inbox), flag(w.owed)|flag(w.wants)<<1)
 	}
-	for _, q := range m.queues {
-		b = append(b, byte(len(q)))
-		for _, x := range q {
-			b = append(b, byte(x))
-		}
-	}
-	for _, l := range [][]int{m.inject, m.idle} {
-		b = append(b, byte(len(l)))
-		for _, x := range l {
-			b = append(b, byte(x))
-		}
-	}
+	b = appendList(b, m.idle)
 	b = append(b, byte(m.mst), byte(m.mreq), byte(m.mgot), flag(m.mchecked), byte(m.sleepers), byte(m.tokens))
-	b = append(b, byte(m.out), byte(m.outPub), flag(m.closed)|flag(m.done)<<1)
-	for x := range m.ran {
-		b = append(b, byte(m.ran[x]), flag(m.ended[x]))
-	}
-	return string(b)
+	return string(m.appendKey(b))
 }
 
 // polling counts the workers that poll.
@@ -105,18 +77,6 @@ func (m *qstate) polling() int {
 		}
 	}
 	return n
-}
-
-func (m *qstate) anyWork() bool {
-	if len(m.inject) > 0 {
-		return true
-	}
-	for _, q := range m.queues {
-		if len(q) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // masterModel explores the model of Master mode under a table.
@@ -509,10 +469,8 @@ func (mm *masterModel) check(m *qstate) error {
 // final checks a state with no move left: the run is complete, every
 // item ran once, and every worker and the master are gone.
 func (mm *masterModel) final(m *qstate) error {
-	for x, n := range m.ran {
-		if n != 1 || !m.ended[x] {
-			return fmt.Errorf("stuck: i%d never ends", x)
-		}
+	if err := m.itemsEnded(); err != nil {
+		return err
 	}
 	for i, w := range m.ws {
 		if w.st != wGone {
@@ -533,15 +491,9 @@ var masterScenarios = []parkScenario{parkScenarios[0], parkScenarios[1], parkSce
 // exploreMaster explores every scenario in Master mode under table.
 func exploreMaster(table []workerRule) (states []int, err error) {
 	for _, sc := range masterScenarios {
-		m := &qstate{
-			queues: make([][]int, sc.workers),
-			ran:    make([]int, len(sc.items)),
-			ended:  make([]bool, len(sc.items)),
-			mst:    mIdle, mreq: -1, mgot: -1,
-		}
-		for i := range sc.workers {
+		m := &qstate{runItems: newRunItems(sc), mst: mIdle, mreq: -1, mgot: -1}
+		for range sc.workers {
 			m.ws = append(m.ws, qworker{st: wRuns, item: -1, inbox: nothing})
-			m.queues[i] = slices.Clone(sc.roots[i])
 		}
 		n, err := exploreModel(&masterModel{table: table, items: sc.items, outside: sc.outside}, m)
 		if err != nil {

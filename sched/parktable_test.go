@@ -38,31 +38,102 @@ type pworker struct {
 	pub     int  // its publish under way: 0 none, 1 reads the counts, 2 wakes
 }
 
+// runItems is the part of a state that the models of both modes share:
+// the queues, the outside goroutine, and what the items did.
+type runItems struct {
+	queues [][]int // each worker's, oldest first
+	inject []int   // oldest first
+	out    int     // the outside items injected so far
+	outPub int     // the outside goroutine's publish under way, as pworker.pub
+	closed bool    // the outside goroutine is done: the run may complete
+	ran    []int   // how many times each item started
+	ended  []bool  // the items that ended
+	done   bool    // the run is complete
+}
+
+// newRunItems returns the items of sc at the start: the roots queued.
+func newRunItems(sc parkScenario) runItems {
+	r := runItems{
+		queues: make([][]int, sc.workers),
+		ran:    make([]int, len(sc.items)),
+		ended:  make([]bool, len(sc.items)),
+	}
+	for i := range sc.workers {
+		r.queues[i] = slices.Clone(sc.roots[i])
+	}
+	return r
+}
+
+// cloneItems returns a copy of r that shares nothing with it.
+func (r *runItems) cloneItems() runItems {
+	c := *r
+	c.queues = make([][]int, len(r.queues))
+	for i, q := range r.queues {
+		c.queues[i] = slices.Clone(q)
+	}
+	c.inject = slices.Clone(r.inject)
+	c.ran = slices.Clone(r.ran)
+	c.ended = slices.Clone(r.ended)
+	return c
+}
+
+// appendKey appends r's part of a state's key to b.
+func (r *runItems) appendKey(b []byte) []byte {
+	for _, q := range r.queues {
+		b = appendList(b, q)
+	}
+	b = appendList(b, r.inject)
+	b = append(b, byte(r.out), byte(r.outPub), flag(r.closed)|flag(r.done)<<1)
+	for x := range r.ran {
+		b = append(b, byte(r.ran[x]), flag(r.ended[x]))
+	}
+	return b
+}
+
+// appendList appends l to b, its length first.
+func appendList(b []byte, l []int) []byte {
+	b = append(b, byte(len(l)))
+	for _, x := range l {
+		b = append(b, byte(x))
+	}
+	return b
+}
+
+// anyWork reports whether some queue or the inject queue holds an item.
+func (r *runItems) anyWork() bool {
+	if len(r.inject) > 0 {
+		return true
+	}
+	for _, q := range r.queues {
+		if len(q) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// itemsEnded reports an item that did not run exactly once and end.
+func (r *runItems) itemsEnded() error {
+	for x, n := range r.ran {
+		if n != 1 || !r.ended[x] {
+			return fmt.Errorf("stuck: i%d never ends", x)
+		}
+	}
+	return nil
+}
+
 // pstate is a state of the model.
 type pstate struct {
+	runItems
 	ws       []pworker
-	queues   [][]int // each worker's, oldest first
-	inject   []int   // oldest first
-	sleeping []int   // announced and parked workers, newest last
-	out      int     // the outside items injected so far
-	outPub   int     // the outside goroutine's publish under way, as pworker.pub
-	closed   bool    // the outside goroutine is done: the run may complete
-	ran      []int   // how many times each item started
-	ended    []bool  // the items that ended
-	done     bool    // the run is complete
+	sleeping []int // announced and parked workers, newest last
 }
 
 func (m *pstate) clone() *pstate {
 	c := *m
+	c.runItems = m.cloneItems()
 	c.ws = slices.Clone(m.ws)
-	c.queues = make([][]int, len(m.queues))
-	for i, q := range m.queues {
-		c.queues[i] = slices.Clone(q)
-	}
-	c.inject = slices.Clone(m.inject)
 	c.sleeping = slices.Clone(m.sleeping)
-	c.ran = slices.Clone(m.ran)
-	c.ended = slices.Clone(m.ended)
 	return &c
 }
 
@@ -72,25 +143,8 @@ func (m *pstate) key() string {
 		b = append(b, byte(w.st), byte(w.item), byte(w.pc), byte(w.got), byte(w.pub))
 		b = append(b, flag(w.checked)|flag(w.token)<<1)
 	}
-	for _, q := range m.queues {
-		b = append(b, byte(len(q)))
-		for _, x := range q {
-			b = append(b, byte(x))
-		}
-	}
-	b = append(b, byte(len(m.inject)))
-	for _, x := range m.inject {
-		b = append(b, byte(x))
-	}
-	b = append(b, byte(len(m.sleeping)))
-	for _, x := range m.sleeping {
-		b = append(b, byte(x))
-	}
-	b = append(b, byte(m.out), byte(m.outPub), flag(m.closed)|flag(m.done)<<1)
-	for x := range m.ran {
-		b = append(b, byte(m.ran[x]), flag(m.ended[x]))
-	}
-	return string(b)
+	b = appendList(b, m.sleeping)
+	return string(m.appendKey(b))
 }
 
 // flag is b as a bit.
@@ -110,19 +164,6 @@ func (m *pstate) searching() int {
 		}
 	}
 	return n
-}
-
-// anyWork reports whether some queue or the inject queue holds an item.
-func (m *pstate) anyWork() bool {
-	if len(m.inject) > 0 {
-		return true
-	}
-	for _, q := range m.queues {
-		if len(q) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // parkModel explores the model under a table.
@@ -420,10 +461,8 @@ func (pm *parkModel) check(m *pstate) error {
 // final checks a state with no move left: the run is complete, every
 // item ran once, and every worker is gone.
 func (pm *parkModel) final(m *pstate) error {
-	for x, n := range m.ran {
-		if n != 1 || !m.ended[x] {
-			return fmt.Errorf("stuck: i%d never ends", x)
-		}
+	if err := m.itemsEnded(); err != nil {
+		return err
 	}
 	for i, w := range m.ws {
 		if w.st != wGone {
@@ -456,14 +495,9 @@ var parkScenarios = []parkScenario{
 // number of states of each, or the first violation.
 func exploreParks(table []workerRule) (states []int, err error) {
 	for _, sc := range parkScenarios {
-		m := &pstate{
-			queues: make([][]int, sc.workers),
-			ran:    make([]int, len(sc.items)),
-			ended:  make([]bool, len(sc.items)),
-		}
-		for i := range sc.workers {
+		m := &pstate{runItems: newRunItems(sc)}
+		for range sc.workers {
 			m.ws = append(m.ws, pworker{st: wRuns, item: -1, got: -1})
-			m.queues[i] = slices.Clone(sc.roots[i])
 		}
 		n, err := exploreModel(&parkModel{table: table, items: sc.items, outside: sc.outside}, m)
 		if err != nil {
