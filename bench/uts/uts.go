@@ -62,8 +62,8 @@ type Tree struct {
 // The trees. T1 and T3 are the reference's samples (-t 1 -a 3 -d 10 -b 4
 // -r 19, and -t 0 -b 2000 -q 0.124875 -m 8 -r 42), of 4,130,071 and
 // 4,112,897 nodes; T3 is deep and narrow, the harder to balance. T1S (-d
-// 8) and T3S (-b 1000 -r 18) have the same shapes and about a sixteenth
-// of the nodes.
+// 8) and T3S (-b 1000 -r 18) have the same shapes and a sixteenth and a
+// fifteenth of the nodes.
 var (
 	T1  = Tree{Name: "T1", Kind: Geometric, Seed: 19, B0: 4, Depth: 10, Nodes: 4_130_071}
 	T3  = Tree{Name: "T3", Kind: Binomial, Seed: 42, B0: 2000, Q: 0.124875, M: 8, Nodes: 4_112_897}
