@@ -132,7 +132,7 @@ var parkRules = []workerRule{
 		"searches: steals and takes injected items (Random), or asks the masters and polls (Master)",
 		"the worker"},
 	{[]wstate{wRuns}, evEnd, wGone, whenDone, wakesNone, false,
-		"its items run dry after the run is complete",
+		"its items run dry after the run is complete, or its loop sees the run halted: cancelled",
 		"gone",
 		"the worker"},
 	{[]wstate{wSearches}, evFound, wRuns, whenItem, wakesIfLast, false,

@@ -345,6 +345,7 @@ func (w *Worker[T]) nextAside() (T, bool) {
 func (w *Worker[T]) run(ctx context.Context) error {
 	for {
 		if w.s.halted.Load() {
+			traceMove(w, evEnd)
 			return ctx.Err()
 		}
 		if w.wanted.Load() > 0 { // a load per item: requests come from other goroutines
