@@ -278,6 +278,8 @@ func blockPartitionOrdered[E cmp.Ordered](x []E, pivot E, le bool) int {
 }
 
 // blockPartitionFunc is blockPartitionOrdered with a comparison function.
+// It is a copy, not one loop over an offsets kernel passed in: the arrays
+// of offsets would then escape to the heap (TestSortKernelAllocs).
 func blockPartitionFunc[E any](x []E, pivot E, le bool, cmp func(a, b E) int) int {
 	var offL, offR [blockLen]uint8
 	l, r := 0, len(x)
