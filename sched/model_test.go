@@ -3,6 +3,9 @@ package sched
 import (
 	"slices"
 	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The exhaustive models of the rule tables (crewtable_test.go,
@@ -91,6 +94,28 @@ func (x *explorer[S]) explore(m S, trail []string) error {
 		}
 	}
 	return nil
+}
+
+// wrongRule is a rule of a table changed for the worse, and what the
+// model must say of a table with it.
+type wrongRule[R any] struct {
+	name string
+	rule R
+	want string
+}
+
+// requireFound checks that explore, given each wrong rule in place of its
+// own, finds a violation that says what the rule's want says.
+func requireFound[R any](t *testing.T, bugs []wrongRule[R], explore func(rule R) error) {
+	t.Helper()
+	for _, b := range bugs {
+		t.Run(b.name, func(t *testing.T) {
+			err := explore(b.rule)
+			require.Error(t, err)
+			require.Contains(t, err.Error(), b.want)
+			t.Log(strings.SplitN(err.Error(), "\n", 2)[0])
+		})
+	}
 }
 
 // The models. The assertions also tell staticcheck that the methods are

@@ -3,7 +3,6 @@ package sched
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -517,11 +516,7 @@ func TestParkTableMaster(t *testing.T) {
 // TestParkTableMasterBugs: each wrong table loses a wake-up of the
 // master, and the exploration finds it.
 func TestParkTableMasterBugs(t *testing.T) {
-	bugs := []struct {
-		name string
-		rule workerRule
-		want string
-	}{
+	requireFound(t, []wrongRule[workerRule]{
 		{"the master sleeps without a look once more",
 			workerRule{from: []wstate{mAnnounced}, ev: evSleep, to: mParked, when: whenAny}, "lost wake-up"},
 		{"the master's look once more skips the inject queue",
@@ -530,15 +525,10 @@ func TestParkTableMasterBugs(t *testing.T) {
 			workerRule{from: []wstate{wPublishes}, ev: evPublish, to: wPublishes, wakes: wakesNone}, "lost wake-up"},
 		{"the last poller wakes no master",
 			workerRule{from: []wstate{wSearches}, ev: evAwait, to: wAwaits, wakes: wakesNone}, "lost wake-up"},
-	}
-	for _, b := range bugs {
-		t.Run(b.name, func(t *testing.T) {
-			_, err := exploreMaster(withParkRule(parkRules, b.rule))
-			require.Error(t, err)
-			require.Contains(t, err.Error(), b.want)
-			t.Log(strings.SplitN(err.Error(), "\n", 2)[0])
-		})
-	}
+	}, func(r workerRule) error {
+		_, err := exploreMaster(withParkRule(parkRules, r))
+		return err
+	})
 }
 
 // TestParkTablePollForSpeed: a poller's own wake of the master is for

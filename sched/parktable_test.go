@@ -535,11 +535,7 @@ func withParkRule(table []workerRule, r workerRule) []workerRule {
 // TestParkTableBugs: each wrong table loses a wake-up or a worker, and
 // the exploration finds it.
 func TestParkTableBugs(t *testing.T) {
-	bugs := []struct {
-		name string
-		rule workerRule
-		want string
-	}{
+	requireFound(t, []wrongRule[workerRule]{
 		{"a worker sleeps without a look once more",
 			workerRule{from: []wstate{wAnnounced}, ev: evSleep, to: wParked, when: whenAny}, "lost wake-up"},
 		{"the look once more skips the inject queue",
@@ -554,15 +550,10 @@ func TestParkTableBugs(t *testing.T) {
 			workerRule{from: []wstate{wWoken}, ev: evTakeToken, to: wParked, when: whenToken}, "no waker can find it"},
 		{"a wake leaves the worker asleep",
 			workerRule{from: []wstate{wParked}, ev: evWake, to: wParked}, "no waker can find it"},
-	}
-	for _, b := range bugs {
-		t.Run(b.name, func(t *testing.T) {
-			_, err := exploreParks(withParkRule(parkRules, b.rule))
-			require.Error(t, err)
-			require.Contains(t, err.Error(), b.want)
-			t.Log(strings.SplitN(err.Error(), "\n", 2)[0])
-		})
-	}
+	}, func(r workerRule) error {
+		_, err := exploreParks(withParkRule(parkRules, r))
+		return err
+	})
 }
 
 // parkTableDoc returns parkRules and the states as INTERNALS.md prints
