@@ -266,6 +266,61 @@ func TestBlockGoroutinesReturn(t *testing.T) {
 	}
 }
 
+// TestBlockReusesGoroutines checks that a goroutine whose Block is over
+// parks as a spare while other Blocks go on, that the next Blocks take
+// those spares rather than start goroutines, and that the spares beyond
+// one per worker end once no Block runs.
+func TestBlockReusesGoroutines(t *testing.T) {
+	for _, mode := range sched.Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			const workers, half = 2, 50
+			p, err := sched.NewPool(sched.PoolConfig{Mode: mode, Workers: workers})
+			require.NoError(t, err)
+			g := p.NewGroup(context.Background())
+			var in atomic.Int64 // Block functions running
+			blockOn := func(ch chan struct{}) {
+				for range half {
+					g.Go(nil, func(t *sched.Task) error {
+						t.Block(func() { in.Add(1); <-ch; in.Add(-1) })
+						return nil
+					})
+				}
+			}
+			first, second, third := make(chan struct{}), make(chan struct{}), make(chan struct{})
+			blockOn(first)
+			blockOn(second)
+			eventually(t, "every Block runs", func() bool { return in.Load() == 2*half })
+			eventually(t, "goroutines: the workers' and the blocked ones", func() bool {
+				all, _, _, _ := p.Goroutines()
+				return all == workers+2*half
+			})
+			close(first)
+			eventually(t, "the first half parked as spares", func() bool {
+				_, spares, blocked, _ := p.Goroutines()
+				return blocked == half && spares == half
+			})
+			blockOn(third)
+			eventually(t, "the third half blocks", func() bool { return in.Load() == 2*half })
+			all, spares, blocked, _ := p.Goroutines()
+			assert.Equal(t, workers+2*half, all, "goroutines: the new Blocks took the spares")
+			assert.Zero(t, spares)
+			assert.Equal(t, 2*half, blocked)
+			close(second)
+			close(third)
+			require.NoError(t, g.Wait(nil))
+			eventually(t, "one goroutine per worker, and its spare", func() bool {
+				all, spares, blocked, maxSpares := p.Goroutines()
+				return blocked == 0 && all-spares == workers && spares <= maxSpares
+			})
+			st := p.Close()
+			assert.Equal(t, int64(3*half), st.Blocks)
+			all, spares, _, _ = p.Goroutines()
+			assert.Zero(t, all, "goroutines after Close")
+			assert.Zero(t, spares)
+		})
+	}
+}
+
 // TestBlockPanic checks that a panic in Block's function is the task's:
 // it reaches Do's caller as a *PanicError with the panic's stack, or the
 // task recovers it itself and goes on with its worker.

@@ -59,9 +59,10 @@ const (
 	evTake                       // the goroutine is given the worker
 	evGoexit                     // runtime.Goexit ends the goroutine that holds the worker
 	evClose                      // the pool closes
+	evTrim                       // a spare beyond the crew's limit is told to end
 )
 
-var geventNames = [...]string{"block", "lendToWaiter", "returnTop", "return", "needWorker", "endUnseated", "handBack", "take", "goexit", "close"}
+var geventNames = [...]string{"block", "lendToWaiter", "returnTop", "return", "needWorker", "endUnseated", "handBack", "take", "goexit", "close", "trim"}
 
 func (e gevent) String() string { return geventNames[e] }
 
@@ -77,7 +78,9 @@ const (
 
 // crewRule is one row of the table. A rule whose to holds two states
 // chooses the first while the crew keeps fewer spares than it may, the
-// second otherwise (crew.retire).
+// second otherwise (crew.retire). It may keep one per worker and one per
+// goroutine that lent the worker and has not taken it back (spareLimit);
+// a retire that finds more ends one spare (evTrim).
 type crewRule struct {
 	from  gstate
 	ev    gevent
@@ -133,10 +136,14 @@ var crewRules = []crewRule{
 		"runtime.Goexit",
 		"ends, with every frame on it",
 		"`crew.serve`; the worker goes to a new goroutine"},
+	{gSpare, evTrim, []gstate{gGone}, giveNone,
+		"a retire finds more spares than the crew may keep",
+		"ends",
+		"the retiring goroutine wakes it (`retire`)"},
 	{gSpare, evClose, []gstate{gGone}, giveNone,
 		"the pool closes",
 		"ends",
-		"the goroutine"},
+		"the goroutine whose worker loop returned wakes it (`endSpares`)"},
 	{gHolds, evClose, []gstate{gGone}, giveNone,
 		"the pool closes: the worker's loop returns",
 		"ends",

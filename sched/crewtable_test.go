@@ -91,10 +91,30 @@ func (cm *crewModel) apply(m *mstate, g int, e gevent) error {
 		return fmt.Errorf("no rule for a goroutine that %s and %v", m.gors[g].st, e)
 	}
 	to := r.to[0]
-	if len(r.to) > 1 && len(m.spares) >= cm.maxSpares {
-		to = r.to[1]
+	var extra = -1 // a spare beyond the limit, which ends (evTrim)
+	if len(r.to) > 1 {
+		// A retire: the crew keeps fewer spares than its limit, one per
+		// worker and one per blocked goroutine, counted once g and the
+		// waiter it hands the worker to are not (crew.retire).
+		m.gors[g].st = gGone
+		limit := cm.maxSpares + blocked(m)
+		if r.gives == giveWaiter && len(m.waiting) > 0 {
+			limit--
+		}
+		if len(m.spares) >= limit {
+			to = r.to[1]
+			if len(m.spares) > limit {
+				extra = m.spares[len(m.spares)-1]
+				m.spares = m.spares[:len(m.spares)-1]
+			}
+		}
 	}
 	m.gors[g].st = to
+	if extra >= 0 {
+		if err := cm.apply(m, extra, evTrim); err != nil {
+			return err
+		}
+	}
 	switch to {
 	case gWaits:
 		m.waiting = append(m.waiting, g)
@@ -120,6 +140,19 @@ func (cm *crewModel) apply(m *mstate, g int, e gevent) error {
 		return cm.giveTo(m, cm.spawn(m))
 	}
 	return nil
+}
+
+// blocked returns the number of goroutines that lent the worker and have
+// not taken it back: crew.blocked.
+func blocked(m *mstate) int {
+	n := 0
+	for _, g := range m.gors {
+		switch g.st {
+		case gLent, gUnseated, gWaits:
+			n++
+		}
+	}
+	return n
 }
 
 // spawn adds a new goroutine and returns it.
@@ -301,7 +334,7 @@ func (cm *crewModel) finish(m *mstate, t int) error {
 // a goroutine goes on unseated only at its task's depth zero, where no
 // frame below needs the worker; the crew's lists of waiters and spares
 // are the goroutines in those states; and no more spares are kept than
-// the crew may keep.
+// the crew may keep: one per worker and one per blocked goroutine.
 func (cm *crewModel) check(m *mstate) error {
 	var waits, spares int
 	for i, g := range m.gors {
@@ -327,8 +360,8 @@ func (cm *crewModel) check(m *mstate) error {
 		return fmt.Errorf("the seat lists %d waiters; %d goroutines wait", len(m.waiting), waits)
 	case spares != len(m.spares):
 		return fmt.Errorf("the crew lists %d spares; %d goroutines are", len(m.spares), spares)
-	case spares > cm.maxSpares:
-		return fmt.Errorf("%d spares, more than %d", spares, cm.maxSpares)
+	case spares > cm.maxSpares+blocked(m):
+		return fmt.Errorf("%d spares, more than %d and one per blocked goroutine", spares, cm.maxSpares)
 	}
 	return nil
 }
@@ -429,6 +462,8 @@ func TestCrewTableBugs(t *testing.T) {
 			crewRule{from: gUnseated, ev: evNeedWorker, to: []gstate{gUnseated}}, "changes nothing"},
 		{"an unseated task's end leaves its goroutine waiting",
 			crewRule{from: gUnseated, ev: evEndUnseated, to: []gstate{gLent}}, "lent for ever"},
+		{"a spare beyond the limit stays parked where no lend finds it",
+			crewRule{from: gSpare, ev: evTrim, to: []gstate{gSpare}}, "more than"},
 	}, func(r crewRule) error {
 		_, err := exploreCrew(withRule(crewRules, r), 1)
 		return err

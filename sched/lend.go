@@ -43,7 +43,8 @@ import (
 // waits: and whatever it waits for, some worker runs.
 //
 // Goroutines: one per worker, one per Block or compensated wait under
-// way, and at most one parked spare per worker.
+// way, and parked spares: at most one per worker and one per goroutine
+// that lent its worker and has not taken it back (spareLimit).
 //
 // These rules are one table, crewRules (crewtable.go). Each move below
 // reports itself (trace), and the package's tests check every move
@@ -83,7 +84,8 @@ type crew struct {
 
 	mu        sync.Mutex
 	spares    []*runner          // parked goroutines, most recent last
-	maxSpares int                // the most spares kept; more end
+	maxSpares int                // the spares kept beyond one per blocked goroutine (spareLimit)
+	ended     bool               // the pool stops: no goroutine parks (endSpares)
 	ids       map[uint64]*runner // the goroutines, by ID: see onPool, unseatedCaller
 	// unseated counts the goroutines whose task goes on unseated (see
 	// endBlock), so that a call's check for a task asks ids only while
@@ -466,6 +468,7 @@ func (c *crew) serve(r *runner) {
 			if next == nil {
 				trace(evClose) // the pool stops: the loop returned with the worker
 			}
+			c.endSpares()
 			break
 		}
 		if !c.retire(r) {
@@ -476,35 +479,71 @@ func (c *crew) serve(r *runner) {
 }
 
 // retire parks r as a spare, unless there are enough, until it is given a
-// worker, and reports whether it was; false means that it ends.
+// worker, and reports whether it was; false means that it ends. The crew
+// keeps fewer spares than spareLimit. A goroutine that finds that many
+// ends, and so does one spare if there are more: the limit fell since
+// they parked. A spare waits on its resume channel alone: a select
+// over the pool's channels too would make every spare wait on them, and
+// cost each retire their locks. The pool's end wakes the spares
+// (endSpares).
 func (c *crew) retire(r *runner) bool {
-	s := c.s
 	r.w = nil
 	c.mu.Lock()
-	if len(c.spares) >= c.maxSpares {
+	if c.ended {
 		c.mu.Unlock()
+		return false
+	}
+	if limit := c.spareLimit(); len(c.spares) >= limit {
+		var extra *runner
+		if n := len(c.spares); n > limit {
+			extra = c.spares[n-1]
+			c.spares[n-1] = nil
+			c.spares = c.spares[:n-1]
+		}
+		c.mu.Unlock()
+		if extra != nil {
+			extra.resume <- struct{}{} // with no worker: it ends
+		}
 		return false
 	}
 	c.spares = append(c.spares, r)
 	c.mu.Unlock()
-	select {
-	case <-r.resume:
-		trace(evTake)
-		return true
-	case <-s.done:
-	case <-s.ctx.Done():
-	}
-	c.mu.Lock()
-	var parked bool
-	c.spares, parked = unordered(c.spares, r)
-	c.mu.Unlock()
-	if parked {
-		trace(evClose)
+	<-r.resume
+	if r.w == nil {
+		c.mu.Lock()
+		ended := c.ended
+		c.mu.Unlock()
+		if ended {
+			trace(evClose)
+		} else {
+			trace(evTrim)
+		}
 		return false
 	}
-	<-r.resume // a lend took this goroutine before the pool stopped
 	trace(evTake)
 	return true
+}
+
+// endSpares ends the parked spares, and every goroutine that retires
+// after it: the pool stops. A goroutine whose worker loop returned for
+// the pool's end calls it (serve): each worker's does.
+func (c *crew) endSpares() {
+	c.mu.Lock()
+	c.ended = true
+	spares := c.spares
+	c.spares = nil
+	c.mu.Unlock()
+	for _, r := range spares {
+		r.resume <- struct{}{} // with no worker: it ends
+	}
+}
+
+// spareLimit is the most spares the crew keeps: one per worker, and one
+// per goroutine that lent its worker. A burst of Blocks then reuses the
+// goroutines of the Blocks that ended, rather than start new ones. Once
+// the burst is over, the spares beyond one per worker end. c.mu is held.
+func (c *crew) spareLimit() int {
+	return c.maxSpares + int(c.blocked.Load()) // atomic: lends and hand backs change it
 }
 
 // allBusy reports whether every worker runs a task at this moment. The

@@ -189,9 +189,11 @@ func (t *Task) NewRegion() *Region {
 // panic or Goexit in f is the task's, as if f had been called without
 // Block: the goroutine takes its worker back first.
 //
-// Each goroutine blocked at once costs its stack. Once the blocking calls
-// have returned, the extra goroutines end, except at most one parked spare
-// per worker, kept for the next Block. Stats.Blocks, BlockWaits and
+// Each goroutine blocked at once costs its stack. A goroutine whose Block
+// is over parks as a spare for the next Block, while others still block:
+// a long stream of Blocks reuses goroutines rather than start new ones.
+// Once the blocking calls have returned, the extra goroutines end, except
+// at most one parked spare per worker. Stats.Blocks, BlockWaits and
 // PeakBlocked count the calls.
 //
 // Block must only be called by the task's function, with its own Task t;
