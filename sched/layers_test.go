@@ -23,14 +23,14 @@ import (
 //	engine      config.go  run.go  scheduler.go  worker.go  mastermode.go
 //	            randommode.go  park.go  inject.go  latch.go  panic.go
 //	            perworker.go  stats.go  profile.go  cpuclock_linux.go
-//	            cpuclock_other.go  race.go  norace.go  doc.go  parktable.go
+//	            cpuclock_other.go  race.go  norace.go  doc.go  parktable.go  modes.go
 var (
 	forkJoinFiles = []string{"pool.go", "task.go", "fork.go", "forkstack.go", "runner.go", "group.go", "lend.go", "crewtable.go", "default.go", "measure.go"}
 	engineFiles   = []string{
 		"config.go", "run.go", "scheduler.go", "worker.go", "mastermode.go",
 		"randommode.go", "park.go", "inject.go", "latch.go", "panic.go",
 		"perworker.go", "stats.go", "profile.go", "cpuclock_linux.go", "cpuclock_other.go",
-		"race.go", "norace.go", "doc.go", "parktable.go",
+		"race.go", "norace.go", "doc.go", "parktable.go", "modes.go",
 	}
 )
 
@@ -137,4 +137,105 @@ func TestMethodsInTheirTypesFile(t *testing.T) {
 			}
 		}
 	}
+}
+
+// maxKnot is the most files that may all reach each other, through the
+// names they use, in a group of the package (a knot: no file of it can
+// change without reading the others). The fork-join layer's knot is still
+// larger, and may not grow.
+const (
+	maxKnot         = 4
+	maxForkJoinKnot = 9
+)
+
+// TestKnots checks that no group of more than maxKnot files all reach
+// each other, except the fork-join layer's one, of at most
+// maxForkJoinKnot.
+func TestKnots(t *testing.T) {
+	fset, _, pkg, info := checkedPackage(t)
+	uses := map[string]map[string]bool{}
+	for id, obj := range info.Uses {
+		if obj.Pkg() != pkg || !obj.Pos().IsValid() {
+			continue
+		}
+		from := filepath.Base(fset.Position(id.Pos()).Filename)
+		to := filepath.Base(fset.Position(obj.Pos()).Filename)
+		if from != to {
+			if uses[from] == nil {
+				uses[from] = map[string]bool{}
+			}
+			uses[from][to] = true
+		}
+	}
+	knots := 0
+	for _, group := range fileGroups(uses) {
+		limit := maxKnot
+		if slices.ContainsFunc(group, func(f string) bool { return layer(f) == forkJoin }) {
+			limit = maxForkJoinKnot
+			if len(group) > maxKnot {
+				knots++
+			}
+		}
+		if len(group) > limit {
+			t.Errorf("%d files all reach each other, more than %d: %v", len(group), limit, group)
+		}
+	}
+	if knots > 1 {
+		t.Errorf("%d knots in the fork-join layer: one may exceed %d files, no more", knots, maxKnot)
+	}
+}
+
+// fileGroups returns the groups of more than one file that all reach each
+// other through uses (Tarjan's strongly connected components).
+func fileGroups(uses map[string]map[string]bool) [][]string {
+	var names []string
+	for f := range uses {
+		names = append(names, f)
+	}
+	slices.Sort(names)
+	index, low := map[string]int{}, map[string]int{}
+	onStack := map[string]bool{}
+	var stack []string
+	var groups [][]string
+	var visit func(v string)
+	visit = func(v string) {
+		index[v], low[v] = len(index), len(index)
+		stack = append(stack, v)
+		onStack[v] = true
+		var next []string
+		for w := range uses[v] {
+			next = append(next, w)
+		}
+		slices.Sort(next)
+		for _, w := range next {
+			if _, seen := index[w]; !seen {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			var g []string
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				g = append(g, w)
+				if w == v {
+					break
+				}
+			}
+			if len(g) > 1 {
+				slices.Sort(g)
+				groups = append(groups, g)
+			}
+		}
+	}
+	for _, v := range names {
+		if _, seen := index[v]; !seen {
+			visit(v)
+		}
+	}
+	return groups
 }

@@ -23,6 +23,19 @@ import (
 // more.
 const lateLook = time.Millisecond
 
+// askWait is how long a searcher (a Random worker, a Master poller) goes
+// on searching before it parks while
+// some worker is busy. A busy worker whose items are short publishes what
+// it keeps private at its next fork, join or pop after an ask, about an
+// item's time later. On a loop of steps, the busy worker starts the next
+// step when its task ends. Parking sooner would add a wake-up to every
+// such answer: the runtime runs a woken goroutine on the waker's
+// processor, and another processor takes it only once its own thread has
+// woken, about a task's time later on a loop of steps (BENCHMARKS.md).
+// The search yields between rounds, so another goroutine that wants the
+// processor gets it.
+const askWait = 10 * longGrain
+
 // lateTimer is the timer of one sleeper's late look, made on first use and
 // reused.
 type lateTimer struct{ t *time.Timer }

@@ -129,18 +129,6 @@ func (r *random[T]) find(ctx context.Context, w *Worker[T], l *latch) bool {
 // master, a spare that runs a lent worker, the program's own.
 const yieldEvery = 8
 
-// askWait is how long a searcher goes on searching before it parks while
-// some worker is busy. A busy worker whose items are short publishes what
-// it keeps private at its next fork, join or pop after an ask, about an
-// item's time later. On a loop of steps, the busy worker starts the next
-// step when its task ends. Parking sooner would add a wake-up to every
-// such answer: the runtime runs a woken goroutine on the waker's
-// processor, and another processor takes it only once its own thread has
-// woken, about a task's time later on a loop of steps (BENCHMARKS.md).
-// The search yields between rounds, so another goroutine that wants the
-// processor gets it.
-const askWait = 10 * longGrain
-
 // published wakes one parked worker, unless some worker is searching
 // already: it will find the items, or look once more before it parks.
 func (r *random[T]) published() {

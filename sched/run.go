@@ -9,26 +9,6 @@ import (
 	"github.com/worksteal/wsq/internal/pad"
 )
 
-// Handler handles one item. It runs on the worker goroutine w, and may push
-// the item's children into w's queue with w.Spawn. Items pass by value,
-// through the queue and to the handler. An item of a few words, numbers
-// or pointers, passes in registers; an array in an item goes through
-// memory at each copy, so a large item is cheaper as a pointer. A non-nil error ends the
-// run: Run cancels ctx for the other workers and returns the first error.
-// Each item given to Run or Spawn is handled exactly once, unless the run
-// ends early.
-//
-// A handler that blocks (on a channel, a lock, I/O or a sleep) stalls its
-// worker for that long. The items in its queue wait until a thief takes
-// them, and nothing else runs on that worker. A blockq queue may hold its
-// newest items from thieves until then (see blockq's Holding items),
-// unless the worker's recent items were long (see Work a worker keeps to
-// itself in INTERNALS.md). A
-// handler that must wait should hand the waiting to a goroutine of its
-// own, or use a Pool. There, Join and Wait run other tasks while they
-// wait, and Task.Block lets a task block while its worker goes on.
-type Handler[T any] func(ctx context.Context, item T, w *Worker[T]) error
-
 // Run handles roots, and every item their handlers spawn, on
 // cfg.Workers workers. The roots are divided among the workers in
 // contiguous chunks before any worker starts. Run returns when all items
@@ -56,13 +36,6 @@ func Run[T any](ctx context.Context, cfg Config[T], roots []T, h Handler[T]) (St
 	}
 	return s.run(ctx, roots)
 }
-
-// runHost is Run's host: the handler, and plain worker goroutines.
-type runHost[T any] Handler[T]
-
-func (h runHost[T]) handle(ctx context.Context, v T, w *Worker[T]) error { return h(ctx, v, w) }
-
-func (h runHost[T]) serve(w *Worker[T]) { w.s.serveWorker(w) }
 
 // RunMeasured is Run, measured: it returns what Run would, and the
 // run's Profile. Each call of the handler is a strand. Each item that

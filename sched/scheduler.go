@@ -18,13 +18,17 @@ import (
 //	layer      files                                              does
 //	fork-join  pool, task, fork, forkstack, runner, group, lend,   runs tasks on the engine's workers
 //	           crewtable, default, measure
-//	engine     config, run, scheduler, worker, mastermode,        runs workers over queues
+//	engine     config, run, modes, scheduler, worker, mastermode, runs workers over queues
 //	           randommode, park, parktable, inject, latch, panic,
 //	           perworker, stats, profile, cpuclock, race, norace, doc
 //
 // No layer names one above it. The engine needs the fork-join layer only
-// through host. layers_test.go checks that. The loops and sorts are
-// package par, on the exported names alone.
+// through host. Inside the engine, the core (scheduler, worker, stats)
+// names no mode and not Run: park builds on the core, each mode on park,
+// modes.go on both modes, and Run on modes.go. layers_test.go checks the
+// layers, and that no more than four files all reach each other but the
+// fork-join layer's knot. The loops and sorts are package par, on the
+// exported names alone.
 
 // host is the layer that a scheduler runs its workers for: Run's handler
 // (runHost), or the fork-join layer above.
@@ -35,6 +39,13 @@ type host[T any] interface {
 	// runs w's loop until the run ends, and then calls s.wg.Done.
 	serve(w *Worker[T])
 }
+
+// runHost is Run's host: the handler, and plain worker goroutines.
+type runHost[T any] Handler[T]
+
+func (h runHost[T]) handle(ctx context.Context, v T, w *Worker[T]) error { return h(ctx, v, w) }
+
+func (h runHost[T]) serve(w *Worker[T]) { w.s.serveWorker(w) }
 
 // scheduler is the state of one run of workers, for its host.
 type scheduler[T any] struct {
@@ -97,7 +108,9 @@ type scheduler[T any] struct {
 	fail   *failure
 }
 
-func newScheduler[T any](cfg Config[T], h host[T]) (*scheduler[T], error) {
+// makeScheduler checks cfg and returns a scheduler of its workers for h,
+// without its mode: newScheduler adds it.
+func makeScheduler[T any](cfg Config[T], h host[T]) (*scheduler[T], error) {
 	if cfg.NewQueue == nil {
 		cfg.NewQueue = defaultQueue[T]
 	}
@@ -139,14 +152,6 @@ func newScheduler[T any](cfg Config[T], h host[T]) (*scheduler[T], error) {
 		w.holder, _ = q.(holder)
 		s.holds = s.holds || q.Contract().OwnerHolds
 		s.workers[i] = w
-	}
-	if cfg.Mode == Master {
-		s.mode, s.sleepers = newMasters(s)
-	} else {
-		s.mode, s.sleepers = newRandom(s)
-	}
-	for _, w := range s.workers {
-		w.sleepers = s.sleepers
 	}
 	return s, nil
 }

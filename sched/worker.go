@@ -11,6 +11,26 @@ import (
 	"github.com/worksteal/wsq/internal/pad"
 )
 
+// Handler handles one item. It runs on the worker goroutine w, and may push
+// the item's children into w's queue with w.Spawn. Items pass by value,
+// through the queue and to the handler. An item of a few words, numbers
+// or pointers, passes in registers; an array in an item goes through
+// memory at each copy, so a large item is cheaper as a pointer. A non-nil error ends the
+// run: Run cancels ctx for the other workers and returns the first error.
+// Each item given to Run or Spawn is handled exactly once, unless the run
+// ends early.
+//
+// A handler that blocks (on a channel, a lock, I/O or a sleep) stalls its
+// worker for that long. The items in its queue wait until a thief takes
+// them, and nothing else runs on that worker. A blockq queue may hold its
+// newest items from thieves until then (see blockq's Holding items),
+// unless the worker's recent items were long (see Work a worker keeps to
+// itself in INTERNALS.md). A
+// handler that must wait should hand the waiting to a goroutine of its
+// own, or use a Pool. There, Join and Wait run other tasks while they
+// wait, and Task.Block lets a task block while its worker goes on.
+type Handler[T any] func(ctx context.Context, item T, w *Worker[T]) error
+
 // Worker is one worker of a running scheduler: its queue, of which it is
 // the owner, and what it keeps beside. In Run, a goroutine of its own runs
 // it. In a Pool, one goroutine at a time runs it, and hands it to another
@@ -29,7 +49,7 @@ type Worker[T any] struct {
 	sleepers *int32
 	// relay is set on the Workers that the handlers of a measured Run
 	// get (see RunMeasured), and nil on those that run items.
-	relay *relay[T]
+	relay spawner[T]
 
 	// wanted counts the requests that the worker's loop return, so that
 	// another goroutine can take the worker over (see run). Requesters
@@ -165,6 +185,12 @@ func (w *Worker[T]) Spawn(vs ...T) {
 	w.scratch = append(w.scratch[:0], vs...)
 	w.push(w.scratch)
 	clear(w.scratch) // let the GC have what the items hold
+}
+
+// spawner is what Spawn hands the items to instead of the queue: a
+// measured Run's relay (run.go).
+type spawner[T any] interface {
+	spawn(vs []T)
 }
 
 // count counts n new items in pending before anyone can take them,
