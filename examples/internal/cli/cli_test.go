@@ -336,7 +336,7 @@ func TestStartProgressBar(t *testing.T) {
 	assert.True(t, strings.HasPrefix(s, "\rprog: 10 x x"), "%q", s)
 	assert.Contains(t, s, "…  10% |█", "the text cut, then the share done and the bar")
 	assert.Contains(t, s, "…  20% |██ ")
-	assert.Regexp(t, `\|  \[0s:0s\]\r`, s, "the time spent and the time left")
+	assert.Regexp(t, `\|  \[[0-9hms.]+:[0-9hms.]+\]\r`, s, "the time spent and the time left")
 	assert.True(t, erased(s), "the line is erased at the end: %q", s)
 	checkLines(t, s, maxBarText)
 
@@ -355,7 +355,7 @@ func TestStartProgressSpinner(t *testing.T) {
 	s, _ := progressRun(t, 0, 3, func(i int64) int64 { return 100 * i })
 	assert.True(t, strings.HasPrefix(s, "\r⠋ prog: 10 x x"), "%q", s)
 	assert.Contains(t, s, "\r⠙ prog: 20 x x", "the spinner turns at each drawing")
-	assert.Contains(t, s, "…  [0s] \r", "the text cut, then the time spent")
+	assert.Regexp(t, `…  \[[0-9hms.]+\] \r`, s, "the text cut, then the time spent")
 	assert.NotContains(t, s, "%", "no share of an unknown total")
 	assert.True(t, erased(s), "the line is erased at the end: %q", s)
 	checkLines(t, s, maxSpinnerText)
