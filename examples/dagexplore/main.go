@@ -171,8 +171,9 @@ func explore(ctx context.Context, c config, workers int, stderr io.Writer) (resu
 	if c.speedup && workers == 1 {
 		title = "dagexplore, 1 worker"
 	}
-	stopProgress := cli.StartProgress(stderr, c.progress, func(elapsed time.Duration) string {
-		return title + ": " + cli.ProgressText(done.Load(), g.Nodes, "node", elapsed)
+	stopProgress := cli.StartProgress(stderr, c.progress, g.Nodes, func(elapsed time.Duration) (int64, string) {
+		n := done.Load()
+		return n, title + ": " + cli.ProgressText(n, "node", elapsed)
 	})
 	res, err := dag.Explore(ctx, g, cfg, dag.Options{Done: &done})
 	stopProgress()

@@ -206,10 +206,10 @@ func walkPool(ctx context.Context, c config, root string, readDir func(string) (
 		return result{}, err
 	}
 	var t tally
-	stopProgress := cli.StartProgress(stderr, c.progress, func(elapsed time.Duration) string {
+	stopProgress := cli.StartProgress(stderr, c.progress, 0, func(time.Duration) (int64, string) {
 		cur := t.counts()
-		return fmt.Sprintf("dirwalk: %s, %s, %s bytes, %v",
-			directories(cur.dirs), cli.Count(cur.files, "file"), cli.Group(cur.bytes), elapsed.Round(time.Second))
+		return cur.dirs, fmt.Sprintf("dirwalk: %s, %s, %s bytes",
+			directories(cur.dirs), cli.Count(cur.files, "file"), cli.Group(cur.bytes))
 	})
 	g := pool.NewGroup(ctx)
 	var visit func(tk *sched.Task, dir string) error

@@ -180,8 +180,9 @@ func compute(ctx context.Context, c config, workers int, stderr io.Writer) (resu
 	}
 
 	tasks := taskCount(c.n, c.cutoff)
-	stopProgress := cli.StartProgress(stderr, c.progress, func(elapsed time.Duration) string {
-		return "fib, " + cli.Count(workers, "worker") + ": " + cli.ProgressText(done.Load(), int64(min(tasks, math.MaxInt64)), "task", elapsed)
+	stopProgress := cli.StartProgress(stderr, c.progress, int64(min(tasks, math.MaxInt64)), func(elapsed time.Duration) (int64, string) {
+		n := done.Load()
+		return n, "fib, " + cli.Count(workers, "worker") + ": " + cli.ProgressText(n, "task", elapsed)
 	})
 	var r result
 	start := time.Now()

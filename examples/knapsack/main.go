@@ -113,8 +113,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	s := newSolver(in)
-	stopProgress := cli.StartProgress(stderr, c.progress, func(elapsed time.Duration) string {
-		return fmt.Sprintf("knapsack: %s, best value %s", cli.ProgressText(s.handled.Load(), 0, "node", elapsed), cli.Group(s.best.Load().value))
+	stopProgress := cli.StartProgress(stderr, c.progress, 0, func(elapsed time.Duration) (int64, string) {
+		n := s.handled.Load()
+		return n, fmt.Sprintf("knapsack: %s, best value %s", cli.ProgressText(n, "node", elapsed), cli.Group(s.best.Load().value))
 	})
 	start := time.Now()
 	sol, st, err := s.solve(context.Background(), c)
@@ -140,8 +141,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if c.check {
 		start := time.Now()
 		var done atomic.Int64
-		stopProgress := cli.StartProgress(stderr, c.progress, func(elapsed time.Duration) string {
-			return "knapsack, DP check: " + cli.ProgressText(done.Load(), int64(len(in.items)), "item", elapsed)
+		stopProgress := cli.StartProgress(stderr, c.progress, int64(len(in.items)), func(elapsed time.Duration) (int64, string) {
+			n := done.Load()
+			return n, "knapsack, DP check: " + cli.ProgressText(n, "item", elapsed)
 		})
 		opt = in.dp(&done)
 		stopProgress()

@@ -161,8 +161,9 @@ func renderParallel(ctx context.Context, c config, im *frame, stderr io.Writer) 
 		return result{}, err
 	}
 	var done atomic.Int64 // rows rendered
-	stopProgress := cli.StartProgress(stderr, c.progress, func(elapsed time.Duration) string {
-		return "mandelbrot: " + cli.ProgressText(done.Load(), int64(c.height), "row", elapsed)
+	stopProgress := cli.StartProgress(stderr, c.progress, int64(c.height), func(elapsed time.Duration) (int64, string) {
+		n := done.Load()
+		return n, "mandelbrot: " + cli.ProgressText(n, "row", elapsed)
 	})
 	var r result
 	start := time.Now()

@@ -137,8 +137,9 @@ func sortParallel(ctx context.Context, c config, xs []int64, stderr io.Writer) (
 		return result{}, err
 	}
 	var done atomic.Int64 // integers in finished parts
-	stopProgress := cli.StartProgress(stderr, c.progress, func(elapsed time.Duration) string {
-		return "quicksort: " + cli.ProgressText(done.Load(), int64(len(xs)), "integer", elapsed)
+	stopProgress := cli.StartProgress(stderr, c.progress, int64(len(xs)), func(elapsed time.Duration) (int64, string) {
+		n := done.Load()
+		return n, "quicksort: " + cli.ProgressText(n, "integer", elapsed)
 	})
 	sort := newSorter(c.cutoff, &done)
 	start := time.Now()

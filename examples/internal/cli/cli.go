@@ -23,8 +23,11 @@ type FlagSet struct {
 	synopsis string
 	stdout   io.Writer
 	stderr   io.Writer
-	// setErr is the error of the last Set that failed: the flag package
-	// wraps it in a message of its own, which Parse replaces with this one.
+	// types names the type of each checked flag for the help.
+	types map[string]string
+	// setErr is the error of the last checked value that failed: the flag
+	// package wraps it in a message of its own, which Parse replaces with
+	// this one.
 	setErr error
 }
 
@@ -38,6 +41,7 @@ func New(name, synopsis string, stdout, stderr io.Writer) *FlagSet {
 		synopsis: synopsis,
 		stdout:   stdout,
 		stderr:   stderr,
+		types:    map[string]string{},
 	}
 	// Parse prints nothing: Exit reports errors and help.
 	fs.SetOutput(io.Discard)
@@ -95,8 +99,8 @@ func (fs *FlagSet) printUsage(w io.Writer) {
 	fmt.Fprintf(w, "Usage: %s [flags]\n\nFlags:\n", fs.name)
 	fs.VisitAll(func(f *flag.Flag) {
 		typ, usage := flag.UnquoteUsage(f)
-		if v, ok := f.Value.(typed); ok {
-			typ = v.typeName()
+		if t, ok := fs.types[f.Name]; ok {
+			typ = t
 		}
 		fmt.Fprintf(w, "  -%s", f.Name)
 		if typ != "" {

@@ -278,50 +278,106 @@ func TestGroup(t *testing.T) {
 }
 
 func TestProgressText(t *testing.T) {
-	assert.Equal(t, "0 / 1,000 nodes (0.0%)", ProgressText(0, 1000, "node", 0))
-	assert.Equal(t, "250 / 1,000 nodes (25.0%), 0.00 M/s, ETA 3s", ProgressText(250, 1000, "node", time.Second))
-	assert.Equal(t, "2,000,000 / 3,000,000 tasks (66.7%), 1.00 M/s, ETA 1s", ProgressText(2_000_000, 3_000_000, "task", 2*time.Second))
-	assert.Equal(t, "1,000,000 / 100,000,000 nodes (1.0%), 1.00 M/s, ETA 1m39s", ProgressText(1_000_000, 100_000_000, "node", time.Second))
-	assert.Equal(t, "1 / 1,000,000,000 nodes (0.0%), 0.00 M/s, ETA 11,574 days", ProgressText(1, 1_000_000_000, "node", time.Second))
-	assert.Equal(t, "1 / 9,223,372,036,854,775,807 tasks (0.0%), 0.00 M/s, ETA forever", ProgressText(1, math.MaxInt64, "task", time.Hour))
-	assert.Equal(t, "1,234,567 nodes, 1.23 M/s", ProgressText(1_234_567, 0, "node", time.Second))
-	assert.Equal(t, "1 node", ProgressText(1, 0, "node", 0))
+	assert.Equal(t, "0 nodes", ProgressText(0, "node", 0))
+	assert.Equal(t, "1 node", ProgressText(1, "node", 0))
+	assert.Equal(t, "0 nodes", ProgressText(0, "node", time.Second))
+	assert.Equal(t, "250 nodes, 250/s", ProgressText(250, "node", time.Second))
+	assert.Equal(t, "2,000,000 tasks, 1.00 M/s", ProgressText(2_000_000, "task", 2*time.Second))
+	assert.Equal(t, "1,234,567 nodes, 1.23 M/s", ProgressText(1_234_567, "node", time.Second))
 }
 
-func TestStartProgress(t *testing.T) {
+// progressRun runs startProgress on a buffer for the given total until
+// poll has been called calls times, and returns what it wrote and how
+// often it called poll. Poll returns done(i) units on its i-th call, with
+// a long text that must be cut.
+func progressRun(t *testing.T, total int64, calls int64, done func(i int64) int64) (string, int64) {
+	t.Helper()
 	var out bytes.Buffer
-	var calls atomic.Int64
-	stop := startProgress(&out, time.Millisecond, func(elapsed time.Duration) string {
+	var n atomic.Int64
+	stop := startProgress(&out, time.Millisecond, total, func(elapsed time.Duration) (int64, string) {
 		assert.Positive(t, elapsed)
-		return "prog: " + Group(10*calls.Add(1)) + strings.Repeat(" x", 50)
+		i := n.Add(1)
+		return done(i), "prog: " + Group(10*i) + strings.Repeat(" x", 50)
 	})
 	deadline := time.Now().Add(10 * time.Second)
-	for calls.Load() < 3 && time.Now().Before(deadline) {
+	for n.Load() < calls && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
 	stop()
 	stop() // a second stop does nothing
-	s := out.String()
-	assert.True(t, strings.HasPrefix(s, "\r\033[Kprog: 10 x x"), "%q", s)
-	assert.True(t, strings.HasSuffix(s, "\r\033[K"), "the line is erased at the end: %q", s)
-	assert.NotContains(t, s, "\n", "the line is rewritten in place")
-	for _, line := range strings.Split(s, "\r\033[K") {
-		assert.LessOrEqual(t, len([]rune(line)), maxLineWidth, "%q", line)
-	}
-	n := calls.Load()
+	called := n.Load()
 	time.Sleep(5 * time.Millisecond)
-	assert.Equal(t, n, calls.Load(), "no call after stop")
+	assert.Equal(t, called, n.Load(), "no call after stop")
+	return out.String(), called
+}
 
-	// Off, or not on a terminal: nothing at all.
-	out.Reset()
-	StartProgress(&out, true, func(time.Duration) string { panic("not called") })()
-	StartProgress(&out, false, func(time.Duration) string { panic("not called") })()
+// erased reports whether s ends by erasing its line, the way the bar
+// does: spaces over it, and back to its start.
+func erased(s string) bool {
+	return regexp.MustCompile(`\r +\r$`).MatchString(s)
+}
+
+// checkLines checks that every line drawn in s fits in 80 columns, with a
+// text cut to at most maxText columns.
+func checkLines(t *testing.T, s string, maxText int) {
+	t.Helper()
+	assert.NotContains(t, s, "\n", "the line is redrawn in place")
+	for _, line := range strings.Split(s, "\r") {
+		assert.LessOrEqual(t, len([]rune(line)), 79, "%q", line)
+		if _, text, ok := strings.Cut(line, "prog: "); ok {
+			text, _, _ = strings.Cut(text, "…")
+			assert.LessOrEqual(t, len([]rune("prog: "+text+"…")), maxText, "%q", line)
+		}
+	}
+}
+
+func TestStartProgressBar(t *testing.T) {
+	s, _ := progressRun(t, 1000, 3, func(i int64) int64 { return 100 * i })
+	assert.True(t, strings.HasPrefix(s, "\rprog: 10 x x"), "%q", s)
+	assert.Contains(t, s, "…  10% |█", "the text cut, then the share done and the bar")
+	assert.Contains(t, s, "…  20% |██ ")
+	assert.Regexp(t, `\|  \[[0-9hms.]+:[0-9hms.]+\]\r`, s, "the time spent and the time left")
+	assert.True(t, erased(s), "the line is erased at the end: %q", s)
+	checkLines(t, s, maxBarText)
+
+	// A bar that reaches its total erases itself and draws no more.
+	s, called := progressRun(t, 1000, 6, func(i int64) int64 { return min(400*i, 1000) })
+	assert.GreaterOrEqual(t, called, int64(6))
+	assert.Contains(t, s, "40% |")
+	assert.Contains(t, s, "80% |")
+	assert.Contains(t, s, "\rprog: 30 ", "drawn with the text of the third call")
+	assert.NotContains(t, s, "100%")
+	assert.NotContains(t, s, "prog: 40", "no drawing once done")
+	assert.True(t, erased(s), "%q", s)
+}
+
+func TestStartProgressSpinner(t *testing.T) {
+	s, _ := progressRun(t, 0, 3, func(i int64) int64 { return 100 * i })
+	assert.True(t, strings.HasPrefix(s, "\r⠋ prog: 10 x x"), "%q", s)
+	assert.Contains(t, s, "\r⠙ prog: 20 x x", "the spinner turns at each drawing")
+	assert.Regexp(t, `…  \[[0-9hms.]+\] \r`, s, "the text cut, then the time spent")
+	assert.NotContains(t, s, "%", "no share of an unknown total")
+	assert.True(t, erased(s), "the line is erased at the end: %q", s)
+	checkLines(t, s, maxSpinnerText)
+}
+
+// TestStartProgressOff checks that StartProgress draws nothing, and never
+// calls poll, where it is off or its writer is not a terminal.
+func TestStartProgressOff(t *testing.T) {
+	var out bytes.Buffer
+	poll := func(time.Duration) (int64, string) { panic("not called") }
+	StartProgress(&out, true, 10, poll)()
+	StartProgress(&out, false, 10, poll)()
+	StartProgress(&out, true, 0, poll)()
 	assert.Empty(t, out.String())
 	assert.False(t, IsTerminal(&out))
 	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	require.NoError(t, err)
 	defer null.Close()
 	assert.False(t, IsTerminal(null), "the null device is a character device, but not a terminal")
+	stop := StartProgress(null, true, 10, poll)
+	time.Sleep(2 * ProgressInterval)
+	stop()
 }
 
 func TestCounted(t *testing.T) {

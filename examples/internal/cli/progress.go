@@ -1,63 +1,86 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
 
-// ProgressInterval is how often StartProgress rewrites its line.
+// ProgressInterval is how often StartProgress redraws its bar.
 const ProgressInterval = 250 * time.Millisecond
 
-// maxLineWidth keeps a progress line within an 80-column terminal, where
-// rewriting it with a carriage return works: a longer line wraps, and the
-// return goes back to the start of its last row only.
-const maxLineWidth = 79
+// The text before a bar, or after a spinner, takes at most these columns.
+// The rest of an 80-column line is left to the bar and its times: a line
+// that wraps is not redrawn in place. The bar itself fits the terminal.
+const (
+	maxBarText     = 50
+	maxSpinnerText = 64
+)
 
-// StartProgress shows a progress line on w while a run goes on, if on is
-// true and w is a terminal: every ProgressInterval it calls line with the
-// time since the start and rewrites the line in place with the result. The
-// returned function stops it and erases the line; a program calls it before
-// it prints anything else. Where on is false or w is not a terminal (a file,
-// a pipe, /dev/null), StartProgress does nothing and never calls line, so
-// logs hold no control characters.
-func StartProgress(w io.Writer, on bool, line func(elapsed time.Duration) string) (stop func()) {
+// StartProgress shows a progress bar on w while a run goes on, if on is
+// true and w is a terminal. The bar is github.com/schollz/progressbar's.
+// Every ProgressInterval it calls poll with the time since the start, and
+// poll returns the units done so far and a text to show before the bar.
+// With a total above 0, the bar shows the share of it done, the time
+// spent and the time left; with a total of 0 (unknown), a spinner and the
+// time spent. The returned function stops the bar and erases it; a program
+// calls it before it prints anything else. Where on is false or w is not a
+// terminal (a file, a pipe, /dev/null), StartProgress does nothing and
+// never calls poll, so logs hold no control characters.
+func StartProgress(w io.Writer, on bool, total int64, poll func(elapsed time.Duration) (done int64, text string)) (stop func()) {
 	if !on || !IsTerminal(w) {
 		return func() {}
 	}
-	return startProgress(w, ProgressInterval, line)
+	return startProgress(w, ProgressInterval, total, poll)
 }
 
 // startProgress is StartProgress on any writer, with any interval.
-func startProgress(w io.Writer, interval time.Duration, line func(elapsed time.Duration) string) (stop func()) {
+func startProgress(w io.Writer, interval time.Duration, total int64, poll func(elapsed time.Duration) (done int64, text string)) (stop func()) {
+	opts := []progressbar.Option{
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSpinnerType(14),
+		// The spinner turns at each drawing, and the bar starts no
+		// goroutine of its own.
+		progressbar.OptionSetSpinnerChangeInterval(0),
+		progressbar.OptionClearOnFinish(),
+	}
+	maxText := maxBarText
+	if total > 0 {
+		opts = append(opts, progressbar.OptionFullWidth())
+	} else {
+		total, maxText = -1, maxSpinnerText // -1: unknown
+	}
+	bar := progressbar.NewOptions64(total, opts...)
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		start := time.Now()
+		bar.StartWithoutRender()
 		tick := time.NewTicker(interval)
 		defer tick.Stop()
-		printed := false
 		for {
 			select {
 			case <-quit:
-				if printed {
-					fmt.Fprint(w, "\r\033[K") // erase the line
+				if !bar.IsFinished() { // a finished bar has erased itself
+					_ = bar.Clear()
 				}
+				_ = bar.Exit()
 				return
 			case now := <-tick.C:
-				s := line(now.Sub(start))
-				if r := []rune(s); len(r) > maxLineWidth {
-					s = string(r[:maxLineWidth-1]) + "…"
+				done, text := poll(now.Sub(start))
+				if r := []rune(text); len(r) > maxText {
+					text = string(r[:maxText-1]) + "…"
 				}
-				fmt.Fprint(w, "\r\033[K"+s)
-				printed = true
+				bar.Describe(text) // and draws the bar
+				if total > 0 {
+					_ = bar.Set64(min(done, total)) // draws it again if the share changed
+				}
 			}
 		}
 	}()
@@ -70,42 +93,16 @@ func startProgress(w io.Writer, interval time.Duration, line func(elapsed time.D
 	}
 }
 
-// ProgressText formats the progress of a run that has handled done of total
-// units (total 0 if unknown) in elapsed: the count, the share of the total,
-// the rate and, at that rate, the time left. For example:
+// ProgressText formats the progress of a run that has handled done units
+// in elapsed, for the text before a progress bar: the count and the rate.
+// For example:
 //
-//	1,234,567 / 5,000,000 nodes (24.7%), 1.23 M/s, ETA 3.1s
-func ProgressText(done, total int64, unit string, elapsed time.Duration) string {
-	var b strings.Builder
-	if total > 0 {
-		fmt.Fprintf(&b, "%s / %s (%.1f%%)", Group(done), Count(total, unit), 100*float64(done)/float64(total))
-	} else {
-		b.WriteString(Count(done, unit))
+//	1,234,567 nodes, 1.23 M/s
+func ProgressText(done int64, unit string, elapsed time.Duration) string {
+	if done <= 0 || elapsed <= 0 {
+		return Count(done, unit)
 	}
-	s := elapsed.Seconds()
-	if s <= 0 || done <= 0 {
-		return b.String()
-	}
-	rate := float64(done) / s
-	fmt.Fprintf(&b, ", %.2f M/s", rate/1e6)
-	if total > 0 {
-		b.WriteString(", ETA " + eta(float64(max(total-done, 0))/rate))
-	}
-	return b.String()
-}
-
-// eta formats a time left of s seconds.
-func eta(s float64) string {
-	const day = 24 * 60 * 60
-	switch {
-	case s >= 1e15*day: // beyond what Group takes
-		return "forever"
-	case s >= 2*day:
-		return Group(int64(s/day)) + " days"
-	case s >= 60:
-		return time.Duration(s * float64(time.Second)).Round(time.Second).String()
-	}
-	return time.Duration(s * float64(time.Second)).Round(100 * time.Millisecond).String()
+	return Count(done, unit) + ", " + Rate(done, elapsed, "")
 }
 
 // IsTerminal reports whether w is a terminal.
