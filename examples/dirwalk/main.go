@@ -186,16 +186,16 @@ func list(dir string, latency time.Duration, readDir func(string) ([]fs.DirEntry
 	return l, nil
 }
 
+// maxBlocked is the most listings that wait at once: the pool's
+// Config.MaxBlocked, here its default.
+const maxBlocked = 256
+
 // walkPool walks the tree under root on a new pool that c describes, with
 // a task per directory, all in one Group: a directory's task lists it and
 // starts a task for each subdirectory. It shows progress on stderr while it
 // runs (see cli.StartProgress). The first error stops the walk: the tasks
 // that have not listed their directory yet see the group's context
 // cancelled and return.
-// maxBlocked is the most listings that wait at once: the pool's
-// Config.MaxBlocked, here its default.
-const maxBlocked = 256
-
 func walkPool(ctx context.Context, c config, root string, readDir func(string) ([]fs.DirEntry, error), stderr io.Writer) (result, error) {
 	newQueue, err := catalog.Factory[sched.Job](c.queue)
 	if err != nil {
