@@ -60,9 +60,11 @@ const (
 	evGoexit                     // runtime.Goexit ends the goroutine that holds the worker
 	evClose                      // the pool closes
 	evTrim                       // a spare beyond the crew's limit is told to end
+	evBlockUnseated              // Task.Block of an unseated task
+	evHandedOn                   // the unseated task ended, and its group handed a task on
 )
 
-var geventNames = [...]string{"block", "lendToWaiter", "returnTop", "return", "needWorker", "endUnseated", "handBack", "take", "goexit", "close", "trim"}
+var geventNames = [...]string{"block", "lendToWaiter", "returnTop", "return", "needWorker", "endUnseated", "handBack", "take", "goexit", "close", "trim", "blockUnseated", "handedOn"}
 
 func (e gevent) String() string { return geventNames[e] }
 
@@ -108,6 +110,14 @@ var crewRules = []crewRule{
 		"f returns or fails otherwise, or the latch is done",
 		"waits for the worker (`reclaim`)",
 		"the goroutine; the worker's goroutine hands it back at its next safe point"},
+	{gUnseated, evBlockUnseated, []gstate{gUnseated}, giveNone,
+		"`Task.Block` of the unseated task",
+		"unseated: calls f, with no worker to lend (`blockUnseated`)",
+		"the goroutine alone"},
+	{gUnseated, evHandedOn, []gstate{gUnseated}, giveNone,
+		"the task ends, and its group hands on the task of a Go that waited for its limit",
+		"unseated: runs that task without the worker (`runHanded`)",
+		"the goroutine alone"},
 	{gUnseated, evNeedWorker, []gstate{gWaits}, giveNone,
 		"a use of t, forks or groups left, a Goexit, `Pool.Do`",
 		"waits for the worker (`reseat`)",

@@ -291,6 +291,24 @@ func (cm *crewModel) moves(m *mstate) ([]move, error) {
 					m.gors[i].task = -1
 					return cm.apply(m, i, evEndUnseated)
 				}})
+				if len(m.queue) > 0 {
+					// A task of the queue handed on (runner.handOn): the
+					// model lets any task be one.
+					ms = append(ms, move{fmt.Sprintf("g%d ends t%d unseated and runs t%d", i, g.task, m.queue[0]), func(m *mstate) error {
+						if err := cm.finish(m, m.gors[i].task); err != nil {
+							return err
+						}
+						m.gors[i].task, m.queue = m.queue[0], m.queue[1:]
+						return cm.apply(m, i, evHandedOn)
+					}})
+				}
+				continue
+			}
+			if t.script[t.pc] == stBlock {
+				ms = append(ms, move{fmt.Sprintf("g%d blocks unseated in t%d", i, g.task), func(m *mstate) error {
+					m.tasks[m.gors[i].task].pc++ // f returns: no worker is lent or taken
+					return cm.apply(m, i, evBlockUnseated)
+				}})
 				continue
 			}
 			ms = append(ms, move{fmt.Sprintf("g%d needs its worker in t%d", i, g.task), func(m *mstate) error {
@@ -462,6 +480,10 @@ func TestCrewTableBugs(t *testing.T) {
 			crewRule{from: gUnseated, ev: evNeedWorker, to: []gstate{gUnseated}}, "changes nothing"},
 		{"an unseated task's end leaves its goroutine waiting",
 			crewRule{from: gUnseated, ev: evEndUnseated, to: []gstate{gLent}}, "lent for ever"},
+		{"an unseated Block lends a worker it does not hold",
+			crewRule{from: gUnseated, ev: evBlockUnseated, to: []gstate{gLent}, gives: giveLend}, "both hold the worker"},
+		{"a task handed on runs as if its goroutine held the worker",
+			crewRule{from: gUnseated, ev: evHandedOn, to: []gstate{gHolds}}, "both hold the worker"},
 		{"a spare beyond the limit stays parked where no lend finds it",
 			crewRule{from: gSpare, ev: evTrim, to: []gstate{gSpare}}, "more than"},
 	}, func(r crewRule) error {

@@ -216,3 +216,15 @@ func (c *parkChecker) take(id uintptr, s wstate, e wevent) bool {
 	}
 	return false
 }
+
+// LimitWaiters returns the number of Go calls that wait for a token of
+// g's limit.
+func (g *Group) LimitWaiters() int {
+	gl := g.limitOf()
+	if gl == nil {
+		return 0
+	}
+	gl.mu.Lock()
+	defer gl.mu.Unlock()
+	return len(gl.waiters)
+}

@@ -3,6 +3,7 @@ package sched
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -91,18 +92,48 @@ type groupExt struct {
 
 // groupLimit is the limit of a Group on its active tasks (SetLimit): a
 // token in sem for each task started and not finished, at most cap(sem).
-// A task that waits for a token runs other tasks meanwhile: it waits on
-// a latch of its own in waiters, which a finishing task arrives on.
+// A Go that waits for a token waits in waiters, oldest first:
+//
+//	who waits                 how                      a finishing task
+//	a task                    runs other tasks (help)  gives its token back, and arrives on the latch
+//	a caller outside tasks    sleeps on the latch      passes its token to the job, hands the job on, and arrives
+//
+// A job handed on starts where the finishing task ended (runner.handOn),
+// and counts in the group from its Go. So the caller outside tasks
+// returns once its task has started, as it would with a token, and the
+// token goes from task to task without a wake-up in between.
 type groupLimit struct {
 	sem     chan struct{}
-	mu      sync.Mutex // guards waiters
-	waiters []*latch
+	mu      sync.Mutex // guards waiters, and the tokens given back while one waits
+	waiters []*limitWaiter
 }
 
+// limitWaiter is a Go that waits for a token. A task's waits on l, and
+// may go on once l is done. One outside tasks (handOn) waits on ready: a
+// finishing task sends on it once it has started job, or once the pool
+// refused job (refused). Those waiters are kept for reuse (limitWaiters).
+type limitWaiter struct {
+	l       latch
+	ready   chan struct{}
+	job     Job
+	handOn  bool
+	refused bool
+}
+
+// limitWaiters keeps the waiters of Gos outside tasks, with their
+// channels, for reuse: a stream of such Gos waits once per task.
+var limitWaiters = sync.Pool{New: func() any {
+	return &limitWaiter{ready: make(chan struct{}, 1), handOn: true}
+}}
+
+// started tells the Go that waits on w that its job started, or was
+// refused. The caller touches w no more.
+func (w *limitWaiter) started() { w.ready <- struct{}{} }
+
 // acquire takes a token, and reports whether it did. Without wait it
-// gives up at once when every token is taken. With wait, a caller that is
-// not a task (t nil) blocks; a task runs other tasks until a token comes
-// back, as a join does.
+// gives up at once when every token is taken. With wait, a task runs
+// other tasks until a token comes back, as a join does. A caller that is
+// not a task (t nil) calls waitHandOn instead.
 func (gl *groupLimit) acquire(t *Task, wait bool) bool {
 	for {
 		select {
@@ -113,49 +144,78 @@ func (gl *groupLimit) acquire(t *Task, wait bool) bool {
 		if !wait {
 			return false
 		}
-		if t == nil {
-			nilWait("Group.Go")
-			gl.sem <- struct{}{}
-			return true
-		}
 		// A latch of its own, registered before the second try: a
 		// finishing task after the try arrives on it, one before leaves
 		// a token for the try.
-		l := &latch{n: 1}
+		w := &limitWaiter{l: latch{n: 1}}
 		gl.mu.Lock()
-		gl.waiters = append(gl.waiters, l)
+		gl.waiters = append(gl.waiters, w)
 		gl.mu.Unlock()
 		select {
 		case gl.sem <- struct{}{}:
-			gl.forget(l)
+			gl.forget(w)
 			return true
 		default:
 		}
-		t.runner.help(l)
+		t.runner.help(&w.l)
 	}
 }
 
-// release gives a finished task's token back and wakes the task that has
-// waited longest for one, if any.
-func (gl *groupLimit) release() {
-	<-gl.sem
+// waitHandOn is the wait of a Go outside tasks for a token. If one is
+// free, it takes it and reports false. Otherwise it waits until a
+// finishing task has handed j on with its own token, or the pool refused
+// j, and reports true, and which. j counts in the group already.
+// The try and a release's choice both run under mu: a token given back
+// before the try is the try's, and a release after it sees the waiter.
+func (gl *groupLimit) waitHandOn(j Job) (handed, refused bool) {
 	gl.mu.Lock()
-	var l *latch
+	select {
+	case gl.sem <- struct{}{}:
+		gl.mu.Unlock()
+		return false, false
+	default:
+	}
+	w := limitWaiters.Get().(*limitWaiter)
+	w.job = j
+	gl.waiters = append(gl.waiters, w)
+	gl.mu.Unlock()
+	<-w.ready
+	refused = w.refused
+	w.job, w.refused = Job{}, false
+	limitWaiters.Put(w)
+	return true, refused
+}
+
+// release is the end of a task that holds a token. If the oldest waiter
+// is a Go outside tasks, its job takes the token: release returns the
+// waiter, whose job is to start where the task ended, and which the
+// caller tells then (started). Otherwise the token goes back, and the
+// oldest waiter, a task, may take it.
+func (gl *groupLimit) release() *limitWaiter {
+	gl.mu.Lock()
+	var w *limitWaiter
 	if len(gl.waiters) > 0 {
-		l = gl.waiters[0]
+		w = gl.waiters[0]
 		gl.waiters[0] = nil
 		gl.waiters = gl.waiters[1:]
 	}
-	gl.mu.Unlock()
-	if l != nil {
-		l.arrive()
+	if w == nil || !w.handOn {
+		<-gl.sem
 	}
+	gl.mu.Unlock()
+	if w != nil && !w.handOn {
+		w.l.arrive()
+		return nil
+	}
+	return w
 }
 
-// forget takes l off the waiters, unless a release took it off already.
-func (gl *groupLimit) forget(l *latch) {
+// forget takes w off the waiters, unless a release took it off already.
+func (gl *groupLimit) forget(w *limitWaiter) {
 	gl.mu.Lock()
-	gl.waiters, _ = unordered(gl.waiters, l)
+	if i := slices.Index(gl.waiters, w); i >= 0 {
+		gl.waiters = slices.Delete(gl.waiters, i, i+1)
+	}
 	gl.mu.Unlock()
 }
 
@@ -166,6 +226,14 @@ func (gl *groupLimit) forget(l *latch) {
 // caller that is not a task blocks. TryGo does not wait. With a limit of
 // zero no task starts. As with errgroup, SetLimit must not be called while
 // tasks of the group are active: it panics then.
+//
+// The Gos of callers outside tasks that wait start their tasks in the
+// order they came. The finishing task passes its slot to the oldest: the
+// new task starts where the old one ended. After a Task.Block, that is
+// the goroutine that blocked, which no longer holds a worker. The new
+// task runs there, and its Block lends no worker. It takes a worker when
+// it uses its Task for anything else. So tasks that block, fed from
+// outside at a limit of n, run on about n goroutines.
 //
 // A task that Go waits for may itself wait for a token, as a goroutine of
 // an errgroup may: a program whose n active tasks all wait in Go for the
@@ -283,13 +351,24 @@ func (g *Group) start(t *Task, f func(*Task) error, op string, wait bool) bool {
 	if bits&groupEnded != 0 { // Wait may return on another goroutine
 		panic("sched: " + op + " after Wait returned: a Group serves one round of Go calls and one Wait; make a new Group")
 	}
+	j := Job{group: g, fn: f}
 	var gl *groupLimit
 	if bits&groupLimited != 0 {
-		if gl = g.ext.limit; !gl.acquire(t, wait) {
+		gl = g.ext.limit
+		if t == nil && wait {
+			nilWait(op)
+			g.count() // before the wait: a task that hands j on may end at once
+			if handed, refused := gl.waitHandOn(j); handed {
+				if refused {
+					panic(errClosed)
+				}
+				return true // started by the task whose token it took
+			}
+			g.l.arrive() // a token was free: counted again below
+		} else if !gl.acquire(t, wait) {
 			return false
 		}
 	}
-	j := Job{group: g, fn: f}
 	if t == nil {
 		// Counted first, so that the task cannot finish before it is
 		// counted; a refused task is uncounted again, so that Wait does
@@ -298,7 +377,13 @@ func (g *Group) start(t *Task, f func(*Task) error, op string, wait bool) bool {
 		if !g.p.s.inject(j) {
 			g.l.arrive()
 			if gl != nil {
-				gl.release()
+				for w := gl.release(); w != nil; w = gl.release() {
+					// Its job would start with this token: the pool
+					// refuses it too, and the next waiter gets the token.
+					w.refused = true
+					g.l.arrive()
+					w.started()
+				}
 			}
 			panic(errClosed)
 		}
@@ -455,8 +540,10 @@ func (g *Group) call(t *Task, f func(*Task) error) {
 }
 
 // arrive records a task's failure, which stops the group, and counts the
-// task as finished, as a fork record's arrive does.
-func (g *Group) arrive(f *failure) {
+// task as finished, as a fork record's arrive does. It returns the waiter
+// of a Go outside tasks that takes the task's token, whose job is to
+// start where the task ended (runner.handOn).
+func (g *Group) arrive(f *failure) *limitWaiter {
 	if f != nil {
 		g.mu.Lock()
 		if s := g.l.getSlow(); s.fail == nil {
@@ -470,8 +557,10 @@ func (g *Group) arrive(f *failure) {
 		}
 		g.mu.Unlock()
 	}
+	var w *limitWaiter
 	if gl := g.limitOf(); gl != nil {
-		gl.release() // before the arrival: Wait's return means every token is back
+		w = gl.release() // before the arrival: Wait's return means every token is back
 	}
 	g.l.arrive()
+	return w
 }

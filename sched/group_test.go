@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/atomicx"
 	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/sched"
 )
@@ -172,5 +173,92 @@ func TestGroupOrderFromOutside(t *testing.T) {
 		for i, v := range order {
 			require.Equal(t, i, v, "%v: the %dth task to start", mode, i)
 		}
+	}
+}
+
+// TestGroupLimitHandsOn checks that a Go outside tasks that waits for a
+// token of its group's limit starts its task on the goroutine of the task
+// whose token it takes, when that task ended after its Block without its
+// worker. The task started there blocks without lending a worker, uses
+// its Task (which takes a worker back), and ends. So one goroutine blocks
+// at a time.
+func TestGroupLimitHandsOn(t *testing.T) {
+	for _, mode := range schedtest.Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
+			g := p.NewGroup(context.Background())
+			g.SetLimit(1)
+			release := make(chan struct{})
+			inBlock := make(chan struct{})
+			var first, second atomic.Uint64
+			g.Go(nil, func(t *sched.Task) error {
+				t.Block(func() { close(inBlock); <-release })
+				first.Store(atomicx.Goroutine())
+				return nil
+			})
+			<-inBlock
+			went := make(chan int)
+			go func() {
+				g.Go(nil, func(t *sched.Task) error {
+					second.Store(atomicx.Goroutine())
+					t.Block(func() {})
+					x, y := sched.Join(t, double, 20, double, 21) // takes a worker back
+					went <- x + y
+					return nil
+				})
+			}()
+			eventually(t, "the second Go waits for the token", func() bool { return g.LimitWaiters() == 1 })
+			close(release)
+			assert.Equal(t, 82, <-went)
+			require.NoError(t, g.Wait(nil))
+			assert.Equal(t, first.Load(), second.Load(), "the goroutine of the second task")
+			st := p.Close()
+			assert.Equal(t, int64(2), st.Blocks)
+			assert.Equal(t, 1, st.PeakBlocked, "goroutines blocked at once")
+			assert.Equal(t, int64(3), st.Processed, "the two tasks and Join's g")
+		})
+	}
+}
+
+// TestGroupLimitHandsOnInOrder checks that the tasks one goroutine starts
+// from outside the pool, at a limit of one, run one at a time in the
+// order given, each handed on by the one before, and that a failing one
+// stops the group as any task's failure does.
+func TestGroupLimitHandsOnInOrder(t *testing.T) {
+	for _, mode := range schedtest.Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2, Mode: mode})
+			g := p.NewGroup(context.Background())
+			g.SetLimit(1)
+			var order []int // one task at a time: no lock
+			const n = 500
+			for i := range n {
+				g.Go(nil, func(t *sched.Task) error {
+					t.Block(func() { order = append(order, i) })
+					return nil
+				})
+			}
+			require.NoError(t, g.Wait(nil))
+			require.Len(t, order, n)
+			for i, v := range order {
+				require.Equal(t, i, v, "the %dth task to run", i)
+			}
+
+			g = p.NewGroup(context.Background())
+			g.SetLimit(1)
+			var ran atomic.Int64
+			for i := range 100 {
+				g.Go(nil, func(t *sched.Task) error {
+					t.Block(func() {})
+					ran.Add(1)
+					if i == 10 {
+						panic(schedtest.ErrBoom)
+					}
+					return nil
+				})
+			}
+			assert.Equal(t, schedtest.ErrBoom, schedtest.PanicValue(t, func() { g.Wait(nil) }))
+			assert.Equal(t, int64(11), ran.Load(), "the tasks after the panic do not run their function")
+		})
 	}
 }

@@ -251,12 +251,44 @@ func (c *crew) endUnseated(t *Task, f *failure) bool {
 		c.reseat(r)
 		return false
 	}
+	c.seats[r.w.id].unseatedEnds.Add(1) // atomic: Stats reads it on any goroutine
+	r.end(t, f)
+	// After the end: a task that the end handed on counts in pending
+	// first (runner.handOn), so pending cannot reach zero in between.
 	if err := c.s.uncount(1); err != nil {
 		c.s.stop(err, nil)
 	}
-	c.seats[r.w.id].unseatedEnds.Add(1) // atomic: Stats reads it on any goroutine
-	r.end(t, f)
 	return true
+}
+
+// runHanded runs the task that the group of r's last task handed on
+// (runner.handOn), unseated, as that task was. It reports whether the task
+// took the worker back: r then runs the worker's loop.
+func (c *crew) runHanded(r *runner) (seated bool) {
+	j := r.handed
+	r.handed, r.handedOn = Job{}, false
+	trace(evHandedOn)
+	r.exec(j)
+	return !r.unseated
+}
+
+// blockUnseated is Task.Block for an unseated task (see endBlock): it has
+// no worker to lend. It calls f with a token of calls, and the task goes
+// on unseated.
+func (c *crew) blockUnseated(t *Task, f func()) {
+	r := t.runner
+	c.blocks.Add(1) // atomic, as in block
+	trace(evBlockUnseated)
+	r.blocking = true
+	defer func() { r.blocking = false }()
+	select {
+	case c.calls <- struct{}{}:
+	default:
+		c.waits.Add(1) // MaxBlocked functions run: wait for one to return
+		c.calls <- struct{}{}
+	}
+	defer func() { <-c.calls }()
+	f()
 }
 
 // errUnseated is what a worker loop returns when the task it ran ended
@@ -441,6 +473,13 @@ func (c *crew) serve(r *runner) {
 		w := r.w
 		c.seats[w.id].gid.Store(r.gid) // atomic: see seat.gid
 		err := w.run(s.ctx)
+		seated := false
+		for err == errUnseated && r.handedOn && !seated {
+			seated = c.runHanded(r)
+		}
+		if seated {
+			continue // the task took the worker back, and its loop goes on here
+		}
 		if err == errUnseated {
 			// w is another goroutine's: r retires, with nothing to
 			// take back.

@@ -68,6 +68,10 @@ type runner struct {
 	// and top is nil, until it needs the worker (Task.use takes it back)
 	// or ends (exec). See crew.endBlock.
 	unseated bool
+	// handed is the task that the group of its unseated task handed on,
+	// if handedOn: crew.serve runs it next (see handOn).
+	handed   Job
+	handedOn bool
 	stealing int  // helping waits on the stack that take work from elsewhere
 	locked   bool // locked to its thread for a measured run (measure.go)
 	gid      uint64
@@ -172,8 +176,16 @@ func (r *runner) joinFailed(js *joinState, v any) {
 // becomes the task's outcome, and so does runtime.Goexit, which then goes
 // on to end the goroutine (see crew.serve). The task counts as handled
 // however it ends (end).
+//
+// On a goroutine whose task ended unseated, exec runs a Group's task that
+// the group handed on (crew.runHanded). Its frame is at depth zero, and
+// top stays nil: the task's first use of t takes the worker back
+// (Task.useSlow), and its Block needs no worker (crew.blockUnseated).
 func (r *runner) exec(j Job) {
 	t := r.enter()
+	if r.unseated {
+		r.top = nil
+	}
 	if b := j.fork; b != nil {
 		p := b.parent
 		t.rec, t.ctxOf, t.up = b, p.ctxOf, p
@@ -249,10 +261,30 @@ func (r *runner) end(t *Task, f *failure) *failure {
 		b.arrive(f)
 	} else if g := t.group; g != nil {
 		t.group = nil
-		g.arrive(f)
+		if w := g.arrive(f); w != nil {
+			r.handOn(w.job)
+			w.started() // its Go returns
+		}
 	}
 	ended = true
 	return f
+}
+
+// handOn starts j, a Group's task that the group of a task ending here
+// handed on: a Go that waited for the group's limit, whose token the
+// ending task passes to it. A goroutine that runs its worker pushes j
+// into the worker's queue. One whose task ended unseated runs j next,
+// unseated too (crew.runHanded): so a stream of tasks that block runs
+// on goroutines that go from one task to the next, with no hand-over of
+// the worker. j counts in pending before the ending task's own count
+// goes (crew.endUnseated).
+func (r *runner) handOn(j Job) {
+	if !r.unseated {
+		r.spawn(j)
+		return
+	}
+	r.p.s.pending.Add(1) // atomic: see scheduler.pending
+	r.handed, r.handedOn = j, true
 }
 
 // await runs tasks until l is done, as help does, even if a task it runs

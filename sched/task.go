@@ -159,8 +159,9 @@ func (t *Task) NewRegion() *Region {
 // task's goroutine lends the worker to another goroutine for the call: a
 // parked spare, or a new one. So the pool keeps Workers goroutines
 // running tasks. When f returns, the task goes on without its worker.
-// It takes the worker back when it needs it: at its next use of t, or at
-// its end if it must wait for tasks it started, or ends by Goexit. It
+// It takes the worker back when it needs it: at its next use of t but a
+// Block, which has no worker to lend, or at its end if it must wait for
+// tasks it started, or ends by Goexit. It
 // gets the worker when the goroutine running it finishes its task, or
 // blocks in turn. So a task that returns or panics after Block ends at
 // once, on the goroutine that blocked. A task that a join runs above
@@ -201,11 +202,27 @@ func (t *Task) NewRegion() *Region {
 // synchronizes before the call of f, and the return of f before the
 // return of Block.
 func (t *Task) Block(f func()) {
+	if t != nil && t.runner.top == nil && t.unseated() {
+		if f == nil {
+			panic(nilFunction("Task.Block", ""))
+		}
+		t.runner.p.crew.blockUnseated(t, f) // no worker to lend
+		return
+	}
 	t.use("Task.Block")
 	if f == nil {
 		panic(nilFunction("Task.Block", ""))
 	}
 	t.runner.p.crew.block(t, f)
+}
+
+// unseated reports whether t is the task of its goroutine, at depth zero,
+// going on without its worker, and not in a Block's function (see
+// crew.endBlock). Under the race detector the caller must be t's
+// goroutine too.
+func (t *Task) unseated() bool {
+	r := t.runner
+	return !(raceEnabled && !r.calling()) && r.unseated && r.base == t && !r.blocking
 }
 
 // use panics unless t may start or wait for tasks here: t must be the
@@ -225,7 +242,7 @@ func (t *Task) use(op string) {
 // unseated task, whose goroutine's top is nil, takes its worker back
 // (see crew.endBlock); any other caller misuses t.
 func (t *Task) useSlow(op string) {
-	if t != nil && t.runner.unseated && t.runner.base == t && !(raceEnabled && !t.runner.calling()) {
+	if t != nil && t.unseated() {
 		t.runner.p.crew.reseat(t.runner)
 		return
 	}
