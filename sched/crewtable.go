@@ -49,19 +49,19 @@ func (s gstate) String() string { return gstateNames[s] }
 type gevent uint8
 
 const (
-	evBlock        gevent = iota // Task.Block, or a helping wait with nothing it may run (compensate)
-	evLendToWaiter               // a helping wait with nothing to run, while a goroutine waits
-	evReturnTop                  // Block's function returns, its task at depth zero and not measured
-	evReturn                     // Block's function returns or fails otherwise, or the wait is over
-	evNeedWorker                 // the unseated task uses t, left forks or groups, or calls Goexit
-	evEndUnseated                // the unseated task returns or panics
-	evHandBack                   // the holder reaches a safe point while a goroutine waits
-	evTake                       // the goroutine is given the worker
-	evGoexit                     // runtime.Goexit ends the goroutine that holds the worker
-	evClose                      // the pool closes
-	evTrim                       // a spare beyond the crew's limit is told to end
-	evBlockUnseated              // Task.Block of an unseated task
-	evHandedOn                   // the unseated task ended, and its group handed a task on
+	evBlock         gevent = iota // Task.Block, or a helping wait with nothing it may run (compensate)
+	evLendToWaiter                // a helping wait with nothing to run, while a goroutine waits
+	evReturnTop                   // Block's function returns, its task at depth zero and not measured
+	evReturn                      // Block's function returns or fails otherwise, or the wait is over
+	evNeedWorker                  // the unseated task uses t, left forks or groups, or calls Goexit
+	evEndUnseated                 // the unseated task returns or panics
+	evHandBack                    // the holder reaches a safe point while a goroutine waits
+	evTake                        // the goroutine is given the worker
+	evGoexit                      // runtime.Goexit ends the goroutine that holds the worker
+	evClose                       // the pool closes
+	evTrim                        // a spare beyond the crew's limit is told to end
+	evBlockUnseated               // Task.Block of an unseated task
+	evHandedOn                    // the unseated task ended, and its group handed a task on
 )
 
 var geventNames = [...]string{"block", "lendToWaiter", "returnTop", "return", "needWorker", "endUnseated", "handBack", "take", "goexit", "close", "trim", "blockUnseated", "handedOn"}
