@@ -241,7 +241,7 @@ func roundsCaption(data []byte, command string) string {
 				date = t.UTC().Format("2006-01-02 15:04 UTC")
 			}
 		case strings.HasPrefix(line, "cpu: ") && cpu == "":
-			cpu = strings.TrimPrefix(line, "cpu: ")
+			cpu = strings.TrimSpace(strings.TrimPrefix(line, "cpu: "))
 		case strings.HasPrefix(line, "# cores: "):
 			cores = strings.TrimPrefix(line, "# cores: ")
 		case strings.HasPrefix(line, "# rounds: "):

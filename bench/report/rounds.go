@@ -230,7 +230,7 @@ type runOutput struct {
 	// -rounds (rounds.txt has it per round).
 	loads []byte
 	// byBinary, for rounds of more than one binary, holds each binary's
-	// result lines, by its name: benchstat's input.
+	// result lines, by its name, for those with any: benchstat's input.
 	byBinary map[string][]byte
 }
 
@@ -468,7 +468,9 @@ func (r *binaryRun) interleaved(h string, bins []testBinary, fams []family, n in
 	} else {
 		out.byBinary = map[string][]byte{}
 		for name, b := range byBinary {
-			out.byBinary[name] = b.Bytes()
+			if b.Len() > 0 {
+				out.byBinary[name] = b.Bytes()
+			}
 		}
 	}
 	return out, nil
