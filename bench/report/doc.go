@@ -70,9 +70,10 @@
 // reads saved rounds and prints the tables: rounds.txt, or any file whose
 // result lines carry their round (a number, or r and a number) and a tag
 // before the name, or sit under "# round N" comment lines, as bench/peers'
-// loops.sh writes its records.txt. Without -ratio, -in reads rounds.txt as
-// samples of one run, the tags dropped: so the report's tables and plots
-// take the rounds of several binaries, such as bench/peers/steps.sh's.
+// loops.sh wrote its records.txt before it ran these rounds. Without
+// -ratio, -in reads rounds.txt as samples of one run, the tags dropped:
+// so the report's tables and plots take the rounds of several binaries,
+// such as bench/peers/steps.sh's.
 //
 // -pairs FILE writes table.md and summary.md, the tables of
 // bench/peers/run.sh. FILE lists rows, a line each, its fields separated
