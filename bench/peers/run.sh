@@ -31,9 +31,10 @@
 # a message saying what to install. Taskflow's queue is vendored under
 # bench/peers/cpp/taskflow: nothing is downloaded. It checks its flags
 # before it installs or builds anything, and builds every side in a
-# temporary directory that it removes. It warns when the load average
-# exceeds the number of cores: before the rounds, between them, and after
-# them. Exit status 2 for a wrong command line. Not part of go test or CI.
+# temporary directory that it removes. bench/report runs the rounds and
+# makes the tables; it warns when the load average exceeds the number of
+# cores, before each round and after them. Exit status 2 for a wrong
+# command line. Not part of go test or CI.
 set -euo pipefail
 
 die() { echo "bench/peers: $*" >&2; exit 1; }
@@ -79,14 +80,16 @@ cpp=$bin/wsq-peers-cpp
 
 # ---- the rows ----
 # A row: id, operation, metric (the unit whose figure the tables compare:
-# a time such as ns/op, or slowdown, a ratio), Go command, Rust arguments
-# and C++ arguments (empty: the row has no such side), pairs, and
-# optionally a pick (an awk regular expression: only the benchmark lines
-# whose name matches it count, the others being run for the figures of
-# these). A pair is GO:SIDE:PEER, GO and PEER being contenders (the value
-# of queue= or impl= in a benchmark's name, or "serial") and SIDE the
-# peer's side: go, rust or cpp. Each side of a row runs in its own
-# process, so that one row's garbage and caches do not reach the next.
+# a time such as ns/op, or slowdown, a ratio), the Go side (go, the test
+# binary, or fibserial) and its arguments, Rust arguments and C++
+# arguments (empty: the row has no such side), pairs, and optionally a
+# pick (a regexp: only the benchmark lines whose name matches it count,
+# the others being run for the figures of these). A pair is GO:SIDE:PEER,
+# GO and PEER being contenders (the value of queue= or impl= in a
+# benchmark's name, or "serial") and SIDE the peer's side: go, rust or
+# cpp. Each side of a row runs in its own process, so that one row's
+# garbage and caches do not reach the next. bench/report runs the rows'
+# sides in its rounds and makes the tables (its -pairs).
 
 declare -a ids ops metrics gobins goargs rustargs cppargs pairs picks
 # gorow ID OP METRIC "$(gobench ...)" RUSTARGS CPPARGS PAIRS [PICK]
@@ -94,8 +97,8 @@ gorow() { local b a; { read -r b; read -r a; } <<< "$4"; row "$1" "$2" "$3" "$b"
 row() { ids+=("$1"); ops+=("$2"); metrics+=("$3"); gobins+=("$4"); goargs+=("$5"); rustargs+=("$6"); cppargs+=("$7"); pairs+=("$8"); picks+=("${9:-}"); }
 # n COUNT [QUICK]: an op count, or few with -quick.
 n() { if [ -n "$quick" ]; then echo "${2:-$1}"; else echo "$1"; fi; }
-gobench() { # regex benchtime [cpu]: the binary and the arguments of a row
-  printf '%s\n' "$bin/bench.test" "-test.run ^\$ -test.bench $1 -test.benchtime $2${3:+ -test.cpu $3}"
+gobench() { # regex benchtime [cpu]: the Go side and its arguments
+  printf '%s\n' go "-test.run ^\$ -test.bench $1 -test.benchtime $2${3:+ -test.cpu $3}"
 }
 
 gorow push1 "push 1 item" ns/op \
@@ -134,7 +137,7 @@ for c in $cpus; do
     "join-bq:rust:rayon pool-bq:rust:rayon join-bq:go:goroutines join-bq:go:errgroup pool-bq:go:goroutines"
 done
 row fib-serial "serial fib(27), no tasks" ns/op \
-  "$bin/fibserial" "-test.benchtime $(n 20x 1x)" \
+  fibserial "-test.benchtime $(n 20x 1x)" \
   "-bench BenchmarkFibSerial/n=27 -benchtime $(n 20x 1x)" "" "serial:rust:serial"
 # The owner's push+pop among K thieves (BenchmarkThieves): the figure is
 # the slowdown, ns/op with K thieves over ns/op with none in the same
@@ -226,7 +229,7 @@ if [ -n "$need_rust" ]; then
 fi
 
 if [ -z "$out" ]; then out=$(mktemp -d "${TMPDIR:-/tmp}/wsq-peers.XXXXXX"); fi
-mkdir -p "$out/raw"
+mkdir -p "$out"
 out=$(cd "$out" && pwd)
 echo "bench/peers: output in $out" >&2
 
@@ -249,59 +252,8 @@ go test -c -o "$bin/bench.test" ./bench || die "go test -c ./bench failed"
 go build -o "$bin/fibserial" bench/peers/fibserial.go || die "go build bench/peers/fibserial.go failed"
 
 # ---- the rounds ----
-
-# loadcheck WHEN: records the load average and warns when that of the last
-# minute exceeds one per core: other work then slows the sides unevenly.
-cores=$(nproc)
-loads=()
-loadcheck() {
-  local load unit=cores
-  load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null) || return 0
-  loads+=("$load")
-  echo "load average $1: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
-  [ "$cores" != 1 ] || unit=core
-  if awk -v l="$load" -v c="$cores" 'BEGIN { exit !(l > c) }'; then
-    echo "bench/peers: warning: load average $load $1 on $cores $unit: other work slows the sides unevenly, so the ratios may not reproduce" >&2
-  fi
-}
-
-records=$out/records.txt
-: > "$records"
-: > "$out/go.txt"
-[ -z "$need_rust" ] || : > "$out/rust.txt"
-[ -z "$need_cpp" ] || : > "$out/cpp.txt"
-# record ROW ROUND SIDE METRIC PICK FILE: every benchmark line of FILE
-# whose name matches PICK (all when it is empty), as
-# "row round side contender value" for the row's metric.
-record() {
-  awk -v row="$1" -v round="$2" -v side="$3" -v metric="$4" -v pick="$5" '
-    /^Benchmark/ {
-      name = $1; sub(/-[0-9]+$/, "", name)
-      if (pick != "" && name !~ pick) next
-      c = "serial"
-      if (match(name, /(queue|impl)=[^\/]+/)) { c = substr(name, RSTART, RLENGTH); sub(/^[a-z]+=/, "", c) }
-      for (i = 4; i <= NF; i++) if ($i == metric) { print row, round, side, c, $(i-1); next }
-      print "bench/peers: no " metric " in: " $0 > "/dev/stderr"; exit 1
-    }' "$6" >> "$records"
-}
-run_side() { # side index round
-  local f=$out/raw/${ids[$2]}.$3.$1.txt rc=0
-  # The arguments are split at spaces (none of them holds one) and not
-  # globbed (the peers' patterns hold *).
-  set -f
-  case $1 in
-    # shellcheck disable=SC2086
-    go) "${gobins[$2]}" ${goargs[$2]} > "$f" 2>&1 || rc=$? ;;
-    # shellcheck disable=SC2086
-    rust) "$rust" ${rustargs[$2]} > "$f" 2>&1 || rc=$? ;;
-    # shellcheck disable=SC2086
-    cpp) "$cpp" ${cppargs[$2]} > "$f" 2>&1 || rc=$? ;;
-  esac
-  set +f
-  [ "$rc" = 0 ] || { cat "$f" >&2; die "the $1 benchmarks of row ${ids[$2]} failed"; }
-  grep '^Benchmark' "$f" >> "$out/$1.txt" || true
-  record "${ids[$2]}" "$3" "$1" "${metrics[$2]}" "${picks[$2]}" "$f"
-}
+# bench/report runs them: each row's sides are side families of the row
+# (peers.plan), and pairs.tsv lists the pairs that its tables compare.
 
 {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -316,108 +268,35 @@ run_side() { # side index round
   echo "rounds: $rounds"
 } > "$out/machine.txt"
 
-start=$(date +%s)
-for ((r = 1; r <= rounds; r++)); do
-  if [ "$r" = 1 ]; then loadcheck "before the rounds"; else loadcheck "before round $r"; fi
-  for i in "${!ids[@]}"; do
-    selected "${ids[$i]}" || continue
-    printf 'bench/peers: round %d/%d, %s\n' "$r" "$rounds" "${ids[$i]}" >&2
-    sides=(go)
-    [ -z "${rustargs[$i]}" ] || sides+=(rust)
-    [ -z "${cppargs[$i]}" ] || sides+=(cpp)
-    # The order rotates, so that a drift of the machine's speed falls on
-    # every side alike.
-    for ((j = 0; j < ${#sides[@]}; j++)); do
-      run_side "${sides[$(( (r + i + j) % ${#sides[@]} ))]}" "$i" "$r"
-    done
-  done
-done
-loadcheck "after the rounds"
-echo "seconds: $(( $(date +%s) - start ))" >> "$out/machine.txt"
-
-# ---- the tables ----
-# Per row and pair: the median over rounds of each side's figure (with the
-# smallest and largest), and the median of the ratios wsq ÷ peer of the
-# same round (with the smallest and largest). table.md has every figure;
-# summary.md the ratios alone, under a line that says when and where.
-
+bins=() need_go= need_fib=
+printf 'label\tgo\tGo\nlabel\tfibserial\tGo\nlabel\trust\tRust\nlabel\tcpp\tC++\n' > "$out/pairs.tsv"
+: > "$out/peers.plan"
 for i in "${!ids[@]}"; do
   selected "${ids[$i]}" || continue
-  printf '%s\t%s\t%s\t%s\n' "${ids[$i]}" "${ops[$i]}" "${metrics[$i]}" "${pairs[$i]}"
-done > "$out/rows.txt"
-
-lo=$(printf '%s\n' "${loads[@]}" | sort -g | head -n 1)
-hi=$(printf '%s\n' "${loads[@]}" | sort -g | tail -n 1)
-caption="$(sed -n 's/^date: //p' "$out/machine.txt"), $(sed -n 's/^cpu: //p' "$out/machine.txt"), $cores cores, $rounds round$([ "$rounds" = 1 ] || echo s), load average $lo–$hi; \`$command_line\`"
-
-awk -F'\t' -v rounds="$rounds" -v table="$out/table.md" -v summary="$out/summary.md" -v caption="$caption" '
-  function median(s,   a, k) {
-    k = split(s, a, " ")
-    asort_num(a, k)
-    return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-  }
-  function asort_num(a, k,   i, j, t) {
-    for (i = 2; i <= k; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] + 0 > t + 0; j--) a[j + 1] = a[j]; a[j + 1] = t }
-  }
-  function lo(s,   a, k) { k = split(s, a, " "); asort_num(a, k); return a[1] }
-  function hi(s,   a, k) { k = split(s, a, " "); asort_num(a, k); return a[k] }
-  # plain prints v rounded to three significant digits in plain decimal
-  # notation (%.3g would print 96600 as 9.66e+04).
-  function plain(v,   e, dec, p) {
-    if (v == 0) return "0"
-    e = int(log(v < 0 ? -v : v) / log(10) + 1e-9)
-    if ((v < 0 ? -v : v) < 1) e = e - 1
-    dec = 2 - e
-    if (dec < 0) { p = 10 ^ (-dec); return sprintf("%.0f", int(v / p + 0.5) * p) }
-    return sprintf("%." dec "f", v)
-  }
-  # fig prints a median and its range in one unit, chosen by the median;
-  # a slowdown is a ratio, printed as one.
-  function fig(m, l, h, unit,   d, u) {
-    if (unit == "slowdown") return sprintf("%s× (%s–%s)", plain(m), plain(l), plain(h))
-    d = 1; u = "ns"
-    if (unit == "ns/task") u = "ns/task"
-    else if (m >= 1e6) { d = 1e6; u = "ms" }
-    else if (m >= 1e3) { d = 1e3; u = "µs" }
-    return sprintf("%s %s (%s–%s)", plain(m / d), u, plain(l / d), plain(h / d))
-  }
-  function peer(c, side) { return c " (" (side == "cpp" ? "C++" : side == "rust" ? "Rust" : "Go") ")" }
-  BEGIN {
-    print "| operation | wsq | wsq: median (min–max) | peer | peer: median (min–max) | wsq ÷ peer | ratio min–max |" > table
-    print "|---|---|---:|---|---:|---:|---:|" > table
-    print "Measured " caption "." > summary
-    print "" > summary
-    print "| operation | wsq | peer | wsq ÷ peer: median (min–max) |" > summary
-    print "|---|---|---|---:|" > summary
-  }
-  FILENAME == ARGV[1] { split($0, f, " "); val[f[1], f[2], f[3], f[4]] = f[5]; next }
+  id=${ids[$i]} goside=${gobins[$i]}
+  if [ "$goside" = go ]; then need_go=1; else need_fib=1; fi
   {
-    id = $1; op = $2; unit = $3; np = split($4, ps, " ")
-    for (j = 1; j <= np; j++) {
-      split(ps[j], gr, ":"); g = gr[1]; side = gr[2]; pc = gr[3]
-      gs = ""; pss = ""; qs = ""; missing = 0
-      for (r = 1; r <= rounds; r++) {
-        gk = id SUBSEP r SUBSEP "go" SUBSEP g; pk = id SUBSEP r SUBSEP side SUBSEP pc
-        if (!(gk in val) || !(pk in val)) { missing++; continue }
-        gs = gs " " val[gk]; pss = pss " " val[pk]; qs = qs " " val[gk] / val[pk]
-      }
-      if (qs == "") { printf "| %s | %s | – | %s | – | no result (has a benchmark been renamed?) | |\n", op, g, peer(pc, side) > table; bad = 1; continue }
-      printf "| %s | %s | %s | %s | %s | **%s** | %s–%s |\n", op, g,
-        fig(median(gs), lo(gs), hi(gs), unit), peer(pc, side), fig(median(pss), lo(pss), hi(pss), unit),
-        plain(median(qs)), plain(lo(qs)), plain(hi(qs)) > table
-      printf "| %s | %s | %s | **%s** (%s–%s) |\n", op, g, peer(pc, side), plain(median(qs)), plain(lo(qs)), plain(hi(qs)) > summary
-      if (missing) printf "bench/peers: %s %s:%s: %d round(s) without a result\n", id, g, pc, missing > "/dev/stderr"
-    }
-  }
-  END { exit bad }
-' "$records" "$out/rows.txt" ||
-  { cat "$out/table.md"; die "some pairs had no result: compare the names with go test -list . ./bench and the harnesses' -list"; }
+    echo "$id/$goside: ${goargs[$i]}"
+    [ -z "${rustargs[$i]}" ] || echo "$id/rust: ${rustargs[$i]}"
+    [ -z "${cppargs[$i]}" ] || echo "$id/cpp: ${cppargs[$i]}"
+  } >> "$out/peers.plan"
+  ps=
+  for p in ${pairs[$i]}; do
+    IFS=: read -r g side peer <<< "$p"
+    ps="$ps${ps:+ }$goside:$g/$side:$peer"
+  done
+  printf '%s\t%s\t%s\t%s\t%s\n' "$id" "${ops[$i]}" "${metrics[$i]}" "${picks[$i]}" "$ps" >> "$out/pairs.tsv"
+done
+[ -z "$need_go" ] || bins+=(-bin "go=$bin/bench.test")
+[ -z "$need_fib" ] || bins+=(-bin "fibserial=$bin/fibserial")
+[ -z "$need_rust" ] || bins+=(-bin "rust=$rust")
+[ -z "$need_cpp" ] || bins+=(-bin "cpp=$cpp")
 
+start=$(date +%s)
+(cd bench/report && go run . -root "$root" -rounds "$rounds" "${bins[@]}" -plan "$out/peers.plan" \
+  -pairs "$out/pairs.tsv" -command "$command_line" -out "$out") ||
+  die "the rounds or the tables failed (see above): compare the names with go test -list . ./bench and the harnesses' -list"
+echo "seconds: $(( $(date +%s) - start ))" >> "$out/machine.txt"
 echo
 cat "$out/machine.txt"
-echo
-cat "$out/table.md"
-echo
-cat "$out/summary.md"
-echo
-echo "Raw output (benchstat reads it): $out/{go,rust,cpp}.txt; per row, round and side: $out/raw/" >&2
+echo "Raw output (benchstat reads it): $out/{go,fibserial,rust,cpp}.txt; every result by side, round and row: $out/rounds.txt" >&2

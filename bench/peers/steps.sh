@@ -9,8 +9,9 @@
 #   bench/peers/steps.sh [-rounds N] [-out DIR] [-bench REGEXP] [-quick]
 #
 #   -rounds N      interleaved rounds (default 5)
-#   -out DIR       where rounds.txt, bench.txt and report.md go (default: a
-#                  new directory under ${TMPDIR:-/tmp})
+#   -out DIR       where rounds.txt, wsq.txt and cpp.txt go (default: a
+#                  new directory under ${TMPDIR:-/tmp}); bench/report's -in
+#                  reads rounds.txt into its report
 #   -bench REGEXP  the rows, as go test's -bench reads it (default every
 #                  row of BenchmarkSteps)
 #   -quick         one round of one op each: does everything build and run?

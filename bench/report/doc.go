@@ -30,15 +30,25 @@
 // keeps a sample short.
 //
 // Two builds, or two settings, compare best in interleaved rounds: with
-// -rounds N every binary runs every family once per round, one sample, in
-// an order that starts one place later each round, so that a drift of
-// the machine's speed falls on all alike. -bin NAME=PATH names the test
+// -rounds N every binary runs every family once per round, one sample.
+// The families start one place later each round, and so do the binaries
+// within a family, so that a drift of the machine's speed falls on all
+// alike. It warns when the load average exceeds the number of cores. -bin NAME=PATH names the test
 // binaries, built with go test -c at the commits to compare; without it
 // the command builds the checkout's, named head. rounds.txt keeps each
 // result line after its binary's name and round:
 //
 //	cd bench/report && go run . -rounds 8 -bin old=/tmp/old.test -bin new=/tmp/new.test \
 //		-family '^BenchmarkForkJoin$/impl=(pool|join)-bq/ 20x -test.cpu 1,2' -ratio new/old
+//
+// A side family runs one binary with arguments of its own, as they are:
+// "[ROW/]NAME: ARG ...". So a peer's harness that prints Go's benchmark
+// format takes part in the rounds beside the test binary. The side
+// families of one ROW run one after the other, in turns, as a family's
+// binaries do. rounds.txt writes the row after the round, and NAME.txt
+// keeps each binary's result lines, for benchstat:
+//
+//	go run . -rounds 5 -bin go=/tmp/bench.test -bin rust=/tmp/wsq-peers //		-family 'loop-2/go: -test.run ^$ -test.bench ^BenchmarkLoop$ -test.cpu 2' //		-family 'loop-2/rust: -bench BenchmarkLoop/* -cpu 2' -ratio 'impl=wsq/impl=*' -across
 //
 // A family's -test.cpu list runs as one family per value: a test binary
 // runs the first sample of a list at the list's last GOMAXPROCS (Go issue
@@ -53,13 +63,29 @@
 // with those listed; with several it adds the median over rounds of NUM
 // ÷ the least of them in the same round, and the ratio of NUM's median to
 // the least of their medians (steal=auto/steal=*: the scheduler's choice
-// against the best fixed one). -metric picks the unit, ns/op by default. With -in, -ratio
+// against the best fixed one). -metric picks the unit, ns/op by default.
+// A KEY ratio compares the values within each binary's results; with
+// -across, across binaries, as a side family's results beside another's.
+// With -in, -ratio
 // reads saved rounds and prints the tables: rounds.txt, or any file whose
 // result lines carry their round (a number, or r and a number) and a tag
 // before the name, or sit under "# round N" comment lines, as bench/peers'
-// loops.sh writes its records.txt. Without -ratio, -in reads rounds.txt as
-// samples of one run, the tags dropped: so the report's tables and plots
-// take the rounds of several binaries, such as bench/peers/steps.sh's.
+// loops.sh wrote its records.txt before it ran these rounds. Without
+// -ratio, -in reads rounds.txt as samples of one run, the tags dropped:
+// so the report's tables and plots take the rounds of several binaries,
+// such as bench/peers/steps.sh's.
+//
+// -pairs FILE writes table.md and summary.md, the tables of
+// bench/peers/run.sh. FILE lists rows, a line each, its fields separated
+// by tabs: the ROW of side families, the operation, the metric, a regexp
+// that picks the names that count (or nothing), and pairs
+// BIN:CONTENDER/BIN:CONTENDER. A contender is the value of queue= or
+// impl= in a name, or serial for a name without either. A line "label
+// BIN LABEL" names a binary's side in the tables. Per pair, table.md
+// gives each side's median over the rounds with its smallest and
+// largest, and the median over rounds of the ratio in the same round,
+// with its smallest and largest; summary.md the ratios alone, under a
+// caption of the machine, the loads and the -command.
 //
 // # What it writes
 //

@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -53,8 +54,11 @@ value: a test binary runs the first sample of a list at its last value
 (golang/go#49980).
 
 With -rounds N it runs N interleaved rounds instead: in each, every binary
-(-bin, or the one it builds, named head) runs every family once, one sample,
-in an order that starts one place later each round. It saves rounds.txt:
+(-bin, or the one it builds, named head) runs every family once, one sample.
+The families start one place later each round, and so do the binaries
+within a family. A side family, [ROW/]NAME: ARG ..., runs binary NAME with
+those arguments as they are, such as a peer's harness; the side families
+of one ROW run one after the other, in turns. It saves rounds.txt:
 each result line after its binary's name and round, a comment line with
 the load average per round. With one binary it also writes the report.
 -ratio NUM/DEN then writes ratios.md: for each benchmark, the median over
@@ -65,7 +69,10 @@ turn, and a list (impl=wsq/impl=ants,pond) those listed; with several, the
 last columns divide by the least of them in the same round, and by the
 least of their medians. With -in, -ratio
 reads such rounds (any file of result lines with the round and the binary
-before the name, or under "# round N" comment lines) and prints the tables.`
+before the name, or under "# round N" comment lines) and prints the tables.
+With -across a KEY ratio compares across binaries. -pairs FILE writes
+table.md and summary.md: per row of side families, the same-round ratios
+of the pairs of contenders that FILE lists.`
 
 // options are the command's flags.
 type options struct {
@@ -81,6 +88,10 @@ type options struct {
 	bins   []testBinary
 	ratios []comparison
 	metric string
+	across bool
+	// The tables of -pairs, and the command that their caption quotes.
+	pairs, command string
+	pairsFile      *pairsFile
 	// mdSet records that -md was given.
 	mdSet bool
 }
@@ -126,6 +137,9 @@ func newFlagSet(o *options) *flag.FlagSet {
 		return err
 	})
 	fs.StringVar(&o.metric, "metric", "ns/op", "the `unit` whose ratios -ratio takes")
+	fs.StringVar(&o.pairs, "pairs", "", "write table.md and summary.md of the -rounds or -in: the pairs of contenders of each row of side families, listed in `file`")
+	fs.StringVar(&o.command, "command", "", "the `command` that summary.md's caption quotes, with -pairs")
+	fs.BoolVar(&o.across, "across", false, "compare a KEY=A/KEY=B -ratio across binaries, such as a peer's harness beside the Go test binary (default: per binary)")
 	return fs
 }
 
@@ -181,8 +195,16 @@ func parseArgs(args []string) (*options, *flag.FlagSet, error) {
 		return bad("-ratio needs the rounds of -rounds, or -in")
 	case len(o.ratios) > 0 && o.in != "" && (set["out"] || set["md"]):
 		return bad("-ratio with -in prints its tables and writes nothing: drop -out and -md")
+	case o.pairs != "" && o.in == "" && o.rounds == 0:
+		return bad("-pairs needs the rounds of -rounds, or -in")
+	case o.pairs != "" && o.in != "" && (set["out"] || set["md"]):
+		return bad("-pairs with -in prints its tables and writes nothing: drop -out and -md")
+	case set["command"] && o.pairs == "":
+		return bad("-command applies only to -pairs")
 	case set["metric"] && len(o.ratios) == 0:
 		return bad("-metric applies only to -ratio")
+	case o.across && !slices.ContainsFunc(o.ratios, func(q comparison) bool { return q.key != "" }):
+		return bad("-across applies only to a -ratio KEY=A/KEY=B")
 	case o.mdSet && len(o.bins) > 1:
 		return bad("-md needs the report of one binary, not %d", len(o.bins))
 	}
@@ -222,8 +244,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // run does the work of the command.
 func (o *options) run(stdin io.Reader, stdout, stderr io.Writer) error {
-	if o.in != "" && len(o.ratios) > 0 {
-		return o.printRatios(stdin, stdout)
+	if o.pairs != "" {
+		var err error
+		if o.pairsFile, err = readPairs(o.pairs); err != nil {
+			return err
+		}
+	}
+	if o.in != "" && (len(o.ratios) > 0 || o.pairs != "") {
+		return o.printRatios(stdin, stdout, stderr)
 	}
 	// The input first, so that a bad one leaves nothing behind.
 	var raw []byte
@@ -288,7 +316,7 @@ func (o *options) run(stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	w := &writer{dir: out, stdout: stdout}
+	w := &writer{dir: out, stdout: stdout, stderr: stderr}
 	if ran != nil {
 		if err := o.writeRun(w, ran); err != nil {
 			return err
@@ -336,18 +364,50 @@ func (o *options) writeRun(w *writer, ran *runOutput) error {
 	if err := w.write("rounds.txt", ran.rounds); err != nil {
 		return err
 	}
-	if len(o.ratios) == 0 {
+	for _, b := range o.bins {
+		if lines, ok := ran.byBinary[b.name]; ok {
+			if err := w.write(b.name+".txt", lines); err != nil {
+				return err
+			}
+		}
+	}
+	if len(o.ratios) > 0 {
+		tables, err := o.ratioTables(ran.rounds, "rounds.txt")
+		if err != nil {
+			return err
+		}
+		if err := w.write("ratios.md", []byte(tables)); err != nil {
+			return err
+		}
+		fmt.Fprint(w.stdout, tables)
+	}
+	if o.pairsFile == nil {
 		return nil
 	}
-	tables, err := o.ratioTables(ran.rounds, "rounds.txt")
+	table, summary, err := o.pairTables(ran.rounds, "rounds.txt", w.stderr)
+	if err != nil && !errors.Is(err, errMissingPairs) {
+		return err
+	}
+	// A table with a missing pair is written, to show which.
+	if err := w.write("table.md", []byte(table)); err != nil {
+		return err
+	}
+	if err := w.write("summary.md", []byte(summary)); err != nil {
+		return err
+	}
+	fmt.Fprintf(w.stdout, "\n%s\n%s", table, summary)
+	return err
+}
+
+// pairTables returns the tables of -pairs over the rounds in data.
+func (o *options) pairTables(data []byte, name string, stderr io.Writer) (table, summary string, err error) {
+	results, err := readRounds(data, name)
 	if err != nil {
-		return err
+		return "", "", err
 	}
-	if err := w.write("ratios.md", []byte(tables)); err != nil {
-		return err
-	}
-	fmt.Fprint(w.stdout, tables)
-	return nil
+	return pairTables(results, o.pairsFile, roundsCaption(data, o.command), func(s string) {
+		fmt.Fprintf(stderr, "warning: %s\n", s)
+	})
 }
 
 // ratioTables returns the tables of every -ratio over the rounds in data.
@@ -358,6 +418,7 @@ func (o *options) ratioTables(data []byte, name string) (string, error) {
 	}
 	var b strings.Builder
 	for _, q := range o.ratios {
+		q.across = o.across && q.key != ""
 		t, err := ratioTables(results, q, o.metric)
 		if err != nil {
 			return "", err
@@ -367,8 +428,9 @@ func (o *options) ratioTables(data []byte, name string) (string, error) {
 	return b.String(), nil
 }
 
-// printRatios prints the tables of -ratio over the rounds of -in.
-func (o *options) printRatios(stdin io.Reader, stdout io.Writer) error {
+// printRatios prints the tables of -ratio and -pairs over the rounds of
+// -in.
+func (o *options) printRatios(stdin io.Reader, stdout, stderr io.Writer) error {
 	name := o.in
 	var data []byte
 	var err error
@@ -381,11 +443,25 @@ func (o *options) printRatios(stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tables, err := o.ratioTables(data, name)
-	if err != nil {
+	if len(o.ratios) > 0 {
+		tables, err := o.ratioTables(data, name)
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(stdout, strings.TrimPrefix(tables, "\n")); err != nil {
+			return err
+		}
+	}
+	if o.pairsFile == nil {
+		return nil
+	}
+	table, summary, err := o.pairTables(data, name, stderr)
+	if err != nil && !errors.Is(err, errMissingPairs) {
 		return err
 	}
-	_, err = io.WriteString(stdout, strings.TrimPrefix(tables, "\n"))
+	if _, werr := fmt.Fprintf(stdout, "%s\n%s", table, summary); werr != nil {
+		return werr
+	}
 	return err
 }
 
@@ -431,9 +507,9 @@ func sameFile(a, b string) bool {
 
 // writer writes files into a folder and says so, one line per file.
 type writer struct {
-	dir    string
-	stdout io.Writer
-	files  int
+	dir            string
+	stdout, stderr io.Writer
+	files          int
 }
 
 // write writes data to the file name in the folder.

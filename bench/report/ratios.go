@@ -17,9 +17,10 @@ import (
 // A roundResult is one result line of interleaved rounds.
 type roundResult struct {
 	round   string // the key of its round
-	tag     string // what comes before the name but the round: its binary's name
+	tag     string // the first tag but the round: its binary's name
 	name    string // the benchmark's name, with its GOMAXPROCS suffix
 	metrics map[string]float64
+	row     string // the other tags: the row of a side family
 }
 
 // roundNumber matches a round written on a result line: 3 or r3.
@@ -31,8 +32,9 @@ var roundNumber = regexp.MustCompile(`^r?[0-9]+$`).MatchString
 //	[TAG ...] BenchmarkNAME VALUE
 //
 // the second with its value in ns/op. A tag that is a number, or r and a
-// number, is the line's round; the other tags, joined by spaces, say what
-// ran it, such as the binary's name. A line without a round belongs to the
+// number, is the line's round; the first other tag says what ran it,
+// such as the binary's name, and the rest, joined by spaces, the row of
+// a side family. A line without a round belongs to the
 // round of the comment line "# round N ..." above it: each change of N
 // starts a new round, so that runs appended to one file stay apart. Other
 // lines are ignored.
@@ -64,7 +66,9 @@ func readRounds(data []byte, name string) ([]roundResult, error) {
 				tags = append(tags, t)
 			}
 		}
-		r.tag = strings.Join(tags, " ")
+		if len(tags) > 0 {
+			r.tag, r.row = tags[0], strings.Join(tags[1:], " ")
+		}
 		vals := f[at+1:]
 		bad := func(why string) ([]roundResult, error) {
 			return nil, fmt.Errorf("%s:%d: %s: %s", name, n, why, sc.Text())
@@ -110,6 +114,9 @@ func readRounds(data []byte, name string) ([]roundResult, error) {
 type comparison struct {
 	key      string // the element's key; empty when num and den are tags
 	num, den string
+	// across compares the values of the element across binaries: a
+	// row's figures may come from any of them.
+	across bool
 }
 
 // takes reports whether d is one of the comparison's DENs.
@@ -172,6 +179,7 @@ type ratioRow struct {
 	tag     string
 	vals    map[string]map[string]float64 // by compared value, by round
 	order   []string                      // the compared values, as they came
+	from    map[string]string             // the binary of each compared value
 }
 
 // ratioTables returns the Markdown tables of q over results, for the
@@ -187,7 +195,7 @@ func ratioTables(results []roundResult, q comparison, unit string) (string, erro
 		if !ok {
 			continue
 		}
-		pattern, tag, which := r.name, r.tag, r.tag
+		pattern, tag, which := r.name, strings.TrimSpace(r.tag+" "+r.row), r.tag
 		if q.key != "" {
 			parts := strings.Split(r.name, "/")
 			i := slices.IndexFunc(parts, func(p string) bool { return strings.HasPrefix(p, q.key+"=") })
@@ -206,13 +214,16 @@ func ratioTables(results []roundResult, q comparison, unit string) (string, erro
 			}
 			parts[i] = q.key + "=*" + suffix
 			pattern = strings.Join(parts, "/")
+			if q.across {
+				tag = r.row
+			}
 		} else {
-			tag = ""
+			tag = r.row
 		}
 		k := tag + "\x00" + pattern
 		row := byKey[k]
 		if row == nil {
-			row = &ratioRow{pattern: pattern, tag: tag, vals: map[string]map[string]float64{}}
+			row = &ratioRow{pattern: pattern, tag: tag, vals: map[string]map[string]float64{}, from: map[string]string{}}
 			byKey[k] = row
 			rows = append(rows, row)
 		}
@@ -220,6 +231,10 @@ func ratioTables(results []roundResult, q comparison, unit string) (string, erro
 			row.vals[which] = map[string]float64{}
 			row.order = append(row.order, which)
 		}
+		if from, ok := row.from[which]; ok && from != r.tag {
+			return "", fmt.Errorf("%s: %s and %s both measure %s=%s", r.name, from, r.tag, q.key, which)
+		}
+		row.from[which] = r.tag
 		row.vals[which][r.round] = v
 	}
 	var b strings.Builder

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,16 +26,37 @@ import (
 //	REGEXP [BENCHTIME] [FLAG ...]
 //
 // The fields are split at spaces, so the regexp holds none.
+//
+// A side family is one run of one binary with arguments of its own, such
+// as a peer's harness that prints Go's benchmark format:
+//
+//	[ROW/]NAME: ARG ...
+//
+// NAME is the binary's name (-bin), and the arguments go to it as they
+// are. The side families of one ROW are the sides of one comparison: in
+// each round they run one after the other.
 type family struct {
 	bench, benchtime string
 	args             []string
+	// side is the binary that runs a side family, and row its row; both
+	// are empty for a family that every binary runs.
+	side, row string
 }
+
+// sideHead matches the first field of a side family: [ROW/]NAME:.
+var sideHead = regexp.MustCompile(`^(?:([A-Za-z][A-Za-z0-9._-]*)/)?([A-Za-z][A-Za-z0-9._-]*):$`)
 
 // parseFamily parses a family's line.
 func parseFamily(line string) (family, error) {
 	f := strings.Fields(line)
 	if len(f) == 0 {
 		return family{}, errors.New("a family needs a -bench regexp")
+	}
+	if m := sideHead.FindStringSubmatch(f[0]); m != nil {
+		if len(f) == 1 {
+			return family{}, fmt.Errorf("family %q: no arguments for %s", line, m[2])
+		}
+		return family{row: m[1], side: m[2], args: f[1:]}, nil
 	}
 	fam := family{bench: f[0], args: f[1:]}
 	if len(fam.args) > 0 && !strings.HasPrefix(fam.args[0], "-") {
@@ -48,6 +70,13 @@ func parseFamily(line string) (family, error) {
 
 // String returns the family's line.
 func (f family) String() string {
+	if f.side != "" {
+		head := f.side + ":"
+		if f.row != "" {
+			head = f.row + "/" + head
+		}
+		return strings.Join(append([]string{head}, f.args...), " ")
+	}
 	fields := []string{f.bench}
 	if f.benchtime != "" {
 		fields = append(fields, f.benchtime)
@@ -55,8 +84,12 @@ func (f family) String() string {
 	return strings.Join(append(fields, f.args...), " ")
 }
 
-// argv returns the test binary's arguments for count samples of f.
+// argv returns the test binary's arguments for count samples of f, or a
+// side family's own arguments.
 func (f family) argv(count int) []string {
+	if f.side != "" {
+		return f.args
+	}
 	a := []string{"-test.run", "^$", "-test.bench", f.bench, "-test.count", strconv.Itoa(count), "-test.timeout", "0"}
 	if f.benchtime != "" {
 		a = append(a, "-test.benchtime", f.benchtime)
@@ -120,6 +153,9 @@ func (o *options) families() ([]family, error) {
 // (Go issue golang/go#49980), so a list's first value would be measured
 // wrong in its first sample, and in every sample of a round's one.
 func (f family) perCPU() []family {
+	if f.side != "" {
+		return []family{f}
+	}
 	for i, a := range f.args {
 		name, list, hasValue := strings.Cut(a, "=")
 		if name != "-test.cpu" && name != "--test.cpu" {
@@ -158,11 +194,18 @@ type testBinary struct{ name, path string }
 // as a round, and no spaces.
 var binName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9._-]*$`)
 
+// ownFiles are the names of the .txt files that the command writes: no
+// binary's results may take them.
+var ownFiles = []string{"bench", "loads", "rounds"}
+
 // parseBinary parses -bin's NAME=PATH.
 func parseBinary(s string) (testBinary, error) {
 	name, path, ok := strings.Cut(s, "=")
 	if !ok || path == "" || !binName.MatchString(name) {
 		return testBinary{}, fmt.Errorf("-bin %q: want NAME=PATH, NAME a letter and then letters, digits, '.', '_' or '-'", s)
+	}
+	if slices.Contains(ownFiles, name) {
+		return testBinary{}, fmt.Errorf("-bin %q: NAME.txt holds the binary's results, and %s.txt is the command's own", s, name)
 	}
 	return testBinary{name, path}, nil
 }
@@ -186,6 +229,9 @@ type runOutput struct {
 	// loads is the load average before each run of a family, without
 	// -rounds (rounds.txt has it per round).
 	loads []byte
+	// byBinary, for rounds of more than one binary, holds each binary's
+	// result lines, by its name, for those with any: benchstat's input.
+	byBinary map[string][]byte
 }
 
 // runBinaries builds the package's test binary unless -bin named some,
@@ -194,6 +240,9 @@ type runOutput struct {
 func runBinaries(root string, o *options, stderr io.Writer) (*runOutput, error) {
 	fams, err := o.families()
 	if err != nil {
+		return nil, err
+	}
+	if err := checkSides(fams, o.bins, o.rounds); err != nil {
 		return nil, err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -233,6 +282,23 @@ func runBinaries(root string, o *options, stderr io.Writer) (*runOutput, error) 
 		return r.sequential(h, bins[0], fams, o.count)
 	}
 	return r.interleaved(h, bins, fams, o.rounds)
+}
+
+// checkSides checks that every side family names one of the binaries,
+// and that side families run in rounds.
+func checkSides(fams []family, bins []testBinary, rounds int) error {
+	for _, f := range fams {
+		if f.side == "" {
+			continue
+		}
+		if rounds == 0 {
+			return fmt.Errorf("family %q: a side family runs only in -rounds", f)
+		}
+		if !slices.ContainsFunc(bins, func(b testBinary) bool { return b.name == f.side }) {
+			return fmt.Errorf("family %q: no -bin names %s", f, f.side)
+		}
+	}
+	return nil
 }
 
 // binaryRun runs test binaries in the benchmarked package's directory.
@@ -295,32 +361,84 @@ func (r *binaryRun) sequential(h string, b testBinary, fams []family, count int)
 	return &runOutput{bench: bench, loads: loads.Bytes()}, nil
 }
 
-// interleaved runs n rounds; in each, every binary runs every family
-// once, one sample, in an order that rotates from round to round, so that
-// a drift of the machine's speed falls on every run alike.
-func (r *binaryRun) interleaved(h string, bins []testBinary, fams []family, n int) (*runOutput, error) {
-	type run struct {
-		b testBinary
-		f family
-	}
-	var order []run
+// A binRun is one binary's run of one family in a round.
+type binRun struct {
+	b testBinary
+	f family
+}
+
+// sideRows returns the runs of a round grouped in rows: a family that
+// every binary runs is a row of its own, and the side families of one
+// ROW are one row, where its first family stands. A side family without
+// a ROW is a row of its own.
+func sideRows(bins []testBinary, fams []family) [][]binRun {
+	var rows [][]binRun
+	at := map[string]int{}
 	for _, f := range fams {
-		for _, b := range bins {
-			order = append(order, run{b, f})
+		switch {
+		case f.side == "":
+			var row []binRun
+			for _, b := range bins {
+				row = append(row, binRun{b, f})
+			}
+			rows = append(rows, row)
+		case f.row == "":
+			rows = append(rows, []binRun{{binaryNamed(bins, f.side), f}})
+		default:
+			i, ok := at[f.row]
+			if !ok {
+				i = len(rows)
+				at[f.row] = i
+				rows = append(rows, nil)
+			}
+			rows[i] = append(rows[i], binRun{binaryNamed(bins, f.side), f})
 		}
 	}
+	return rows
+}
+
+// binaryNamed returns the binary of that name; checkSides has made sure
+// there is one.
+func binaryNamed(bins []testBinary, name string) testBinary {
+	i := slices.IndexFunc(bins, func(b testBinary) bool { return b.name == name })
+	return bins[i]
+}
+
+// roundOrder returns the runs of round (from 1) in order. The rows start
+// one place later each round, and so do the runs within a row, offset by
+// the row's place: a row's binaries take turns at going first.
+func roundOrder(rows [][]binRun, round int) []binRun {
+	var order []binRun
+	for i := range rows {
+		k := rotated(i, round, len(rows))
+		row := rows[k]
+		for j := range row {
+			order = append(order, row[rotated(j, round+k, len(row))])
+		}
+	}
+	return order
+}
+
+// interleaved runs n rounds; in each, every binary runs every family
+// once, one sample, in the order of roundOrder, so that a drift of the
+// machine's speed falls on every run alike.
+func (r *binaryRun) interleaved(h string, bins []testBinary, fams []family, n int) (*runOutput, error) {
+	rows := sideRows(bins, fams)
 	var rounds, bench bytes.Buffer
+	byBinary := map[string]*bytes.Buffer{}
 	fmt.Fprintf(&rounds, "# rounds: %d\n", n)
 	for _, b := range bins {
 		fmt.Fprintf(&rounds, "# binary %s: %s\n", b.name, b.path)
+		byBinary[b.name] = new(bytes.Buffer)
 	}
 	for _, f := range fams {
 		fmt.Fprintf(&rounds, "# family: %s\n", f)
 	}
 	for round := 1; round <= n; round++ {
-		fmt.Fprintf(&rounds, "# round %d load %s\n", round, loadAverage())
-		for i := range order {
-			x := order[rotated(i, round, len(order))]
+		load := loadAverage()
+		fmt.Fprintf(&rounds, "# round %d load %s\n", round, load)
+		r.checkLoad(load, fmt.Sprintf("before round %d", round))
+		for _, x := range roundOrder(rows, round) {
 			if r.progress {
 				fmt.Fprintf(r.stderr, "round %d/%d: %s %s\n", round, n, x.b.name, x.f)
 			}
@@ -328,18 +446,47 @@ func (r *binaryRun) interleaved(h string, bins []testBinary, fams []family, n in
 			if err != nil {
 				return nil, err
 			}
+			tag := x.b.name
+			if x.f.row != "" {
+				tag += fmt.Sprintf(" %d %s", round, x.f.row)
+			} else {
+				tag += fmt.Sprintf(" %d", round)
+			}
 			for _, l := range lines {
-				fmt.Fprintf(&rounds, "%s %d %s\n", x.b.name, round, l)
+				fmt.Fprintf(&rounds, "%s %s\n", tag, l)
 				bench.WriteString(l + "\n")
+				byBinary[x.b.name].WriteString(l + "\n")
 			}
 		}
 	}
-	fmt.Fprintf(&rounds, "# end load %s\n", loadAverage())
+	load := loadAverage()
+	fmt.Fprintf(&rounds, "# end load %s\n", load)
+	r.checkLoad(load, "after the rounds")
 	out := &runOutput{rounds: append(append([]byte(h), r.config...), rounds.Bytes()...)}
 	if len(bins) == 1 {
 		out.bench = append(append([]byte(h), r.config...), bench.Bytes()...)
+	} else {
+		out.byBinary = map[string][]byte{}
+		for name, b := range byBinary {
+			if b.Len() > 0 {
+				out.byBinary[name] = b.Bytes()
+			}
+		}
 	}
 	return out, nil
+}
+
+// checkLoad warns when the load average of the last minute exceeds the
+// number of cores: other work then slows the runs unevenly.
+func (r *binaryRun) checkLoad(load, when string) {
+	f := strings.Fields(load)
+	if len(f) == 0 {
+		return
+	}
+	l, err := strconv.ParseFloat(f[0], 64)
+	if cores := runtime.NumCPU(); err == nil && l > float64(cores) {
+		fmt.Fprintf(r.stderr, "warning: load average %s %s on %d cores: other work slows the runs unevenly, so the ratios may not reproduce\n", f[0], when, cores)
+	}
 }
 
 // rotated returns which of n runs goes i-th in round (from 1): the order

@@ -140,12 +140,12 @@ PASS
 		t.Fatal(err)
 	}
 	want := []roundResult{
-		{"r1", "old", "BenchmarkA/x=1-2", map[string]float64{"ns/op": 100, "ns/task": 5}},
-		{"r1", "new", "BenchmarkA/x=1-2", map[string]float64{"ns/op": 50}},
-		{"#1", "", "BenchmarkB/q=bq-2", map[string]float64{"ns/op": 7, "idle-share": 0.5}},
-		{"#2", "", "BenchmarkB/q=bq-2", map[string]float64{"ns/op": 8}},
-		{"r3", "sa5", "BenchmarkC/steal=auto-2", map[string]float64{"ns/op": 1200}},
-		{"r2", "1", "BenchmarkLoop/work=w/impl=wsq", map[string]float64{"ns/op": 18505822}},
+		{"r1", "old", "BenchmarkA/x=1-2", map[string]float64{"ns/op": 100, "ns/task": 5}, ""},
+		{"r1", "new", "BenchmarkA/x=1-2", map[string]float64{"ns/op": 50}, ""},
+		{"#1", "", "BenchmarkB/q=bq-2", map[string]float64{"ns/op": 7, "idle-share": 0.5}, ""},
+		{"#2", "", "BenchmarkB/q=bq-2", map[string]float64{"ns/op": 8}, ""},
+		{"r3", "sa5", "BenchmarkC/steal=auto-2", map[string]float64{"ns/op": 1200}, ""},
+		{"r2", "1", "BenchmarkLoop/work=w/impl=wsq", map[string]float64{"ns/op": 18505822}, ""},
 	}
 	if len(rs) != len(want) {
 		t.Fatalf("%d results, want %d: %v", len(rs), len(want), rs)
@@ -347,9 +347,11 @@ func TestRunRounds(t *testing.T) {
 			tagged = append(tagged, f[0]+" "+f[1]+" "+f[2])
 		}
 	}
+	// The families start one place later each round, and so do the
+	// binaries within a family, offset by the family's place.
 	want := []string{
-		"old 1 BenchmarkPop/queue=bq-2", "new 1 BenchmarkPop/queue=bq-2", "old 1 BenchmarkPush/queue=bq-2", "new 1 BenchmarkPush/queue=bq-2",
-		"new 2 BenchmarkPop/queue=bq-2", "old 2 BenchmarkPush/queue=bq-2", "new 2 BenchmarkPush/queue=bq-2", "old 2 BenchmarkPop/queue=bq-2",
+		"old 1 BenchmarkPop/queue=bq-2", "new 1 BenchmarkPop/queue=bq-2", "new 1 BenchmarkPush/queue=bq-2", "old 1 BenchmarkPush/queue=bq-2",
+		"old 2 BenchmarkPush/queue=bq-2", "new 2 BenchmarkPush/queue=bq-2", "new 2 BenchmarkPop/queue=bq-2", "old 2 BenchmarkPop/queue=bq-2",
 	}
 	if !slices.Equal(tagged, want) {
 		t.Errorf("rounds.txt's results:\n%s\nwant\n%s", strings.Join(tagged, "\n"), strings.Join(want, "\n"))
@@ -410,5 +412,167 @@ func TestRunPlan(t *testing.T) {
 		if !strings.Contains(stdout, filepath.Join(out, f)) {
 			t.Errorf("the plan's run did not write %s:\n%s", f, stdout)
 		}
+	}
+}
+
+func TestParseSideFamily(t *testing.T) {
+	for _, tc := range []struct {
+		line, want, side, row string
+		argv                  []string
+	}{
+		{"rust: -bench BenchmarkPop/* -benchtime 2x", "rust: -bench BenchmarkPop/* -benchtime 2x", "rust", "", []string{"-bench", "BenchmarkPop/*", "-benchtime", "2x"}},
+		{"pop-1/go:  -test.bench ^BenchmarkPop$ -test.cpu 1,2", "pop-1/go: -test.bench ^BenchmarkPop$ -test.cpu 1,2", "go", "pop-1", []string{"-test.bench", "^BenchmarkPop$", "-test.cpu", "1,2"}},
+	} {
+		f, err := parseFamily(tc.line)
+		if err != nil {
+			t.Errorf("%q: %v", tc.line, err)
+			continue
+		}
+		if f.String() != tc.want || f.side != tc.side || f.row != tc.row || !slices.Equal(f.argv(3), tc.argv) {
+			t.Errorf("%q reads as %q (side %q, row %q, argv %q)", tc.line, f, f.side, f.row, f.argv(3))
+		}
+		// A side family's -test.cpu list is its binary's own.
+		if n := len(f.perCPU()); n != 1 {
+			t.Errorf("%q: %d families per CPU", tc.line, n)
+		}
+	}
+	if _, err := parseFamily("rust:"); err == nil {
+		t.Error("a side family without arguments: no error")
+	}
+	if err := checkSides([]family{{side: "rust", args: []string{"-x"}}}, nil, 1); err == nil || !strings.Contains(err.Error(), "no -bin names rust") {
+		t.Errorf("a side without its binary: %v", err)
+	}
+	if err := checkSides([]family{{side: "rust", args: []string{"-x"}}}, []testBinary{{"rust", "x"}}, 0); err == nil || !strings.Contains(err.Error(), "runs only in -rounds") {
+		t.Errorf("a side family without rounds: %v", err)
+	}
+}
+
+func TestRoundOrder(t *testing.T) {
+	go1, rust := testBinary{"go", "g"}, testBinary{"rust", "r"}
+	fams := []family{
+		{side: "go", row: "a", args: []string{"1"}},
+		{bench: "Pop"},
+		{side: "rust", row: "a", args: []string{"2"}},
+		{side: "rust", args: []string{"3"}},
+	}
+	rows := sideRows([]testBinary{go1, rust}, fams)
+	var got []string
+	for round := 1; round <= 3; round++ {
+		var order []string
+		for _, x := range roundOrder(rows, round) {
+			order = append(order, x.b.name+":"+x.f.String())
+		}
+		got = append(got, strings.Join(order, ", "))
+	}
+	// Rows a (go then rust), Pop (every binary) and the lone rust side;
+	// the rows rotate, and each row's runs start one later each round,
+	// offset by the row's place.
+	want := []string{
+		"go:a/go: 1, rust:a/rust: 2, rust:Pop, go:Pop, rust:rust: 3",
+		"go:Pop, rust:Pop, rust:rust: 3, rust:a/rust: 2, go:a/go: 1",
+		"rust:rust: 3, go:a/go: 1, rust:a/rust: 2, rust:Pop, go:Pop",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("orders:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// sideBinary writes a shell script that acts as a peer's harness: it
+// appends its arguments to log and prints lines, whatever it is asked.
+func sideBinary(t *testing.T, dir, name, log string, lines ...string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	script := "#!/bin/sh\necho \"$@\" >> " + log + "\necho 'cpu: Fake CPU'\n"
+	for _, l := range lines {
+		script += "echo '" + l + "'\n"
+	}
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestRunSides runs two sides of one row in rounds, and takes the ratios
+// of their contenders across the binaries and the pairs' tables.
+func TestRunSides(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake binaries are shell scripts")
+	}
+	root := fakeRoot(t)
+	if err := os.MkdirAll(filepath.Join(root, "bench"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "args.log")
+	g := sideBinary(t, dir, "go.test", log, "BenchmarkLoop/work=w/impl=wsq-2 \t 10\t 30 ns/op", "BenchmarkLoop/work=w/impl=serial-2 \t 10\t 60 ns/op")
+	r := sideBinary(t, dir, "rust", log, "BenchmarkLoop/work=w/impl=rayon-2\t 10\t 40 ns/op")
+	pairs := filepath.Join(dir, "pairs.tsv")
+	os.WriteFile(pairs, []byte("label\trust\tRust\nloop-2\ta loop\tns/op\t\tgo:wsq/rust:rayon\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	code, stdout, stderr := runCmd(t, "", "-rounds", "2", "-bin", "go="+g, "-bin", "rust="+r,
+		"-family", "loop-2/go: -test.bench ^BenchmarkLoop$ -test.cpu 2", "-family", "loop-2/rust: -bench BenchmarkLoop/* -cpu 2",
+		"-ratio", "impl=wsq/impl=*", "-across", "-pairs", pairs, "-command", "loops", "-out", out, "-progress=false")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rounds, _ := os.ReadFile(filepath.Join(out, "rounds.txt"))
+	for _, w := range []string{
+		"# family: loop-2/rust: -bench BenchmarkLoop/* -cpu 2\n",
+		"\ngo 1 loop-2 BenchmarkLoop/work=w/impl=wsq-2 \t 10\t 30 ns/op\n",
+		"\nrust 2 loop-2 BenchmarkLoop/work=w/impl=rayon-2\t 10\t 40 ns/op\ngo 2 loop-2 ",
+		"\ngo 2 loop-2 BenchmarkLoop/work=w/impl=serial-2 \t 10\t 60 ns/op\n# end load ",
+	} {
+		if !strings.Contains(string(rounds), w) {
+			t.Errorf("rounds.txt lacks %q:\n%s", w, rounds)
+		}
+	}
+	args, _ := os.ReadFile(log)
+	if want := "-test.bench ^BenchmarkLoop$ -test.cpu 2\n-bench BenchmarkLoop/* -cpu 2\n-bench BenchmarkLoop/* -cpu 2\n-test.bench ^BenchmarkLoop$ -test.cpu 2\n"; string(args) != want {
+		t.Errorf("the sides' arguments:\n%s\nwant\n%s", args, want)
+	}
+	rust, _ := os.ReadFile(filepath.Join(out, "rust.txt"))
+	if want := "BenchmarkLoop/work=w/impl=rayon-2\t 10\t 40 ns/op\n"; string(rust) != want+want {
+		t.Errorf("rust.txt:\n%s", rust)
+	}
+	ratios, _ := os.ReadFile(filepath.Join(out, "ratios.md"))
+	if !strings.Contains(string(ratios), "| Loop/work=w/impl=*-2 | 30.0 ns | 60.0 ns | 40.0 ns | 0.500 (0.500–0.500) | 0.750 (0.750–0.750) |") {
+		t.Errorf("ratios.md:\n%s", ratios)
+	}
+	summary, _ := os.ReadFile(filepath.Join(out, "summary.md"))
+	if !strings.HasPrefix(string(summary), "Measured ") || !strings.Contains(string(summary), ", Fake CPU, ") ||
+		!strings.Contains(string(summary), " 2 rounds, load average ") || !strings.Contains(string(summary), "; `loops`.\n") ||
+		!strings.HasSuffix(string(summary), "| a loop | wsq | rayon (Rust) | **0.750** (0.750–0.750) |\n") || !strings.Contains(stdout, string(summary)) {
+		t.Errorf("summary.md:\n%s\nstdout:\n%s", summary, stdout)
+	}
+	for _, f := range []string{"table.md", "go.txt", "rust.txt", "rounds.txt"} {
+		if !strings.Contains(stdout, "wrote "+filepath.Join(out, f)+"\n") {
+			t.Errorf("stdout does not name %s:\n%s", f, stdout)
+		}
+	}
+
+	// Per binary, the ratios find no rayon beside wsq.
+	code, _, stderr = runCmd(t, "", "-in", filepath.Join(out, "rounds.txt"), "-ratio", "impl=wsq/impl=rayon")
+	if code != exitError || !strings.Contains(stderr, "no benchmark has both sides") {
+		t.Errorf("-ratio without -across: exit %d, %s", code, stderr)
+	}
+}
+
+func TestMisuseSides(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-pairs", "p.tsv"}, "-pairs needs the rounds of -rounds, or -in"},
+		{[]string{"-in", "r.txt", "-pairs", "p.tsv", "-out", "x"}, "-pairs with -in prints its tables and writes nothing"},
+		{[]string{"-in", "r.txt", "-ratio", "new/old", "-command", "x"}, "-command applies only to -pairs"},
+		{[]string{"-in", "r.txt", "-ratio", "new/old", "-across"}, "-across applies only to a -ratio KEY=A/KEY=B"},
+		{[]string{"-rounds", "1", "-bin", "rounds=x"}, "rounds.txt is the command's own"},
+		{[]string{"-family", "rust:"}, "no arguments for rust"},
+	} {
+		code, stdout, stderr := runCmd(t, "", tc.args...)
+		if code != exitUsage || stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q; want %d and nothing", tc.args, code, stdout, exitUsage)
+		}
+		checkOneError(t, stderr, tc.want)
 	}
 }
