@@ -115,7 +115,7 @@ var crewRules = []crewRule{
 		"unseated: calls f, with no worker to lend (`blockUnseated`)",
 		"the goroutine alone"},
 	{gUnseated, evHandedOn, []gstate{gUnseated}, giveNone,
-		"the task ends, and its group hands on the task of a Go that waited for its limit",
+		"the task ends, and its group hands on a task that a Go queued for its limit",
 		"unseated: runs that task without the worker (`runHanded`)",
 		"the goroutine alone"},
 	{gUnseated, evNeedWorker, []gstate{gWaits}, giveNone,

@@ -3,6 +3,7 @@ package sched
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -92,48 +93,36 @@ type groupExt struct {
 
 // groupLimit is the limit of a Group on its active tasks (SetLimit): a
 // token in sem for each task started and not finished, at most cap(sem).
-// A Go that waits for a token waits in waiters, oldest first:
+// A Go that finds no token free:
 //
-//	who waits                 how                      a finishing task
-//	a task                    runs other tasks (help)  gives its token back, and arrives on the latch
-//	a caller outside tasks    sleeps on the latch      passes its token to the job, hands the job on, and arrives
+//	whose Go             does                                       a finishing task
+//	a task's             waits: runs other tasks (help)             gives its token back, arrives on the task's latch
+//	from outside tasks   queues its job and returns; while cap(sem)  passes its token to the job, which starts
+//	                     jobs are queued, it first waits for room   where the task ended (runner.handOn)
 //
-// A job handed on starts where the finishing task ended (runner.handOn),
-// and counts in the group from its Go. So the caller outside tasks
-// returns once its task has started, as it would with a token, and the
-// token goes from task to task without a wake-up in between.
+// Both wait in waiters, oldest first. The Gos from outside tasks that
+// wait for room wake once half the queued jobs have started. So the
+// token goes from task to task with no wake-up in between, and a stream
+// of Gos wakes its caller about once per cap(sem)/2 tasks.
 type groupLimit struct {
 	sem     chan struct{}
-	mu      sync.Mutex // guards waiters, and the tokens given back while one waits
-	waiters []*limitWaiter
+	mu      sync.Mutex // guards the rest, and the tokens given back while a job waits
+	waiters []limitWaiter
+	jobs    int             // the jobs among waiters
+	room    []chan struct{} // Gos from outside tasks that wait for room among the jobs
 }
 
-// limitWaiter is a Go that waits for a token. A task's waits on l, and
-// may go on once l is done. One outside tasks (handOn) waits on ready: a
-// finishing task sends on it once it has started job, or once the pool
-// refused job (refused). Those waiters are kept for reuse (limitWaiters).
+// limitWaiter is a Go that waits for a token: a task's, which may go on
+// once l is done, or a job queued by a Go from outside tasks (l nil).
 type limitWaiter struct {
-	l       latch
-	ready   chan struct{}
-	job     Job
-	handOn  bool
-	refused bool
+	l   *latch
+	job Job
 }
-
-// limitWaiters keeps the waiters of Gos outside tasks, with their
-// channels, for reuse: a stream of such Gos waits once per task.
-var limitWaiters = sync.Pool{New: func() any {
-	return &limitWaiter{ready: make(chan struct{}, 1), handOn: true}
-}}
-
-// started tells the Go that waits on w that its job started, or was
-// refused. The caller touches w no more.
-func (w *limitWaiter) started() { w.ready <- struct{}{} }
 
 // acquire takes a token, and reports whether it did. Without wait it
 // gives up at once when every token is taken. With wait, a task runs
-// other tasks until a token comes back, as a join does. A caller that is
-// not a task (t nil) calls waitHandOn instead.
+// other tasks until a token comes back, as a join does. A Go from outside
+// tasks calls queue instead.
 func (gl *groupLimit) acquire(t *Task, wait bool) bool {
 	for {
 		select {
@@ -147,73 +136,86 @@ func (gl *groupLimit) acquire(t *Task, wait bool) bool {
 		// A latch of its own, registered before the second try: a
 		// finishing task after the try arrives on it, one before leaves
 		// a token for the try.
-		w := &limitWaiter{l: latch{n: 1}}
+		l := &latch{n: 1}
 		gl.mu.Lock()
-		gl.waiters = append(gl.waiters, w)
+		gl.waiters = append(gl.waiters, limitWaiter{l: l})
 		gl.mu.Unlock()
 		select {
 		case gl.sem <- struct{}{}:
-			gl.forget(w)
+			gl.forget(l)
 			return true
 		default:
 		}
-		t.runner.help(&w.l)
+		t.runner.help(l)
 	}
 }
 
-// waitHandOn is the wait of a Go outside tasks for a token. If one is
-// free, it takes it and reports false. Otherwise it waits until a
-// finishing task has handed j on with its own token, or the pool refused
-// j, and reports true, and which. j counts in the group already.
-// The try and a release's choice both run under mu: a token given back
-// before the try is the try's, and a release after it sees the waiter.
-func (gl *groupLimit) waitHandOn(j Job) (handed, refused bool) {
-	gl.mu.Lock()
-	select {
-	case gl.sem <- struct{}{}:
+// queue is the limit's part of a Go from outside tasks. If a token is
+// free, it takes it and reports false. Otherwise it queues j, which
+// counts in the group already, to start with the token of a task that
+// finishes, and reports true; while cap(sem) jobs are queued, it first
+// waits until half of them have started. The try and a release's choice
+// both run under mu: a token given back before the try is the try's, and
+// a release after it sees the job.
+func (gl *groupLimit) queue(j Job) bool {
+	for {
+		gl.mu.Lock()
+		select {
+		case gl.sem <- struct{}{}:
+			gl.mu.Unlock()
+			return false
+		default:
+		}
+		if gl.jobs < cap(gl.sem) {
+			gl.waiters = append(gl.waiters, limitWaiter{job: j})
+			gl.jobs++
+			gl.mu.Unlock()
+			return true
+		}
+		ch := make(chan struct{})
+		gl.room = append(gl.room, ch)
 		gl.mu.Unlock()
-		return false, false
-	default:
+		<-ch
 	}
-	w := limitWaiters.Get().(*limitWaiter)
-	w.job = j
-	gl.waiters = append(gl.waiters, w)
-	gl.mu.Unlock()
-	<-w.ready
-	refused = w.refused
-	w.job, w.refused = Job{}, false
-	limitWaiters.Put(w)
-	return true, refused
 }
 
 // release is the end of a task that holds a token. If the oldest waiter
-// is a Go outside tasks, its job takes the token: release returns the
-// waiter, whose job is to start where the task ended, and which the
-// caller tells then (started). Otherwise the token goes back, and the
-// oldest waiter, a task, may take it.
-func (gl *groupLimit) release() *limitWaiter {
+// is a queued job, the job takes the token: release returns it, to start
+// where the task ended (runner.handOn). Otherwise the token goes back,
+// and the oldest waiter, a task, may take it.
+func (gl *groupLimit) release() (Job, bool) {
 	gl.mu.Lock()
-	var w *limitWaiter
-	if len(gl.waiters) > 0 {
+	var w limitWaiter
+	waited := len(gl.waiters) > 0
+	if waited {
 		w = gl.waiters[0]
-		gl.waiters[0] = nil
+		gl.waiters[0] = limitWaiter{}
 		gl.waiters = gl.waiters[1:]
 	}
-	if w == nil || !w.handOn {
+	var room []chan struct{}
+	handOn := waited && w.l == nil
+	if handOn {
+		gl.jobs--
+		if gl.jobs <= cap(gl.sem)/2 {
+			room, gl.room = gl.room, nil
+		}
+	} else {
 		<-gl.sem
 	}
 	gl.mu.Unlock()
-	if w != nil && !w.handOn {
-		w.l.arrive()
-		return nil
+	for _, ch := range room {
+		close(ch)
 	}
-	return w
+	if w.l != nil {
+		w.l.arrive()
+	}
+	return w.job, handOn
 }
 
-// forget takes w off the waiters, unless a release took it off already.
-func (gl *groupLimit) forget(w *limitWaiter) {
+// forget takes l off the waiters, unless a release took it off already.
+func (gl *groupLimit) forget(l *latch) {
 	gl.mu.Lock()
-	if i := slices.Index(gl.waiters, w); i >= 0 {
+	if i := slices.IndexFunc(gl.waiters, func(w limitWaiter) bool { return w.l == l }); i >= 0 {
 		gl.waiters = slices.Delete(gl.waiters, i, i+1)
 	}
 	gl.mu.Unlock()
@@ -221,19 +223,25 @@ func (gl *groupLimit) forget(w *limitWaiter) {
 
 // SetLimit limits the number of active tasks in the group to at most n:
 // tasks started and not finished. A negative n means no limit, the
-// default. Go then waits for a task to finish before it starts one beyond
-// the limit: a task's Go runs other tasks meanwhile, as a join does, and a
-// caller that is not a task blocks. TryGo does not wait. With a limit of
-// zero no task starts. As with errgroup, SetLimit must not be called while
-// tasks of the group are active: it panics then.
+// default. A Go beyond the limit does not start its task at once:
 //
-// The Gos of callers outside tasks that wait start their tasks in the
-// order they came. The finishing task passes its slot to the oldest: the
-// new task starts where the old one ended. After a Task.Block, that is
-// the goroutine that blocked, which no longer holds a worker. The new
-// task runs there, and its Block lends no worker. It takes a worker when
-// it uses its Task for anything else. So tasks that block, fed from
-// outside at a limit of n, run on about n goroutines.
+//	whose Go                what it does beyond the limit
+//	a task's                waits, running other tasks meanwhile, as a join does
+//	from outside tasks      queues the task and returns; with n tasks queued, it blocks until n/2 have started
+//	TryGo                   starts nothing and reports false
+//
+// A queued task starts when an active one finishes, which passes its
+// slot on. Queued tasks start in the order of their Gos. The new task
+// starts where the old one ended. After a Task.Block, that is the
+// goroutine that blocked, which no longer holds a worker. The new task
+// runs there, and its Block lends no worker. It takes a worker when it
+// uses its Task for anything else. So tasks that block, fed from outside
+// at a limit of n, run on about n goroutines. Wait waits for the queued
+// tasks too. If the pool is closed before a queued task can start, Wait
+// panics with a *PanicError that says so, as Go would have.
+//
+// With a limit of zero no task starts. As with errgroup, SetLimit must
+// not be called while tasks of the group are active: it panics then.
 //
 // A task that Go waits for may itself wait for a token, as a goroutine of
 // an errgroup may: a program whose n active tasks all wait in Go for the
@@ -357,12 +365,9 @@ func (g *Group) start(t *Task, f func(*Task) error, op string, wait bool) bool {
 		gl = g.ext.limit
 		if t == nil && wait {
 			nilWait(op)
-			g.count() // before the wait: a task that hands j on may end at once
-			if handed, refused := gl.waitHandOn(j); handed {
-				if refused {
-					panic(errClosed)
-				}
-				return true // started by the task whose token it took
+			g.count() // before the queue: a task that hands j on may end at once
+			if gl.queue(j) {
+				return true // a finishing task starts it with its token
 			}
 			g.l.arrive() // a token was free: counted again below
 		} else if !gl.acquire(t, wait) {
@@ -377,12 +382,11 @@ func (g *Group) start(t *Task, f func(*Task) error, op string, wait bool) bool {
 		if !g.p.s.inject(j) {
 			g.l.arrive()
 			if gl != nil {
-				for w := gl.release(); w != nil; w = gl.release() {
-					// Its job would start with this token: the pool
-					// refuses it too, and the next waiter gets the token.
-					w.refused = true
-					g.l.arrive()
-					w.started()
+				for _, ok := gl.release(); ok; _, ok = gl.release() {
+					// A job queued meanwhile would start with this
+					// token, and the pool refuses it too: it fails the
+					// group, as a task's panic would.
+					g.refuse()
 				}
 			}
 			panic(errClosed)
@@ -539,28 +543,41 @@ func (g *Group) call(t *Task, f func(*Task) error) {
 	}
 }
 
+// refuse counts a job queued for the limit as finished, and fails the
+// group with errClosed: the pool was closed before the job could start.
+func (g *Group) refuse() {
+	g.fail(&failure{panic: &PanicError{Value: errClosed, Stack: debug.Stack()}})
+	g.l.arrive()
+}
+
 // arrive records a task's failure, which stops the group, and counts the
-// task as finished, as a fork record's arrive does. It returns the waiter
-// of a Go outside tasks that takes the task's token, whose job is to
-// start where the task ended (runner.handOn).
-func (g *Group) arrive(f *failure) *limitWaiter {
+// task as finished, as a fork record's arrive does. It returns the job
+// queued for the limit that takes the task's token, to start where the
+// task ended (runner.handOn).
+func (g *Group) arrive(f *failure) (Job, bool) {
 	if f != nil {
-		g.mu.Lock()
-		if s := g.l.getSlow(); s.fail == nil {
-			s.fail = f
-			g.flags.Or(groupStopped) // atomic: read by tasks on other workers (call)
-			if f.panic != nil {
-				g.cancel(f.panic)
-			} else {
-				g.cancel(context.Canceled)
-			}
-		}
-		g.mu.Unlock()
+		g.fail(f)
 	}
-	var w *limitWaiter
+	var j Job
+	var handOn bool
 	if gl := g.limitOf(); gl != nil {
-		w = gl.release() // before the arrival: Wait's return means every token is back
+		j, handOn = gl.release() // before the arrival: Wait's return means every token is back
 	}
 	g.l.arrive()
-	return w
+	return j, handOn
+}
+
+// fail records f, unless the group failed before, and stops the group.
+func (g *Group) fail(f *failure) {
+	g.mu.Lock()
+	if s := g.l.getSlow(); s.fail == nil {
+		s.fail = f
+		g.flags.Or(groupStopped) // atomic: read by tasks on other workers (call)
+		if f.panic != nil {
+			g.cancel(f.panic)
+		} else {
+			g.cancel(context.Canceled)
+		}
+	}
+	g.mu.Unlock()
 }

@@ -262,3 +262,34 @@ func TestGroupLimitHandsOnInOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestGroupLimitQueues checks that a Go from outside tasks beyond the
+// limit queues its task and returns, while fewer than the limit are
+// queued, and that Wait waits for the queued tasks.
+func TestGroupLimitQueues(t *testing.T) {
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2})
+	g := p.NewGroup(context.Background())
+	g.SetLimit(2)
+	release := make(chan struct{})
+	var in, ran atomic.Int64
+	for range 2 {
+		g.Go(nil, func(t *sched.Task) error {
+			t.Block(func() { in.Add(1); <-release })
+			return nil
+		})
+	}
+	eventually(t, "two tasks block", func() bool { return in.Load() == 2 })
+	queued := make(chan struct{})
+	go func() {
+		for range 2 {
+			g.Go(nil, func(*sched.Task) error { ran.Add(1); return nil })
+		}
+		close(queued)
+	}()
+	<-queued // the Gos returned while the limit's tasks still block
+	assert.Equal(t, 2, g.LimitWaiters())
+	assert.Zero(t, ran.Load())
+	close(release)
+	require.NoError(t, g.Wait(nil))
+	assert.Equal(t, int64(2), ran.Load())
+}

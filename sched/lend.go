@@ -253,8 +253,9 @@ func (c *crew) endUnseated(t *Task, f *failure) bool {
 	}
 	c.seats[r.w.id].unseatedEnds.Add(1) // atomic: Stats reads it on any goroutine
 	r.end(t, f)
-	// After the end: a task that the end handed on counts in pending
-	// first (runner.handOn), so pending cannot reach zero in between.
+	if r.handedOn {
+		return true // the end handed a task on, which takes t's count (runner.handOn)
+	}
 	if err := c.s.uncount(1); err != nil {
 		c.s.stop(err, nil)
 	}

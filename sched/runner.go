@@ -261,9 +261,8 @@ func (r *runner) end(t *Task, f *failure) *failure {
 		b.arrive(f)
 	} else if g := t.group; g != nil {
 		t.group = nil
-		if w := g.arrive(f); w != nil {
-			r.handOn(w.job)
-			w.started() // its Go returns
+		if j, ok := g.arrive(f); ok {
+			r.handOn(j)
 		}
 	}
 	ended = true
@@ -271,19 +270,18 @@ func (r *runner) end(t *Task, f *failure) *failure {
 }
 
 // handOn starts j, a Group's task that the group of a task ending here
-// handed on: a Go that waited for the group's limit, whose token the
-// ending task passes to it. A goroutine that runs its worker pushes j
+// handed on: a job that a Go queued for the group's limit, to which the
+// ending task passes its token. A goroutine that runs its worker pushes j
 // into the worker's queue. One whose task ended unseated runs j next,
 // unseated too (crew.runHanded): so a stream of tasks that block runs
 // on goroutines that go from one task to the next, with no hand-over of
-// the worker. j counts in pending before the ending task's own count
-// goes (crew.endUnseated).
+// the worker. The ending task's count in pending passes to j
+// (crew.endUnseated).
 func (r *runner) handOn(j Job) {
 	if !r.unseated {
 		r.spawn(j)
 		return
 	}
-	r.p.s.pending.Add(1) // atomic: see scheduler.pending
 	r.handed, r.handedOn = j, true
 }
 
