@@ -52,7 +52,6 @@
 // paper's Master mode. Pool.DoMeasured returns a run's work and span.
 // INTERNALS.md, beside this file, says how the scheduler works inside: its
 // layers, a map of its files, its rules, and the words its code uses.
-//
 // Fork, Join and Group.Go synchronize before the call of the task's
 // function, whose return synchronizes before the Join or Wait that waits
 // for it. Worker.Spawn(x) synchronizes before the handler call of x. Every

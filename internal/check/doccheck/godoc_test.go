@@ -153,3 +153,50 @@ func TestPackageDocsFail(t *testing.T) {
 		}
 	}
 }
+
+// firstPage returns the number of lines that go doc prints before the
+// index of the package in dir (its header, a blank line and the package
+// documentation, wrapped as go doc wraps it) and the number of entries of
+// the index's top level: constants, variables, functions and types.
+func firstPage(dir string) (lines, entries int, err error) {
+	bp, err := build.ImportDir(dir, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, f := range bp.GoFiles {
+		af, err := parser.ParseFile(fset, filepath.Join(dir, f), nil, parser.ParseComments)
+		if err != nil {
+			return 0, 0, err
+		}
+		files = append(files, af)
+	}
+	p, err := doc.NewFromFiles(fset, files, bp.ImportPath)
+	if err != nil {
+		return 0, 0, err
+	}
+	pr := p.Printer()
+	pr.TextCodePrefix = "    " // as go doc prints code blocks
+	text := strings.TrimRight(string(pr.Text(p.Parser().Parse(p.Doc))), "\n")
+	lines = 2 + strings.Count(text, "\n") + 1 + 1 // the header, a blank line, the text and a blank line
+	entries = len(p.Consts) + len(p.Vars) + len(p.Funcs) + len(p.Types)
+	return lines, entries, nil
+}
+
+// TestSchedFirstPage checks that sched's first page is short: what go doc
+// prints before the index fits in 60 lines, and the index has at most 30
+// entries at its top level.
+func TestSchedFirstPage(t *testing.T) {
+	lines, entries, err := firstPage(filepath.Join(moduleRoot, "sched"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines > 60 {
+		t.Errorf("go doc prints %d lines of sched before its index; at most 60", lines)
+	}
+	if entries > 30 {
+		t.Errorf("sched's index has %d entries at its top level; at most 30", entries)
+	}
+	t.Logf("sched: %d lines before the index, %d entries", lines, entries)
+}
