@@ -552,7 +552,7 @@ func FuzzForRange(f *testing.F) {
 // none looks). Index 1, on the loop's own
 // worker, fails once another worker has started a part. The other
 // workers' calls wait for the failure, then return; one that starts after
-// it yields first, so that the failing worker gets on to stop the loop.
+// it sleeps first, so that the failing worker gets on to stop the loop.
 func TestLoopStopReachesOtherParts(t *testing.T) {
 	const n = 400
 	errStop := errors.New("stop")
@@ -584,8 +584,12 @@ func TestLoopStopReachesOtherParts(t *testing.T) {
 					return errStop
 				}
 				if failed.Load() {
+					// Late: sleep, so that the failing worker, which a
+					// busy machine may not run at once, gets on to stop
+					// the loop. A yield alone lets the others run most of
+					// the loop first when a test run loads every core.
 					late.Add(1)
-					runtime.Gosched()
+					time.Sleep(time.Millisecond)
 				}
 				started.Add(1)
 				for !failed.Load() {
