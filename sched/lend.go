@@ -174,12 +174,7 @@ func (c *crew) block(t *Task, f func()) {
 	r.top, r.blocking = nil, true
 	returned := false
 	defer func() { c.endBlock(t, returned) }()
-	select {
-	case c.calls <- struct{}{}:
-	default:
-		c.waits.Add(1) // MaxBlocked functions run: wait for one to return
-		c.calls <- struct{}{}
-	}
+	c.takeCall()
 	defer func() { <-c.calls }()
 	if t.meas != nil {
 		blockMeasured(t, f)
@@ -282,14 +277,20 @@ func (c *crew) blockUnseated(t *Task, f func()) {
 	trace(evBlockUnseated)
 	r.blocking = true
 	defer func() { r.blocking = false }()
+	c.takeCall()
+	defer func() { <-c.calls }()
+	f()
+}
+
+// takeCall takes a token of calls for a Block's function, waiting while
+// MaxBlocked functions run. The Block gives it back when f returns.
+func (c *crew) takeCall() {
 	select {
 	case c.calls <- struct{}{}:
 	default:
-		c.waits.Add(1) // MaxBlocked functions run: wait for one to return
+		c.waits.Add(1) // atomic: any goroutine's wait counts, Close reads
 		c.calls <- struct{}{}
 	}
-	defer func() { <-c.calls }()
-	f()
 }
 
 // errUnseated is what a worker loop returns when the task it ran ended
