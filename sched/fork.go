@@ -167,7 +167,7 @@ func (f Future[R]) joinOther(t *Task) R {
 		t.runner.help(&rec.l)
 	}
 	if t != nil && t.meas != nil {
-		joinFork(t, rec.stamp, false) // a measured run: the forking task adds the work
+		t.meas.join(t, &rec.record, false) // a measured run: the forking task adds the work
 	}
 	rec.l.raise()
 	r := rec.r

@@ -266,8 +266,8 @@ func (s *forkStack) push(t *Task, b *record, tracked bool) {
 // run every fork comes here (its slot is empty once published): t's
 // strand stops first, so that an allocation's stall is not t's work.
 func own[E any, P recordPtr[E]](s *forkStack, t *Task) P {
-	if s.measured {
-		stopStrand(t) // the fork's answer stamps and resumes it (stampFork)
+	if s.measured && t.meas != nil {
+		t.meas.stop(t) // the fork's answer stamps and resumes it (meterHooks.fork)
 	}
 	var r P
 	if k := len(s.free); k > 0 {
@@ -362,10 +362,15 @@ func (s *forkStack) poll(w *Worker[Job]) {
 // for this worker, whose last item may have been long.
 func (s *forkStack) answer(w *Worker[Job]) {
 	if s.measured && s.n > 0 {
-		t := stampFork(s.slots[s.n-1]) // stops the forking task's strand
+		b := s.slots[s.n-1]
+		t := b.parent
+		m := t.meas
+		if m != nil {
+			m.fork(t, b) // stops t's strand, and stamps b
+		}
 		s.publish(w, s.n)
-		if t != nil {
-			resumeStrand(t)
+		if m != nil {
+			m.resume(t)
 		}
 		return
 	}
@@ -447,7 +452,7 @@ func (s *forkStack) joined(w *Worker[Job], b *record) {
 		}
 	}
 	if t := b.parent; t != nil && t.meas != nil { // nil: joined before, by a join that failed after
-		joinFork(t, b.stamp, true) // a measured run: see measure.go
+		t.meas.join(t, b, true) // a measured run: see meterHooks
 	}
 }
 

@@ -395,12 +395,12 @@ func (g *Group) start(t *Task, f func(*Task) error, op string, wait bool) bool {
 		return true
 	}
 	if t.meas != nil {
-		j.fn = measureGo(t, g, f) // a measured run: stops t's strand
+		j.fn = t.meas.goTask(t, g, f) // a measured run: stops t's strand
 	}
 	g.l.add(1)
 	t.runner.spawn(j)
 	if t.meas != nil {
-		resumeStrand(t)
+		t.meas.resume(t)
 	}
 	return true
 }
@@ -510,7 +510,7 @@ func (g *Group) wait(t *Task) error {
 			t.runner.help(&g.l)
 		}
 		if t.meas != nil {
-			joinGroup(t, g) // a measured run: see measure.go
+			t.meas.joinGroup(t, g) // a measured run: see meterHooks
 		}
 		t.waited(g)
 	} else {

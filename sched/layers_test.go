@@ -114,8 +114,17 @@ func layer(name string) int {
 	return -1
 }
 
+// kindEntries are the methods that a kind above the core adds to the
+// core's types, as its way in, in the kind's own file: so the core's
+// files name nothing of the kind. Each maps to that file.
+var kindEntries = map[string]string{
+	"Pool.DoMeasured": "measure.go",
+	"Task.NewRegion":  "measure.go",
+}
+
 // TestMethodsInTheirTypesFile checks that every method of a type is
-// declared in the file that declares the type.
+// declared in the file that declares the type, or for a kind's entry
+// (kindEntries), in the kind's file.
 func TestMethodsInTheirTypesFile(t *testing.T) {
 	fset, files, _, info := checkedPackage(t)
 	for _, f := range files {
@@ -132,6 +141,9 @@ func TestMethodsInTheirTypesFile(t *testing.T) {
 			named := recv.(*types.Named)
 			typeFile := fset.Position(named.Obj().Pos()).Filename
 			methodFile := fset.Position(fd.Pos()).Filename
+			if kindEntries[named.Obj().Name()+"."+fd.Name.Name] == filepath.Base(methodFile) {
+				continue
+			}
 			if typeFile != methodFile {
 				t.Errorf("%s: method %s.%s is not in %s, its type's file", fset.Position(fd.Pos()), named.Obj().Name(), fd.Name.Name, typeFile)
 			}
@@ -145,7 +157,7 @@ func TestMethodsInTheirTypesFile(t *testing.T) {
 // larger, and may not grow.
 const (
 	maxKnot         = 4
-	maxForkJoinKnot = 9
+	maxForkJoinKnot = 8
 )
 
 // TestKnots checks that no group of more than maxKnot files all reach

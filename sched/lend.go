@@ -168,7 +168,9 @@ func (c *crew) block(t *Task, f func()) {
 	r := t.runner
 	r.forks.publishAll(r.w) // the worker's next goroutine, and thieves, may run them meanwhile
 	c.blocks.Add(1)         // atomic: any goroutine's Block counts, Close reads
-	stopStrand(t)           // a measured task: f is timed alone, and endBlock resumes
+	if t.meas != nil {
+		t.meas.stop(t) // f is timed alone, and endBlock resumes
+	}
 	trace(evBlock)
 	c.lend(r)
 	r.top, r.blocking = nil, true
@@ -177,7 +179,7 @@ func (c *crew) block(t *Task, f func()) {
 	c.takeCall()
 	defer func() { <-c.calls }()
 	if t.meas != nil {
-		blockMeasured(t, f)
+		t.meas.block(t, f)
 		returned = true
 		return
 	}
@@ -220,7 +222,7 @@ func (c *crew) endBlock(t *Task, returned bool) {
 	c.reclaim(r)
 	r.top, r.blocking = t, false
 	if t.meas != nil {
-		resumeStrand(t)
+		t.meas.resume(t)
 	}
 }
 

@@ -8,19 +8,13 @@ import (
 )
 
 // The measuring of a Pool's run (Pool.DoMeasured; Profile says what it
-// measures). Each frame of a measured task keeps a strand (Task.strand):
-// its paths and its work so far. The hooks sit where the scheduler is
-// already slow, so that an unmeasured run pays nothing:
-//
-//	where                              the hook
-//	exec, of a fork or a Group's task  the task's strand starts from its fork's stamp
-//	end                                the strand ends; its tally goes to its record or group
-//	forkStack.answer                   a fork stops the strand and stamps the record
-//	help                               the waiting task's strand stops while others run
-//	forkStack.joined, joinOther        a join takes the longer path, and the child's work
-//	Group.Go, Group.wait, Task.sync    as a fork and a join, through the group's tally
-//	crew.block                         Block's function is work of its own (blocked)
-//	Region                             a loop's chunks are leaves, whatever the split
+// measures), a decorator of the scheduler: taskMeter implements the
+// hooks the scheduler calls at its slow points (meterHooks), and the
+// scheduler names nothing else of it. Each frame of a measured task keeps
+// a strand (Task.strand): its paths and its work so far. A Group's Go and
+// Wait count as a fork and a join, through the group's tally; Block's
+// function is work of its own (blocked); and a Region counts a loop's
+// chunks as leaves, whatever the split.
 //
 // A measured task's goroutine publishes each fork as it makes it
 // (forkStack.measured), as a worker whose tasks are long does. So no join
@@ -34,30 +28,41 @@ import (
 // measured or not from its first frame to its last.
 
 // taskMeter is the meter of a measured Pool run, and the tallies of its
-// groups.
+// groups. Its methods are the scheduler's hooks (meterHooks).
 type taskMeter struct {
 	m      *meter
 	mu     sync.Mutex // guards groups
 	groups map[*Group]*groupTally
 }
 
-// groupTally is what a measured group's tasks add up to: their work,
-// summed, and their longest paths.
-type groupTally struct {
-	mu sync.Mutex // the group's tasks end on any goroutine
-	tally
-}
+var _ meterHooks = (*taskMeter)(nil)
 
-// stamp is a fork record's measure. The fork stamps it with the paths
-// its task starts from; the task's end replaces that with its tally,
-// which the join adds.
-type stamp struct {
-	tally
-	run uint64 // the meter.id of the run that stamped it: an older one is stale
-}
-
-// doMeasured is Pool.DoMeasured, after its checks.
-func doMeasured(p *Pool, ctx context.Context, m Measure, f func(*Task) error) (Profile, error) {
+// DoMeasured runs f as Do does, and measures the run: it returns f's
+// error and the Profile of f and every task it started. m sets the
+// burden. The pool's other runs go on unmeasured meanwhile.
+//
+// The run is the program's, on the pool's workers, with one change: a
+// measured task publishes each fork at once, as a worker whose tasks are
+// long does. So each fork runs as a task, and each join waits for it.
+// The clocks are read a few times per task, which adds to Profile.Elapsed
+// but not to the figures. A measured fine task costs many times an
+// unmeasured one; a run not measured costs nothing more. While it runs
+// measured tasks, a goroutine of the pool is locked to its thread (see
+// Profile's clocks).
+//
+//	what                               counts as
+//	Fork, ForkFunc, Join's g           a fork, and a join at its Join (or its task's end)
+//	Group.Go, Group.Wait               a fork per task, and a join of them all
+//	For, ForRange, Map, Reduce         a region of its chunks (see Region)
+//	Sort, SortFunc, SortStableFunc     forks and joins, as they split
+//	ForEach, MapSeq                    forks and joins of their parts; seq runs on
+//	                                   a goroutine of its own, outside the CPU clock
+//	Task.Block's function              work and span, and Blocked
+//	a task of another run it waits for nothing: a Pool's Group, another Do's Future
+//
+// DoMeasured panics as Do does.
+func (p *Pool) DoMeasured(ctx context.Context, m Measure, f func(*Task) error) (Profile, error) {
+	p.checkDo("Pool.DoMeasured", f)
 	tm := &taskMeter{m: newMeter(m)}
 	g := p.NewGroup(ctx)
 	gt := tm.group(g)
@@ -124,9 +129,9 @@ func startStrand(t *Task, tm *taskMeter, from tally) {
 	t.strand.resume(tm.m)
 }
 
-// unmeasure ends the measured run of the goroutine r, if it runs one, as
-// it drops its first frame.
-func unmeasure(r *runner) {
+// leave ends the measured run of the goroutine r as it drops its first
+// frame.
+func (tm *taskMeter) leave(r *runner) {
 	r.forks.measured = false
 	if r.locked {
 		r.locked = false
@@ -136,7 +141,7 @@ func unmeasure(r *runner) {
 
 // startFork starts the strand of t, the task of the fork b, made by a
 // task of tm.
-func startFork(t *Task, tm *taskMeter, b *record) {
+func (tm *taskMeter) startFork(t *Task, b *record) {
 	var from tally
 	if s := b.stamp; s != nil && s.run == tm.m.id {
 		from = s.tally
@@ -144,11 +149,11 @@ func startFork(t *Task, tm *taskMeter, b *record) {
 	startStrand(t, tm, from)
 }
 
-// endStrand hands the tally of t, whose function and waits are over, to
-// its fork's record or its group.
-func endStrand(t *Task) {
+// end hands the tally of t, whose function and waits are over, to its
+// fork's record or its group.
+func (tm *taskMeter) end(t *Task) {
 	if b := t.rec; b != nil {
-		if s := b.stamp; s != nil && s.run == t.meas.m.id {
+		if s := b.stamp; s != nil && s.run == tm.m.id {
 			s.tally = t.strand.tally // the latch orders it before the join reads it
 		}
 		return
@@ -161,69 +166,61 @@ func endStrand(t *Task) {
 	}
 }
 
-// stopStrand ends the strand of t if t is measured, and reports whether
-// one was under way: a wait, a Block or a fork that starts now resumes
-// it afterwards (resumeStrand).
-func stopStrand(t *Task) bool {
-	return t.meas != nil && t.strand.stop(t.meas.m)
-}
+// stop ends the strand of t, and reports whether one was under way: a
+// wait, a Block or a fork that starts now resumes it afterwards.
+func (tm *taskMeter) stop(t *Task) bool { return t.strand.stop(tm.m) }
 
-// resumeStrand starts a new strand of t, measured, after a fork, a wait
-// or a Block.
-func resumeStrand(t *Task) { t.strand.resume(t.meas.m) }
+// resume starts a new strand of t after a fork, a wait or a Block.
+func (tm *taskMeter) resume(t *Task) { t.strand.resume(tm.m) }
 
-// stampFork ends the strand of b's forking task, if it is measured and
-// own has not ended it already, and stamps b with the paths its task
-// starts from. It returns the forking task, to resume once the fork is
-// published, or nil.
-func stampFork(b *record) *Task {
-	t := b.parent
-	tm := t.meas
-	if tm == nil {
-		return nil
-	}
+// wait stops the strand of t, which waits: the tasks its wait runs are
+// not its work. Its join resumes it.
+func (tm *taskMeter) wait(t *Task) { t.strand.wait(tm.m) }
+
+// fork ends the strand of t, b's forking task, if own has not ended it
+// already, and stamps b with the paths its task starts from. The caller
+// resumes t once the fork is published.
+func (tm *taskMeter) fork(t *Task, b *record) {
 	t.strand.stop(tm.m)
 	if b.stamp == nil {
 		b.stamp = new(stamp) // once per record: a record is reused
 	}
 	*b.stamp = stamp{tally: t.strand.fork(tm.m.burden), run: tm.m.id}
-	return t
 }
 
-// joinFork adds to t, measured, the tally of the fork stamped s, whose
-// task has finished: its work too, if t forked it (own), else only its
-// paths, for the forking task's own join adds the work. It resumes t's
-// strand if t's code runs on (strand.held).
-func joinFork(t *Task, s *stamp, own bool) {
-	open := t.strand.held(t.meas.m)
-	switch {
-	case s == nil || s.run != t.meas.m.id:
+// join adds to t the tally of the fork b, whose task has finished: its
+// work too, if t forked it (own), else only its paths, for the forking
+// task's own join adds the work. It resumes t's strand if t's code runs
+// on (strand.held).
+func (tm *taskMeter) join(t *Task, b *record, own bool) {
+	open := t.strand.held(tm.m)
+	switch s := b.stamp; {
+	case s == nil || s.run != tm.m.id:
 	case own:
 		t.strand.join(&s.tally)
 	default:
 		t.strand.joinPath(&s.tally)
 	}
 	if open {
-		resumeStrand(t)
+		tm.resume(t)
 	}
 }
 
-// measureGo is a Group.Go by t, measured: it ends t's strand, counts a
-// fork, and returns f as a measured task of g. Go resumes t's strand
-// once the task is in the queue.
-func measureGo(t *Task, g *Group, f func(*Task) error) func(*Task) error {
-	tm := t.meas
+// goTask is a Group.Go by t: it ends t's strand, counts a fork, and
+// returns f as a measured task of g. Go resumes t's strand once the task
+// is in the queue.
+func (tm *taskMeter) goTask(t *Task, g *Group, f func(*Task) error) func(*Task) error {
 	t.strand.stop(tm.m)
 	return tm.task(tm.group(g), t.strand.fork(tm.m.burden), f)
 }
 
-// joinGroup adds to t, measured, the tally of g's tasks, which have all
-// finished: their work too if t made g, else only their paths.
-func joinGroup(t *Task, g *Group) {
-	open := t.strand.held(t.meas.m)
+// joinGroup adds to t the tally of g's tasks, which have all finished:
+// their work too if t made g, else only their paths.
+func (tm *taskMeter) joinGroup(t *Task, g *Group) {
+	open := t.strand.held(tm.m)
 	// No tally: no measured task, as of a Pool's group, or one fed from
 	// outside.
-	if gt := t.meas.lookup(g); gt != nil {
+	if gt := tm.lookup(g); gt != nil {
 		gt.mu.Lock()
 		if g.parent == t {
 			t.strand.join(&gt.tally)
@@ -233,15 +230,15 @@ func joinGroup(t *Task, g *Group) {
 		gt.mu.Unlock()
 	}
 	if open {
-		resumeStrand(t)
+		tm.resume(t)
 	}
 }
 
-// blockMeasured calls f, the function of t's Block, and adds its time to
-// t's work and paths, and to its blocked time. t's strand stopped
-// before the worker was lent.
-func blockMeasured(t *Task, f func()) {
-	m := t.meas.m
+// block calls f, the function of t's Block, and adds its time to t's
+// work and paths, and to its blocked time. t's strand stopped before the
+// worker was lent.
+func (tm *taskMeter) block(t *Task, f func()) {
+	m := tm.m
 	start := time.Since(m.epoch) // the wall clock: f waits
 	// f may panic: its time still counts.
 	defer func() {
@@ -290,12 +287,20 @@ type Region struct {
 // Leaf is a leaf of a Region under way, for Region.EndLeaf.
 type Leaf struct{ saved tally }
 
-// newRegion is Task.NewRegion for t, measured.
-func newRegion(t *Task) *Region {
-	open := t.strand.stop(t.meas.m)
-	g := &Region{tm: t.meas, from: t.strand.tally}
+// NewRegion returns a Region for a computation of t that splits by
+// demand, so that a measured run counts its leaves, not its split (see
+// Region). It returns nil when t's run is not measured (Pool.DoMeasured),
+// and a nil Region's methods do nothing: an unmeasured run pays one call.
+func (t *Task) NewRegion() *Region {
+	t.use("Task.NewRegion")
+	tm, ok := t.meas.(*taskMeter)
+	if !ok {
+		return nil
+	}
+	open := t.strand.stop(tm.m)
+	g := &Region{tm: tm, from: t.strand.tally}
 	if open {
-		resumeStrand(t)
+		tm.resume(t)
 	}
 	return g
 }

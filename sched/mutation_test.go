@@ -127,12 +127,12 @@ var testCases = []mutant.TestCase{
 	// A helping wait lets the waiter's strand run on: the tasks it runs
 	// count twice, in their frames and in the waiter's.
 	{Mutant: mutant.Mutant{Name: "a helping wait does not stop the waiter's strand", Patches: []mutant.Patch{
-		patchOf("runner.go", "\t\twaiter.strand.wait(waiter.meas.m)", "\t\t_ = waiter.meas.m"),
+		patchOf("runner.go", "\t\twaiter.meas.wait(waiter)", "\t\t_ = waiter.meas"),
 	}}, Test: "^TestMeasureLeaves$"},
 	// A task that joins its sibling's Future adds the sibling's work, which
 	// the forking task's join adds too.
 	{Mutant: mutant.Mutant{Name: "a join of a sibling adds its work", Patches: []mutant.Patch{
-		patchOf("fork.go", "\t\tjoinFork(t, rec.stamp, false)", "\t\tjoinFork(t, rec.stamp, true)"),
+		patchOf("fork.go", "\t\tt.meas.join(t, &rec.record, false)", "\t\tt.meas.join(t, &rec.record, true)"),
 	}}, Test: "^TestMeasureSiblingJoin$"},
 	// An unseated task's use of t does not take its worker back: the task
 	// pushes into a queue that another goroutine owns, and waits for ever.
@@ -145,7 +145,7 @@ var testCases = []mutant.TestCase{
 	}}, Test: "^TestBlockEndsUnseated$/master/return$"},
 	// Task.Block's function is not timed: neither work nor blocked.
 	{Mutant: mutant.Mutant{Name: "Block's function is not work", Patches: []mutant.Patch{
-		patchOf("lend.go", "\t\tblockMeasured(t, f)\n", "\t\tf()\n"),
+		patchOf("lend.go", "\t\tt.meas.block(t, f)\n", "\t\tf()\n"),
 	}}, Test: "^TestMeasureBlock$"},
 	// A spawned item of Run starts its path afresh, not at its spawner's.
 	{Mutant: mutant.Mutant{Name: "a spawn does not carry the path", Patches: []mutant.Patch{

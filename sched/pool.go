@@ -127,35 +127,6 @@ func (p *Pool) Do(ctx context.Context, f func(*Task) error) error {
 	return g.wait(nil)
 }
 
-// DoMeasured runs f as Do does, and measures the run: it returns f's
-// error and the Profile of f and every task it started. m sets the
-// burden. The pool's other runs go on unmeasured meanwhile.
-//
-// The run is the program's, on the pool's workers, with one change: a
-// measured task publishes each fork at once, as a worker whose tasks are
-// long does. So each fork runs as a task, and each join waits for it.
-// The clocks are read a few times per task, which adds to Profile.Elapsed
-// but not to the figures. A measured fine task costs many times an
-// unmeasured one; a run not measured costs nothing more. While it runs
-// measured tasks, a goroutine of the pool is locked to its thread (see
-// Profile's clocks).
-//
-//	what                               counts as
-//	Fork, ForkFunc, Join's g           a fork, and a join at its Join (or its task's end)
-//	Group.Go, Group.Wait               a fork per task, and a join of them all
-//	For, ForRange, Map, Reduce         a region of its chunks (see Region)
-//	Sort, SortFunc, SortStableFunc     forks and joins, as they split
-//	ForEach, MapSeq                    forks and joins of their parts; seq runs on
-//	                                   a goroutine of its own, outside the CPU clock
-//	Task.Block's function              work and span, and Blocked
-//	a task of another run it waits for nothing: a Pool's Group, another Do's Future
-//
-// DoMeasured panics as Do does.
-func (p *Pool) DoMeasured(ctx context.Context, m Measure, f func(*Task) error) (Profile, error) {
-	p.checkDo("Pool.DoMeasured", f)
-	return doMeasured(p, ctx, m, f)
-}
-
 // checkDo panics if op, Do or DoMeasured, may not run f.
 func (p *Pool) checkDo(op string, f func(*Task) error) {
 	if f == nil {

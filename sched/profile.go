@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -290,6 +291,21 @@ func splitDepth(n int64) int64 {
 		return 0
 	}
 	return int64(math.Ceil(math.Log2(float64(n))))
+}
+
+// groupTally is what a measured group's tasks add up to: their work,
+// summed, and their longest paths.
+type groupTally struct {
+	mu sync.Mutex // the group's tasks end on any goroutine
+	tally
+}
+
+// stamp is a fork record's measure. The fork stamps it with the paths
+// its task starts from; the task's end replaces that with its tally,
+// which the join adds.
+type stamp struct {
+	tally
+	run uint64 // the meter.id of the run that stamped it: an older one is stale
 }
 
 // tally is the measure of a strand and what came before it: the work of

@@ -73,7 +73,7 @@ type runner struct {
 	handed   Job
 	handedOn bool
 	stealing int  // helping waits on the stack that take work from elsewhere
-	locked   bool // locked to its thread for a measured run (measure.go)
+	locked   bool // locked to its thread for a measured run (meterHooks)
 	gid      uint64
 	// resume (capacity one) receives a token when another goroutine hands
 	// this one a worker.
@@ -191,7 +191,7 @@ func (r *runner) exec(j Job) {
 		t.rec, t.ctxOf, t.up = b, p.ctxOf, p
 		b.ranOn = r
 		if p.meas != nil {
-			startFork(t, p.meas, b) // a measured run: see measure.go
+			p.meas.startFork(t, b) // a measured run: see meterHooks
 		}
 	} else {
 		g := j.group
@@ -243,17 +243,17 @@ func (r *runner) end(t *Task, f *failure) *failure {
 			r.end(t, f)
 		}
 	}()
-	measured := t.meas != nil
-	if measured {
-		t.strand.stop(t.meas.m) // the function is over: its waits are not its work
+	m := t.meas
+	if m != nil {
+		m.stop(t) // the function is over: its waits are not its work
 	}
 	if t.forks.unjoined != 0 || t.groups != nil {
 		if g := t.sync(); f == nil {
 			f = g
 		}
 	}
-	if measured {
-		endStrand(t)
+	if m != nil {
+		m.end(t)
 	}
 	r.drop(t)
 	if b := t.rec; b != nil {
@@ -310,11 +310,14 @@ func (r *runner) await(l *latch) {
 // beyond keptFrames, so that a deep recursion does not keep them for the
 // pool's life; and its next first frame says whether it is measured.
 func (r *runner) drop(t *Task) {
+	m := t.meas
 	t.ctx, t.up, t.meas = nil, t.below, nil
 	r.top = t.below
 	if t.below == nil {
 		r.forks.trim()
-		unmeasure(r)
+		if m != nil {
+			m.leave(r)
+		}
 		if r.nframes > keptFrames {
 			last := r.base
 			for range keptFrames - 1 {
@@ -380,7 +383,7 @@ func descends(j Job, t *Task) bool {
 func (r *runner) help(l *latch) {
 	waiter := r.top
 	if waiter != nil && waiter.meas != nil {
-		waiter.strand.wait(waiter.meas.m) // the tasks run here are not its work; its join resumes it
+		waiter.meas.wait(waiter) // the tasks run here are not its work; its join resumes it
 	}
 	stole := false
 	defer func() {

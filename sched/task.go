@@ -59,9 +59,9 @@ type Task struct {
 	// exec runs in the frame, whose latch counts it; both nil for a call.
 	rec   *record
 	group *Group
-	// meas is the measured run of the task (see measure.go), nil if it
+	// meas is the measured run of the task (see meterHooks), nil if it
 	// is not measured. Its forks read it when they start.
-	meas *taskMeter
+	meas meterHooks
 	// below is the frame under this one on its goroutine's stack, nil for
 	// the first, and above the one over it, nil for the last made: see
 	// runner. below never changes.
@@ -76,7 +76,7 @@ type Task struct {
 	forks  forkList
 	groups *Group
 	// strand is the task's measure while meas is set, and into the
-	// tally its group's task adds it to (measure.go).
+	// tally its group's task adds it to. Only meas's hooks touch them.
 	strand strand
 	into   *groupTally
 	_      pad.Line // the frames of different workers must not share a line
@@ -91,6 +91,39 @@ func (t *Task) latch() *latch {
 		return &t.group.l
 	}
 	return nil
+}
+
+// meterHooks is what the scheduler knows of a measured run
+// (Pool.DoMeasured): the calls it makes at its slow points, where a task
+// of the run starts, forks, waits, blocks or ends. It calls them only
+// for a task whose meas is set, so an unmeasured run pays a nil check.
+// taskMeter implements them (measure.go), and alone touches Task.strand,
+// Task.into and record.stamp.
+//
+//	hook       called by                        when
+//	startFork  runner.exec                      t runs the fork b of a measured task
+//	stop       runner.end, crew.block, own      t's code pauses; reports whether it ran
+//	resume     crew.endBlock, Group.Go, answer  t's code goes on
+//	wait       runner.help                      t waits, running other tasks meanwhile
+//	end        runner.end                       t's function and waits are over
+//	leave      runner.drop                      t, the goroutine's first frame, is dropped
+//	fork       forkStack.answer                 t publishes its fork b
+//	join       forkStack.joined, Future.Join    t joined b, its own fork or not
+//	goTask     Group.Go                         t starts f in g
+//	joinGroup  Group.Wait, Task.sync            t waited for g
+//	block      crew.block                       t's Block calls f
+type meterHooks interface {
+	startFork(t *Task, b *record)
+	stop(t *Task) bool
+	resume(t *Task)
+	wait(t *Task)
+	end(t *Task)
+	leave(r *runner)
+	fork(t *Task, b *record)
+	join(t *Task, b *record, own bool)
+	goTask(t *Task, g *Group, f func(*Task) error) func(*Task) error
+	joinGroup(t *Task, g *Group)
+	block(t *Task, f func())
 }
 
 // Context returns the task's context: its Group's, or for a task started
@@ -140,18 +173,6 @@ func (t *Task) NewGroup() *Group {
 	}
 	t.groups = g
 	return g
-}
-
-// NewRegion returns a Region for a computation of t that splits by
-// demand, so that a measured run counts its leaves, not its split (see
-// Region). It returns nil when t's run is not measured (Pool.DoMeasured),
-// and a nil Region's methods do nothing: an unmeasured run pays one call.
-func (t *Task) NewRegion() *Region {
-	t.use("Task.NewRegion")
-	if t.meas == nil {
-		return nil
-	}
-	return newRegion(t)
 }
 
 // Block runs f, a call that blocks (I/O, a system call, a lock, a channel,
@@ -316,7 +337,7 @@ func (t *Task) sync() *failure {
 			r.help(&g.l)
 		}
 		if t.meas != nil {
-			joinGroup(t, g)
+			t.meas.joinGroup(t, g)
 		}
 		keep(g.seal())
 	}
