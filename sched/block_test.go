@@ -625,3 +625,33 @@ func TestBlockEndsUnseated(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockKeepsNoFunction: Block does not keep its function, so a
+// closure over the caller's variables stays on the caller's stack, seated
+// or unseated. A closure costs what a function of no variables costs.
+func TestBlockKeepsNoFunction(t *testing.T) {
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
+	require.NoError(t, p.Do(context.Background(), func(tk *sched.Task) error {
+		n := 0
+		for _, seated := range []bool{true, false} {
+			blocks := func(f func()) func() {
+				return func() {
+					if seated {
+						tk.WorkerID() // takes the worker back: the next Block lends it
+					}
+					tk.Block(f)
+				}
+			}
+			none := testing.AllocsPerRun(100, blocks(func() {}))
+			closure := testing.AllocsPerRun(100, func() {
+				if seated {
+					tk.WorkerID()
+				}
+				tk.Block(func() { n++ })
+			})
+			assert.Equal(t, none, closure, "allocations per Block of a closure, seated %v", seated)
+		}
+		assert.Equal(t, 2*101, n) // AllocsPerRun calls it once more than it counts
+		return nil
+	}))
+}

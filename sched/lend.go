@@ -178,10 +178,10 @@ func (c *crew) block(t *Task, f func()) {
 	defer func() { c.endBlock(t, returned) }()
 	c.takeCall()
 	defer func() { <-c.calls }()
-	if t.meas != nil {
-		t.meas.block(t, f)
-		returned = true
-		return
+	if m := t.meas; m != nil {
+		// f may panic: its time still counts. f is called here, not by
+		// the hook, so that it does not escape.
+		defer m.blockEnd(t, m.blockStart(t))
 	}
 	f()
 	returned = true

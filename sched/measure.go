@@ -234,19 +234,18 @@ func (tm *taskMeter) joinGroup(t *Task, g *Group) {
 	}
 }
 
-// block calls f, the function of t's Block, and adds its time to t's
-// work and paths, and to its blocked time. t's strand stopped before the
-// worker was lent.
-func (tm *taskMeter) block(t *Task, f func()) {
+// blockStart returns the clock as t's Block calls its function: the
+// wall clock, for f waits. t's strand stopped before the worker was
+// lent.
+func (tm *taskMeter) blockStart(*Task) time.Duration { return time.Since(tm.m.epoch) }
+
+// blockEnd adds the time of t's Block function, which started at start
+// and returned or failed, to t's work and paths, and to its blocked time.
+func (tm *taskMeter) blockEnd(t *Task, start time.Duration) {
 	m := tm.m
-	start := time.Since(m.epoch) // the wall clock: f waits
-	// f may panic: its time still counts.
-	defer func() {
-		d := max(time.Since(m.epoch)-start-m.tick, 0) // as meter.since
-		t.strand.add(d)
-		t.strand.blocked += d
-	}()
-	f()
+	d := max(time.Since(m.epoch)-start-m.tick, 0) // as meter.since
+	t.strand.add(d)
+	t.strand.blocked += d
 }
 
 // Region is a computation that splits by demand, such as a loop, as a

@@ -145,7 +145,7 @@ var testCases = []mutant.TestCase{
 	}}, Test: "^TestBlockEndsUnseated$/master/return$"},
 	// Task.Block's function is not timed: neither work nor blocked.
 	{Mutant: mutant.Mutant{Name: "Block's function is not work", Patches: []mutant.Patch{
-		patchOf("lend.go", "\t\tt.meas.block(t, f)\n", "\t\tf()\n"),
+		patchOf("lend.go", "\t\tdefer m.blockEnd(t, m.blockStart(t))\n", "\t\t_ = m\n"),
 	}}, Test: "^TestMeasureBlock$"},
 	// A spawned item of Run starts its path afresh, not at its spawner's.
 	{Mutant: mutant.Mutant{Name: "a spawn does not carry the path", Patches: []mutant.Patch{

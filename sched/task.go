@@ -2,6 +2,7 @@ package sched
 
 import (
 	"context"
+	"time"
 
 	"github.com/worksteal/wsq/internal/pad"
 )
@@ -111,7 +112,8 @@ func (t *Task) latch() *latch {
 //	join       forkStack.joined, Future.Join    t joined b, its own fork or not
 //	goTask     Group.Go                         t starts f in g
 //	joinGroup  Group.Wait, Task.sync            t waited for g
-//	block      crew.block                       t's Block calls f
+//	blockStart crew.block                       t's Block calls its function
+//	blockEnd   crew.block                       the function returned or failed
 type meterHooks interface {
 	startFork(t *Task, b *record)
 	stop(t *Task) bool
@@ -123,7 +125,8 @@ type meterHooks interface {
 	join(t *Task, b *record, own bool)
 	goTask(t *Task, g *Group, f func(*Task) error) func(*Task) error
 	joinGroup(t *Task, g *Group)
-	block(t *Task, f func())
+	blockStart(t *Task) time.Duration
+	blockEnd(t *Task, start time.Duration)
 }
 
 // Context returns the task's context: its Group's, or for a task started
