@@ -191,3 +191,12 @@ func calledByTask() bool {
 	}
 	return false
 }
+
+// nilWait panics if a task of any pool calls op with a nil Task: the wait
+// would block its worker, and on a pool of one worker never end. A
+// goroutine in Task.Block's function runs no task.
+func nilWait(op string) {
+	if calledByTask() {
+		panic(byTask(op + " with a nil Task"))
+	}
+}

@@ -133,9 +133,9 @@ func poolParked(p *Pool) string {
 // a task of the default pool; from a task of any pool it panics, naming
 // the call.
 func TestRunDefault(t *testing.T) {
-	var ran *Pool
-	runDefault("Join", func(t *Task) { ran = t.runner.p })
-	assert.Same(t, Default(), ran, "the pool that ran f")
+	var ran *crew
+	runDefault("Join", func(t *Task) { ran = t.runner.c })
+	assert.Same(t, Default().crew, ran, "the pool that ran f")
 
 	p, err := NewPool(PoolConfig{Workers: 1})
 	require.NoError(t, err)
@@ -156,10 +156,10 @@ func TestRunDefault(t *testing.T) {
 	}
 	ran = nil
 	require.NoError(t, p.Do(context.Background(), func(t *Task) error {
-		t.Block(func() { runDefault("Join", func(t *Task) { ran = t.runner.p }) })
+		t.Block(func() { runDefault("Join", func(t *Task) { ran = t.runner.c }) })
 		return nil
 	}))
-	assert.Same(t, Default(), ran, "the pool that ran f, from a Block function")
+	assert.Same(t, Default().crew, ran, "the pool that ran f, from a Block function")
 }
 
 // TestPoolSlot checks the default pool's start on a slot of its own: an

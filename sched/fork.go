@@ -114,7 +114,7 @@ func (f Future[R]) Join(t *Task) R {
 		js := joinState{gt: gt}
 		defer func() {
 			if !js.done {
-				r.joinFailed(&js, recover())
+				joinFailed(r, &js, recover())
 			}
 		}()
 		res := rec.callAs.callResult(gt)
@@ -239,7 +239,7 @@ func Join[A, RA, B, RB any](t *Task, f func(*Task, A) RA, a A, g func(*Task, B) 
 	js := joinState{b: &rec.record}
 	defer func() {
 		if !js.done {
-			r.joinFailed(&js, recover())
+			joinFailed(r, &js, recover())
 		}
 	}()
 	ra = f(t, a)
@@ -292,7 +292,7 @@ func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
 	js := joinState{b: &rec.record}
 	defer func() {
 		if !js.done {
-			r.joinFailed(&js, recover())
+			joinFailed(r, &js, recover())
 		}
 	}()
 	f(t, a)
@@ -319,7 +319,7 @@ func joinNil(op string, fNil bool) string {
 }
 
 // joinState is what the deferred call of a join needs when its functions
-// do not return (runner.joinFailed): Join's record, the frame of the task
+// do not return (joinFailed): Join's record, the frame of the task
 // taken back while it runs here, and whether the functions returned. The
 // deferred closure captures one pointer: each captured variable costs a
 // store per join.
@@ -327,4 +327,24 @@ type joinState struct {
 	b    *record
 	gt   *Task
 	done bool
+}
+
+// joinFailed ends a join (Join, JoinFunc, Future.Join) whose functions did
+// not return; v is what recover returned. Their deferred calls call it. If
+// the task taken back was running here, it ends its frame as a task's and
+// repeats its failure. Otherwise Join's f failed: it waits for g,
+// dropping its outcome, and repeats f's failure. A Goexit goes on by
+// itself once the wait is over.
+func joinFailed(r *runner, js *joinState, v any) {
+	f := recovered(v)
+	if js.gt != nil {
+		if !f.goexit {
+			r.w.ran()
+		}
+		r.end(js.gt, f).raise()
+		return
+	}
+	r.await(&js.b.l)
+	r.forks.joined(r.w, js.b)
+	f.raise()
 }

@@ -53,7 +53,7 @@ type Group struct {
 	older, newer *Group
 	parent       *Task
 
-	p   *Pool
+	s   *scheduler[Job] // the pool's: see setUp
 	ctx context.Context
 
 	// ext is the group's rarer state, on a line of its own: its credit
@@ -290,13 +290,47 @@ func (g *Group) setUpZero(t *Task) {
 	if g.is(groupReady) {
 		return
 	}
-	p := Default()
 	if t != nil {
-		p = t.runner.p
+		g.s = t.runner.c.s
+	} else {
+		g.s = Default().s
 	}
-	g.p = p
 	g.ctx, g.cancel = context.WithCancelCause(context.Background())
 	g.flags.Or(groupReady) // after the fields: a use that sees it sees them
+}
+
+// setUp makes g a new group of the pool that runs s, with a context
+// derived from ctx, and returns it: for Pool.NewGroup, a group with
+// credit; for Task.NewGroup, a plain one.
+func (g *Group) setUp(s *scheduler[Job], ctx context.Context) *Group {
+	g.s = s
+	g.ctx, g.cancel = context.WithCancelCause(ctx)
+	g.flags.Or(groupReady) // atomic, though nobody else has g yet: see setUpZero
+	return g
+}
+
+// NewGroup returns a new Group of t's pool with a context derived from
+// t's. If t's function returns without waiting for the group, t waits for
+// it then. It fails with the group's panic, if a task panicked; the
+// group's error is lost, as it would be without a Wait.
+func (t *Task) NewGroup() *Group {
+	t.use("Task.NewGroup")
+	g := new(Group).setUp(t.runner.c.s, t.ctxOf.ctx)
+	g.parent = t
+	if t.groups != nil {
+		o := t.groups.(*Group) // Groups are the only kind
+		g.older, o.newer = o, g
+	}
+	t.groups = g
+	return g
+}
+
+// waitedBy takes g, which t has waited for, off t's groups, if t made g
+// and has not waited for it before.
+func (g *Group) waitedBy(t *Task) {
+	if g.parent == t && (t.groups == jobKind(g) || g.newer != nil) { // linked: see Group.parent
+		g.unlink(t)
+	}
 }
 
 // unlink takes g, the group of the owner t, off t's groups.
@@ -304,8 +338,10 @@ func (g *Group) unlink(t *Task) {
 	o, n := g.older, g.newer
 	if n != nil {
 		n.older = o
-	} else {
+	} else if o != nil {
 		t.groups = o
+	} else {
+		t.groups = nil // not a nil *Group: the interface must be nil
 	}
 	if o != nil {
 		o.newer = n
@@ -359,7 +395,7 @@ func (g *Group) start(t *Task, f func(*Task) error, op string, wait bool) bool {
 	if bits&groupEnded != 0 { // Wait may return on another goroutine
 		panic("sched: " + op + " after Wait returned: a Group serves one round of Go calls and one Wait; make a new Group")
 	}
-	j := Job{group: g, fn: f}
+	j := Job{kind: g, fn: f}
 	var gl *groupLimit
 	if bits&groupLimited != 0 {
 		gl = g.ext.limit
@@ -379,7 +415,7 @@ func (g *Group) start(t *Task, f func(*Task) error, op string, wait bool) bool {
 		// counted; a refused task is uncounted again, so that Wait does
 		// not wait for it.
 		g.count()
-		if !g.p.s.inject(j) {
+		if !g.s.inject(j) {
 			g.l.arrive()
 			if gl != nil {
 				for _, ok := gl.release(); ok; _, ok = gl.release() {
@@ -391,7 +427,7 @@ func (g *Group) start(t *Task, f func(*Task) error, op string, wait bool) bool {
 			}
 			panic(errClosed)
 		}
-		g.p.s.notify()
+		g.s.notify()
 		return true
 	}
 	if t.meas != nil {
@@ -512,7 +548,7 @@ func (g *Group) wait(t *Task) error {
 		if t.meas != nil {
 			t.meas.joinGroup(t, g) // a measured run: see meterHooks
 		}
-		t.waited(g)
+		g.waitedBy(t)
 	} else {
 		g.l.wait()
 	}
@@ -580,4 +616,31 @@ func (g *Group) fail(f *failure) {
 		}
 	}
 	g.mu.Unlock()
+}
+
+// The Group's calls as a job kind (jobKind): the core runs its tasks and
+// waits for it through them.
+var _ jobKind = (*Group)(nil)
+
+// frame returns the context of the group's tasks, and the task that
+// waits for them: the task that made the group, or nil.
+func (g *Group) frame() (context.Context, *Task) { return g.ctx, g.parent }
+
+// latch returns the latch that counts the group's tasks.
+func (g *Group) latch() *latch { return &g.l }
+
+// sync is the implicit wait of t, which made g and did not wait for it
+// (Task.sync): it takes g off t's groups, waits for its tasks, and seals
+// it. It returns the group's first panic or Goexit; the error is lost,
+// as it would be without a Wait.
+func (g *Group) sync(t *Task) *failure {
+	g.unlink(t)
+	g.settle()
+	if !g.l.done() {
+		t.runner.help(&g.l)
+	}
+	if t.meas != nil {
+		t.meas.joinGroup(t, g)
+	}
+	return g.seal()
 }

@@ -242,7 +242,7 @@ func TestGroupLayout(t *testing.T) {
 	if reflect.TypeFor[uintptr]().Size() != 8 {
 		return
 	}
-	for _, name := range []string{"parent", "p", "ctx", "ext", "flags"} {
+	for _, name := range []string{"parent", "s", "ctx", "ext", "flags"} {
 		f, ok := g.FieldByName(name)
 		require.True(t, ok, name)
 		assert.GreaterOrEqual(t, f.Offset, uintptr(64), name)

@@ -12,21 +12,26 @@ import (
 	"testing"
 )
 
-// The package's two layers, by file. The fork-join layer runs tasks on
-// the engine's workers; the engine names nothing of it. The loops, which
-// used only the fork-join layer's exported names, are package par: the
-// compiler now keeps them on sched's exported API.
+// The package's three layers, by file. The kinds of task (forks and
+// their joins, groups, the pool and its default, the measuring) run on
+// the fork-join core; the core runs any task through its record or its
+// kind (jobKind) and its hooks (meterHooks), and names nothing above it.
+// The core runs on the engine's workers; the engine names nothing of
+// either. The loops, which used only exported names, are package par:
+// the compiler keeps them on sched's exported API.
 //
-//	fork-join   pool.go  task.go  fork.go  forkstack.go  runner.go  group.go  lend.go
-//	            crewtable.go  default.go  measure.go
+//	kinds       pool.go  group.go  fork.go  default.go  measure.go
+//	              |  jobKind (Group), meterHooks (taskMeter)
+//	core        task.go  runner.go  lend.go  forkstack.go  crewtable.go
 //	              |  host (Pool implements it)
 //	engine      config.go  run.go  scheduler.go  worker.go  mastermode.go
 //	            randommode.go  park.go  inject.go  latch.go  panic.go
 //	            perworker.go  stats.go  profile.go  cpuclock_linux.go
 //	            cpuclock_other.go  race.go  norace.go  doc.go  parktable.go  modes.go
 var (
-	forkJoinFiles = []string{"pool.go", "task.go", "fork.go", "forkstack.go", "runner.go", "group.go", "lend.go", "crewtable.go", "default.go", "measure.go"}
-	engineFiles   = []string{
+	kindFiles   = []string{"pool.go", "group.go", "fork.go", "default.go", "measure.go"}
+	coreFiles   = []string{"task.go", "runner.go", "lend.go", "forkstack.go", "crewtable.go"}
+	engineFiles = []string{
 		"config.go", "run.go", "scheduler.go", "worker.go", "mastermode.go",
 		"randommode.go", "park.go", "inject.go", "latch.go", "panic.go",
 		"perworker.go", "stats.go", "profile.go", "cpuclock_linux.go", "cpuclock_other.go",
@@ -79,7 +84,7 @@ func TestLayers(t *testing.T) {
 	fset, files, pkg, info := checkedPackage(t)
 	for name := range files {
 		if layer(name) < 0 {
-			t.Errorf("%s is in no layer: add it to engineFiles or forkJoinFiles", name)
+			t.Errorf("%s is in no layer: add it to engineFiles, coreFiles or kindFiles", name)
 		}
 	}
 	for id, obj := range info.Uses {
@@ -98,18 +103,21 @@ func TestLayers(t *testing.T) {
 // The layers, from the bottom up, as layer numbers them.
 const (
 	engine = iota
-	forkJoin
+	coreLayer
+	kindLayer
 )
 
-var layers = []string{"engine", "fork-join"}
+var layers = []string{"engine", "core", "kinds"}
 
 // layer returns the layer of the file name, or -1 for none.
 func layer(name string) int {
 	switch {
 	case slices.Contains(engineFiles, name):
 		return engine
-	case slices.Contains(forkJoinFiles, name):
-		return forkJoin
+	case slices.Contains(coreFiles, name):
+		return coreLayer
+	case slices.Contains(kindFiles, name):
+		return kindLayer
 	}
 	return -1
 }
@@ -120,6 +128,7 @@ func layer(name string) int {
 var kindEntries = map[string]string{
 	"Pool.DoMeasured": "measure.go",
 	"Task.NewRegion":  "measure.go",
+	"Task.NewGroup":   "group.go",
 }
 
 // TestMethodsInTheirTypesFile checks that every method of a type is
@@ -153,16 +162,11 @@ func TestMethodsInTheirTypesFile(t *testing.T) {
 
 // maxKnot is the most files that may all reach each other, through the
 // names they use, in a group of the package (a knot: no file of it can
-// change without reading the others). The fork-join layer's knot is still
-// larger, and may not grow.
-const (
-	maxKnot         = 4
-	maxForkJoinKnot = 8
-)
+// change without reading the others).
+const maxKnot = 4
 
 // TestKnots checks that no group of more than maxKnot files all reach
-// each other, except the fork-join layer's one, of at most
-// maxForkJoinKnot.
+// each other.
 func TestKnots(t *testing.T) {
 	fset, _, pkg, info := checkedPackage(t)
 	uses := map[string]map[string]bool{}
@@ -179,21 +183,10 @@ func TestKnots(t *testing.T) {
 			uses[from][to] = true
 		}
 	}
-	knots := 0
 	for _, group := range fileGroups(uses) {
-		limit := maxKnot
-		if slices.ContainsFunc(group, func(f string) bool { return layer(f) == forkJoin }) {
-			limit = maxForkJoinKnot
-			if len(group) > maxKnot {
-				knots++
-			}
+		if len(group) > maxKnot {
+			t.Errorf("%d files all reach each other, more than %d: %v", len(group), maxKnot, group)
 		}
-		if len(group) > limit {
-			t.Errorf("%d files all reach each other, more than %d: %v", len(group), limit, group)
-		}
-	}
-	if knots > 1 {
-		t.Errorf("%d knots in the fork-join layer: one may exceed %d files, no more", knots, maxKnot)
 	}
 }
 

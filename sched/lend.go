@@ -55,7 +55,6 @@ import (
 // crew is the goroutines of a Pool and the hand-over of workers between
 // them.
 type crew struct {
-	p     *Pool
 	s     *scheduler[Job]
 	seats []seat // indexed by Worker.id
 	// blocked is the number of goroutines that lent their worker, in
@@ -126,9 +125,8 @@ type seat struct {
 	_            pad.Line
 }
 
-func newCrew(p *Pool, s *scheduler[Job]) *crew {
+func newCrew(s *scheduler[Job]) *crew {
 	c := &crew{
-		p:         p,
 		s:         s,
 		seats:     make([]seat, len(s.workers)),
 		calls:     make(chan struct{}, s.cfg.MaxBlocked),
@@ -148,7 +146,7 @@ func (c *crew) newRunner(w *Worker[Job]) *runner {
 		r.w = w
 		return r
 	}
-	return &runner{p: c.p, w: w, resume: make(chan struct{}, 1)}
+	return &runner{c: c, w: w, resume: make(chan struct{}, 1)}
 }
 
 // freeRunner keeps r, whose goroutine ends at depth zero and touches it
@@ -648,13 +646,4 @@ func (c *crew) unseatedCaller() *runner {
 		return r
 	}
 	return nil
-}
-
-// nilWait panics if a task of any pool calls op with a nil Task: the wait
-// would block its worker, and on a pool of one worker never end. A
-// goroutine in Task.Block's function runs no task.
-func nilWait(op string) {
-	if calledByTask() {
-		panic(byTask(op + " with a nil Task"))
-	}
 }

@@ -23,7 +23,7 @@ func TestLimitRefusesQueued(t *testing.T) {
 	gl.sem <- struct{}{} // a task holds the token
 	ran := false
 	g.count()
-	require.True(t, gl.queue(Job{group: g, fn: func(*Task) error { ran = true; return nil }}), "the job queues")
+	require.True(t, gl.queue(Job{kind: g, fn: func(*Task) error { ran = true; return nil }}), "the job queues")
 	<-gl.sem // the task ends, as a Go takes the token
 	p.Close()
 	assert.PanicsWithValue(t, errClosed, func() { g.Go(nil, func(*Task) error { return nil }) })

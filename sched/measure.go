@@ -31,8 +31,8 @@ import (
 // groups. Its methods are the scheduler's hooks (meterHooks).
 type taskMeter struct {
 	m      *meter
-	mu     sync.Mutex // guards groups
-	groups map[*Group]*groupTally
+	mu     sync.Mutex              // guards groups
+	groups map[jobKind]*groupTally // by Group
 }
 
 var _ meterHooks = (*taskMeter)(nil)
@@ -76,13 +76,13 @@ func (p *Pool) DoMeasured(ctx context.Context, m Measure, f func(*Task) error) (
 }
 
 // group returns the tally of g's tasks, new if g has none yet.
-func (tm *taskMeter) group(g *Group) *groupTally {
+func (tm *taskMeter) group(g jobKind) *groupTally {
 	tm.mu.Lock()
 	defer tm.mu.Unlock()
 	gt := tm.groups[g]
 	if gt == nil {
 		if tm.groups == nil {
-			tm.groups = map[*Group]*groupTally{}
+			tm.groups = map[jobKind]*groupTally{}
 		}
 		gt = new(groupTally)
 		tm.groups[g] = gt
@@ -91,7 +91,7 @@ func (tm *taskMeter) group(g *Group) *groupTally {
 }
 
 // lookup returns the tally of g's tasks, or nil if none was measured.
-func (tm *taskMeter) lookup(g *Group) *groupTally {
+func (tm *taskMeter) lookup(g jobKind) *groupTally {
 	tm.mu.Lock()
 	defer tm.mu.Unlock()
 	return tm.groups[g]
@@ -209,20 +209,20 @@ func (tm *taskMeter) join(t *Task, b *record, own bool) {
 // goTask is a Group.Go by t: it ends t's strand, counts a fork, and
 // returns f as a measured task of g. Go resumes t's strand once the task
 // is in the queue.
-func (tm *taskMeter) goTask(t *Task, g *Group, f func(*Task) error) func(*Task) error {
+func (tm *taskMeter) goTask(t *Task, g jobKind, f func(*Task) error) func(*Task) error {
 	t.strand.stop(tm.m)
 	return tm.task(tm.group(g), t.strand.fork(tm.m.burden), f)
 }
 
 // joinGroup adds to t the tally of g's tasks, which have all finished:
 // their work too if t made g, else only their paths.
-func (tm *taskMeter) joinGroup(t *Task, g *Group) {
+func (tm *taskMeter) joinGroup(t *Task, g jobKind) {
 	open := t.strand.held(tm.m)
 	// No tally: no measured task, as of a Pool's group, or one fed from
 	// outside.
 	if gt := tm.lookup(g); gt != nil {
 		gt.mu.Lock()
-		if g.parent == t {
+		if _, up := g.frame(); up == t { // t made g
 			t.strand.join(&gt.tally)
 		} else {
 			t.strand.joinPath(&gt.tally)

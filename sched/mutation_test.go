@@ -108,7 +108,7 @@ var testCases = []mutant.TestCase{
 	// The implicit wait seals the task's groups before it joins its forks:
 	// a fork that starts a task in its parent's group panics.
 	{Mutant: mutant.Mutant{Name: "the implicit wait seals the groups first", Patches: []mutant.Patch{
-		patchOf("task.go", "\tr := t.runner\n\tfor t.forks.unjoined > 0 {\n", "\tr := t.runner\n\tfor t.groups != nil {\n\t\tg := t.groups\n\t\tg.unlink(t)\n\t\tg.settle()\n\t\tif !g.l.done() {\n\t\t\tr.help(&g.l)\n\t\t}\n\t\tkeep(g.seal())\n\t}\n\tfor t.forks.unjoined > 0 {\n"),
+		patchOf("task.go", "\tr := t.runner\n\tfor t.forks.unjoined > 0 {\n", "\tr := t.runner\n\tfor t.groups != nil {\n\t\tkeep(t.groups.sync(t))\n\t}\n\tfor t.forks.unjoined > 0 {\n"),
 	}}, Test: "^TestImplicitJoinForksFirst$"},
 	// A frame that a Goexit ends does not wait for its forks: Do ends while
 	// parts of a loop still run.
@@ -117,7 +117,7 @@ var testCases = []mutant.TestCase{
 	}}, Test: "^TestGoexitWaitsForForks$"},
 	// A Join whose f calls Goexit does not wait for g.
 	{Mutant: mutant.Mutant{Name: "a Goexit in f does not wait for g", Patches: []mutant.Patch{
-		patchOf("runner.go", "\tr.await(&js.b.l)\n", "\tif !f.goexit {\n\t\tr.await(&js.b.l)\n\t}\n"),
+		patchOf("fork.go", "\tr.await(&js.b.l)\n", "\tif !f.goexit {\n\t\tr.await(&js.b.l)\n\t}\n"),
 	}}, Test: "^TestGoexitWaitsForForks$"},
 	// A measured goroutine keeps its forks private: their joins take them
 	// back and call them in frames that no one measures.
@@ -137,7 +137,7 @@ var testCases = []mutant.TestCase{
 	// An unseated task's use of t does not take its worker back: the task
 	// pushes into a queue that another goroutine owns, and waits for ever.
 	{Mutant: mutant.Mutant{Name: "an unseated task uses the worker it lent", Patches: []mutant.Patch{
-		patchOf("task.go", "\t\tt.runner.p.crew.reseat(t.runner)\n", "\t\tt.runner.top, t.runner.unseated = t, false\n"),
+		patchOf("task.go", "\t\tt.runner.c.reseat(t.runner)\n", "\t\tt.runner.top, t.runner.unseated = t, false\n"),
 	}}, Test: "^TestBlockEndsUnseated$/master/use_of_t$"},
 	// A task that ends unseated is not counted in Stats.
 	{Mutant: mutant.Mutant{Name: "an unseated end is not counted", Patches: []mutant.Patch{

@@ -59,22 +59,6 @@ type Pool struct {
 // choices.
 type PoolConfig = Config[Job]
 
-// Job is an item of a Pool's queues: one task waiting to run. Its fields are
-// not exported; a program names the type only to make queues for a Pool, as
-// in
-//
-//	newQueue, err := catalog.Factory[sched.Job]("cl-ub")
-//	pool, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue})
-//
-// A Job is a Fork's task (fork set) or a Group's (group and fn set). The
-// fields are concrete pointers rather than an interface, so that a Join
-// recognizes its own fork's Job by comparing one word.
-type Job struct {
-	fork  *record           // the record of a Fork's task, or nil
-	group *Group            // the group of a Group's task
-	fn    func(*Task) error // the function of a Group's task
-}
-
 // NewPool starts a Pool of workers, as cfg describes, and returns it.
 // NewPool() has GOMAXPROCS workers, each with the default queue, in
 // Random mode: the choice for most programs. NewPool(cfg) has cfg.Workers
@@ -99,7 +83,7 @@ func NewPool(cfg ...PoolConfig) (*Pool, error) {
 	p.s = s
 	s.inj.init()        // tasks come from outside a Pool only
 	s.hostCounts = true // exec counts each task, however it ends
-	p.crew = newCrew(p, s)
+	p.crew = newCrew(s)
 	addPool(p.crew) // until Close: see calledByTask
 	s.pin()         // the Pool's own count, until Close
 	s.start(context.Background())
@@ -150,16 +134,7 @@ func (p *Pool) checkDo(op string, f func(*Task) error) {
 // NewGroup returns a new Group of the pool with a context derived from ctx.
 // Its tasks may be started from any goroutine, a task's or not.
 func (p *Pool) NewGroup(ctx context.Context) *Group {
-	return p.setUp(newOutsideGroup(), ctx)
-}
-
-// setUp makes g a new group of the pool, with a context derived from ctx,
-// and returns it. Task.NewGroup passes a plain Group, without credit.
-func (p *Pool) setUp(g *Group, ctx context.Context) *Group {
-	g.p = p
-	g.ctx, g.cancel = context.WithCancelCause(ctx)
-	g.flags.Or(groupReady) // atomic, though nobody else has g yet: see setUpZero
-	return g
+	return newOutsideGroup().setUp(p.s, ctx)
 }
 
 // Close waits for every task to finish, stops the workers, and returns the

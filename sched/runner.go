@@ -1,9 +1,45 @@
 package sched
 
 import (
+	"context"
+
 	"github.com/worksteal/wsq/internal/atomicx"
 	"github.com/worksteal/wsq/internal/pad"
 )
+
+// Job is an item of a Pool's queues: one task waiting to run. Its fields are
+// not exported; a program names the type only to make queues for a Pool, as
+// in
+//
+//	newQueue, err := catalog.Factory[sched.Job]("cl-ub")
+//	pool, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue})
+//
+// A Job is a Fork's task (fork set) or a task of another kind (kind and fn
+// set): a Group's. A fork is a concrete pointer, so that a Join recognizes
+// its own fork's Job by comparing one word.
+type Job struct {
+	fork *record           // the record of a Fork's task, or nil
+	kind jobKind           // the kind of any other task: its Group
+	fn   func(*Task) error // the function of a kind's task
+}
+
+// jobKind is a kind of task above the core, other than a fork: a Group's
+// (group.go). The core runs its tasks, and waits for it, through these
+// calls alone.
+//
+//	call    made by                  returns or does
+//	frame   runner.exec, descends    the context of its tasks, and the task that waits for them
+//	call    runner.exec              runs f as its task t, and keeps f's error
+//	arrive  runner.end               counts the end of a task, failed with f if not nil; a job to start next
+//	latch   Task.latch, checkWait    the latch that counts its tasks
+//	sync    Task.sync                waits for it as t, which made it and did not wait: its first failure
+type jobKind interface {
+	frame() (ctx context.Context, up *Task)
+	call(t *Task, f func(*Task) error)
+	arrive(f *failure) (Job, bool)
+	latch() *latch
+	sync(t *Task) *failure
+}
 
 // runner is one goroutine of a Pool: in the Go runtime's terms, an M to
 // the worker's P. It holds the stack of task frames running on it, the
@@ -50,7 +86,7 @@ import (
 // anyway: so a Goexit ends only tasks that wait for it. Each frame it
 // ends waits for the tasks the frame started first (end).
 type runner struct {
-	p *Pool
+	c *crew
 	// w is the worker the goroutine runs; while its task is in
 	// Task.Block or a compensated wait, the worker it lent and will take
 	// back; nil while it is a parked spare. The goroutine that hands
@@ -150,26 +186,6 @@ func (r *runner) leaveCall(gt *Task) {
 // endCall is leaveCall's rare case: the call left forks or groups.
 func (r *runner) endCall(gt *Task) { r.end(gt, nil).raise() }
 
-// joinFailed ends a join (Join, JoinFunc, Future.Join) whose functions did
-// not return; v is what recover returned. Their deferred calls call it. If
-// the task taken back was running here, it ends its frame as a task's and
-// repeats its failure. Otherwise Join's f failed: it waits for g,
-// dropping its outcome, and repeats f's failure. A Goexit goes on by
-// itself once the wait is over.
-func (r *runner) joinFailed(js *joinState, v any) {
-	f := recovered(v)
-	if js.gt != nil {
-		if !f.goexit {
-			r.w.ran()
-		}
-		r.end(js.gt, f).raise()
-		return
-	}
-	r.await(&js.b.l)
-	r.forks.joined(r.w, js.b)
-	f.raise()
-}
-
 // exec runs the task of j, a fork or a Group's task, in a frame of its
 // own: it calls the task's function, waits for what the function left
 // unjoined, and records the outcome. A panic stops at this frame and
@@ -194,8 +210,9 @@ func (r *runner) exec(j Job) {
 			p.meas.startFork(t, b) // a measured run: see meterHooks
 		}
 	} else {
-		g := j.group
-		t.group, t.ctx, t.ctxOf, t.up = g, g.ctx, t, g.parent
+		k := j.kind
+		t.kind, t.ctxOf = k, t
+		t.ctx, t.up = k.frame()
 	}
 	ok := false
 	defer func() {
@@ -203,7 +220,7 @@ func (r *runner) exec(j Job) {
 		if !ok {
 			f = recovered(recover())
 		}
-		if r.unseated && r.p.crew.endUnseated(t, f) {
+		if r.unseated && r.c.endUnseated(t, f) {
 			return
 		}
 		w := r.w
@@ -216,7 +233,7 @@ func (r *runner) exec(j Job) {
 	if b := j.fork; b != nil {
 		b.task.call(t)
 	} else {
-		j.group.call(t, j.fn)
+		j.kind.call(t, j.fn)
 	}
 	ok = true
 }
@@ -259,9 +276,9 @@ func (r *runner) end(t *Task, f *failure) *failure {
 	if b := t.rec; b != nil {
 		t.rec = nil
 		b.arrive(f)
-	} else if g := t.group; g != nil {
-		t.group = nil
-		if j, ok := g.arrive(f); ok {
+	} else if k := t.kind; k != nil {
+		t.kind = nil
+		if j, ok := k.arrive(f); ok {
 			r.handOn(j)
 		}
 	}
@@ -359,7 +376,7 @@ func descends(j Job, t *Task) bool {
 	if b := j.fork; b != nil {
 		p = b.parent
 	} else {
-		p = j.group.parent
+		_, p = j.kind.frame()
 	}
 	for range maxAncestors {
 		if p == t {
@@ -398,16 +415,16 @@ func (r *runner) help(l *latch) {
 				continue
 			}
 			r.w.putBack(j)
-			r.p.crew.compensate(r, l)
+			r.c.compensate(r, l)
 			return
 		}
-		if r.p.crew.lendToWaiter(r, l) {
+		if r.c.lendToWaiter(r, l) {
 			continue
 		}
 		if !stole {
 			r.checkWait(l)
 			if r.stealing >= maxStealingJoins {
-				r.p.crew.compensate(r, l) // only the worker's own tasks may nest deeper
+				r.c.compensate(r, l) // only the worker's own tasks may nest deeper
 				return
 			}
 			stole = true

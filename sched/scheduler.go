@@ -13,25 +13,14 @@ import (
 	"github.com/worksteal/wsq/internal/pad"
 )
 
-// The package has two layers, each a set of files:
-//
-//	layer      files                                              does
-//	fork-join  pool, task, fork, forkstack, runner, group, lend,   runs tasks on the engine's workers
-//	           crewtable, default, measure
-//	engine     config, run, modes, scheduler, worker, mastermode, runs workers over queues
-//	           randommode, park, parktable, inject, latch, panic,
-//	           perworker, stats, profile, cpuclock, race, norace, doc
-//
-// No layer names one above it. The engine needs the fork-join layer only
-// through host. Inside the engine, the core (scheduler, worker, stats)
-// names no mode and not Run: park builds on the core, each mode on park,
-// modes.go on both modes, and Run on modes.go. layers_test.go checks the
-// layers, and that no more than four files all reach each other but the
-// fork-join layer's knot. The loops and sorts are package par, on the
-// exported names alone.
+// The package has three layers: the engine (this file and those it
+// builds on), the fork-join core, and the kinds of task above it (see
+// Layers in INTERNALS.md; layers_test.go checks them). No layer names one
+// above it: the engine needs the core only through host. Inside the
+// engine, scheduler, worker and stats name no mode and not Run.
 
 // host is the layer that a scheduler runs its workers for: Run's handler
-// (runHost), or the fork-join layer above.
+// (runHost), or a Pool.
 type host[T any] interface {
 	// handle handles one item on w, as a Handler does.
 	handle(ctx context.Context, v T, w *Worker[T]) error

@@ -56,10 +56,11 @@ type Task struct {
 	ctx   context.Context
 	ctxOf *Task
 	up    *Task
-	// rec and group are the fork record or the Group of the task that
-	// exec runs in the frame, whose latch counts it; both nil for a call.
-	rec   *record
-	group *Group
+	// rec and kind are the fork record, or the kind (a Group), of the
+	// task that exec runs in the frame, whose latch counts it; both nil
+	// for a call.
+	rec  *record
+	kind jobKind
 	// meas is the measured run of the task (see meterHooks), nil if it
 	// is not measured. Its forks read it when they start.
 	meas meterHooks
@@ -75,7 +76,7 @@ type Task struct {
 	// to the one before it (Group.older) and back, so that a wait takes
 	// its own off in any order.
 	forks  forkList
-	groups *Group
+	groups jobKind
 	// strand is the task's measure while meas is set, and into the
 	// tally its group's task adds it to. Only meas's hooks touch them.
 	strand strand
@@ -88,8 +89,8 @@ func (t *Task) latch() *latch {
 	if t.rec != nil {
 		return &t.rec.l
 	}
-	if t.group != nil {
-		return &t.group.l
+	if t.kind != nil {
+		return t.kind.latch()
 	}
 	return nil
 }
@@ -123,8 +124,8 @@ type meterHooks interface {
 	leave(r *runner)
 	fork(t *Task, b *record)
 	join(t *Task, b *record, own bool)
-	goTask(t *Task, g *Group, f func(*Task) error) func(*Task) error
-	joinGroup(t *Task, g *Group)
+	goTask(t *Task, g jobKind, f func(*Task) error) func(*Task) error
+	joinGroup(t *Task, g jobKind)
 	blockStart(t *Task) time.Duration
 	blockEnd(t *Task, start time.Duration)
 }
@@ -161,21 +162,6 @@ func (t *Task) Demand() int {
 		return 0
 	}
 	return r.w.demand()
-}
-
-// NewGroup returns a new Group of t's pool with a context derived from
-// t's. If t's function returns without waiting for the group, t waits for
-// it then. It fails with the group's panic, if a task panicked; the
-// group's error is lost, as it would be without a Wait.
-func (t *Task) NewGroup() *Group {
-	t.use("Task.NewGroup")
-	g := t.runner.p.setUp(new(Group), t.ctxOf.ctx)
-	g.parent = t
-	if o := t.groups; o != nil {
-		g.older, o.newer = o, g
-	}
-	t.groups = g
-	return g
 }
 
 // Block runs f, a call that blocks (I/O, a system call, a lock, a channel,
@@ -230,14 +216,14 @@ func (t *Task) Block(f func()) {
 		if f == nil {
 			panic(nilFunction("Task.Block", ""))
 		}
-		t.runner.p.crew.blockUnseated(t, f) // no worker to lend
+		t.runner.c.blockUnseated(t, f) // no worker to lend
 		return
 	}
 	t.use("Task.Block")
 	if f == nil {
 		panic(nilFunction("Task.Block", ""))
 	}
-	t.runner.p.crew.block(t, f)
+	t.runner.c.block(t, f)
 }
 
 // unseated reports whether t is the task of its goroutine, at depth zero,
@@ -267,7 +253,7 @@ func (t *Task) use(op string) {
 // (see crew.endBlock); any other caller misuses t.
 func (t *Task) useSlow(op string) {
 	if t != nil && t.unseated() {
-		t.runner.p.crew.reseat(t.runner)
+		t.runner.c.reseat(t.runner)
 		return
 	}
 	panic(misuse(t, op))
@@ -293,14 +279,6 @@ func nilFunction(op, arg string) string {
 		arg = " " + arg
 	}
 	return "sched: " + op + " with a nil function" + arg
-}
-
-// waited takes g, which the task has waited for, off its groups, if it
-// made g and has not waited for it before.
-func (t *Task) waited(g *Group) {
-	if g.parent == t && (t.groups == g || g.newer != nil) { // linked: see Group.parent
-		g.unlink(t)
-	}
 }
 
 // sync waits for the forks and groups the task made and did not wait
@@ -333,16 +311,7 @@ func (t *Task) sync() *failure {
 		b.letGo()
 	}
 	for t.groups != nil {
-		g := t.groups
-		g.unlink(t)
-		g.settle()
-		if !g.l.done() {
-			r.help(&g.l)
-		}
-		if t.meas != nil {
-			t.meas.joinGroup(t, g)
-		}
-		keep(g.seal())
+		keep(t.groups.sync(t)) // takes itself off t.groups
 	}
 	return first
 }

@@ -39,7 +39,8 @@ func checkUnjoined(t *Task, forks map[*record]bool, groups map[*Group]bool) erro
 	}
 	n = 0
 	var newerG *Group
-	for g := t.groups; g != nil; newerG, g = g, g.older {
+	newest, _ := t.groups.(*Group)
+	for g := newest; g != nil; newerG, g = g, g.older {
 		if !groups[g] || g.newer != newerG || g.parent != t {
 			return fmt.Errorf("group %d from the newest: expected %v, linked back %v", n, groups[g], g.newer == newerG)
 		}
