@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"context"
 	"slices"
 	"sync/atomic"
 
@@ -163,13 +164,28 @@ func (rec *procRecord[A]) clear() { (*taskRecord[A, struct{}])(rec).clear() }
 func (rec *procRecord[A]) results() *resultRecord[struct{}] { return &rec.resultRecord }
 
 // arrive records the task's outcome (nil for success) and counts it as
-// finished.
-func (b *record) arrive(f *failure) {
+// finished. A fork hands no job on.
+func (b *record) arrive(f *failure) (Job, bool) {
 	if f != nil {
 		b.l.getSlow().fail = f
 	}
 	b.l.arrive()
+	return Job{}, false
 }
+
+// The record's calls as a job kind (jobKind). The core takes a fork's
+// fast path by its type; these serve any code that runs a Job as any.
+var _ jobKind = (*record)(nil)
+
+// origin returns the context of the fork's task, its forking task's, and
+// the forking task, which waits for it.
+func (b *record) origin() (context.Context, *Task) { return b.parent.ctxOf.ctx, b.parent }
+
+// call runs the fork's task as t: its function is in the record.
+func (b *record) call(t *Task, _ func(*Task) error) { b.task.call(t) }
+
+// latch returns the latch that counts the fork's task.
+func (b *record) latch() *latch { return &b.l }
 
 // letGo counts a party done with b (see parties); the second clears what
 // b holds of its goroutines.
@@ -399,11 +415,11 @@ func (s *forkStack) publish(w *Worker[Job], k int) {
 	}
 	w.count(int64(k))
 	if k == 1 { // the usual case while the worker's items are long: no batch
-		w.pushOne(Job{fork: s.mark(s.slots[0])})
+		w.pushOne(Job{kind: s.mark(s.slots[0])})
 	} else {
 		batch := s.batch[:0]
 		for _, b := range s.slots[:k] {
-			batch = append(batch, Job{fork: s.mark(b)})
+			batch = append(batch, Job{kind: s.mark(b)})
 		}
 		w.push(batch)
 		clear(batch)

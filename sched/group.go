@@ -328,7 +328,7 @@ func (t *Task) NewGroup() *Group {
 // waitedBy takes g, which t has waited for, off t's groups, if t made g
 // and has not waited for it before.
 func (g *Group) waitedBy(t *Task) {
-	if g.parent == t && (t.groups == jobKind(g) || g.newer != nil) { // linked: see Group.parent
+	if g.parent == t && (t.groups == unwaited(g) || g.newer != nil) { // linked: see Group.parent
 		g.unlink(t)
 	}
 }
@@ -620,11 +620,14 @@ func (g *Group) fail(f *failure) {
 
 // The Group's calls as a job kind (jobKind): the core runs its tasks and
 // waits for it through them.
-var _ jobKind = (*Group)(nil)
+var (
+	_ jobKind  = (*Group)(nil)
+	_ unwaited = (*Group)(nil)
+)
 
-// frame returns the context of the group's tasks, and the task that
+// origin returns the context of the group's tasks, and the task that
 // waits for them: the task that made the group, or nil.
-func (g *Group) frame() (context.Context, *Task) { return g.ctx, g.parent }
+func (g *Group) origin() (context.Context, *Task) { return g.ctx, g.parent }
 
 // latch returns the latch that counts the group's tasks.
 func (g *Group) latch() *latch { return &g.l }

@@ -94,7 +94,7 @@ func privateProgram(sc privateScenario) interleave.Program {
 					thief := &Task{}
 					for range sc.steals {
 						if j, res := w.queue.TrySteal(); res == wsq.Taken {
-							j.fork.task.call(thief)
+							j.kind.(*record).task.call(thief)
 						} else {
 							w.ask() // as random.steal does
 						}
@@ -107,7 +107,7 @@ func privateProgram(sc privateScenario) interleave.Program {
 					if !ok {
 						break
 					}
-					b := j.fork.task.(*taskRecord[int, int])
+					b := j.kind.(*record).task.(*taskRecord[int, int])
 					drained = append(drained, b.a)
 					b.call(root)
 				}

@@ -222,7 +222,7 @@ func (tm *taskMeter) joinGroup(t *Task, g jobKind) {
 	// outside.
 	if gt := tm.lookup(g); gt != nil {
 		gt.mu.Lock()
-		if _, up := g.frame(); up == t { // t made g
+		if _, up := g.origin(); up == t { // t made g
 			t.strand.join(&gt.tally)
 		} else {
 			t.strand.joinPath(&gt.tally)

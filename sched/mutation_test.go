@@ -29,7 +29,7 @@ var explorerCases = []struct {
 	// private forks left are older than the queue's items.
 	{mutant.Mutant{Name: "publish takes the newest forks", Patches: []mutant.Patch{
 		patchOf("forkstack.go", "\t\tfor _, b := range s.slots[:k] {\n", "\t\tfor _, b := range s.slots[s.n-k : s.n] {\n"),
-		patchOf("forkstack.go", "\t\tw.pushOne(Job{fork: s.mark(s.slots[0])})\n", "\t\tw.pushOne(Job{fork: s.mark(s.slots[s.n-1])})\n"),
+		patchOf("forkstack.go", "\t\tw.pushOne(Job{kind: s.mark(s.slots[0])})\n", "\t\tw.pushOne(Job{kind: s.mark(s.slots[s.n-1])})\n"),
 		patchOf("forkstack.go", "\tcopy(s.slots, s.slots[k:n])\n", ""),
 	}}, "ask-answered"},
 	// A publish leaves the forks it published among the private ones:

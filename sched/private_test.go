@@ -76,7 +76,7 @@ func TestPublishOldest(t *testing.T) {
 		// pop them back in the order a join finds them.
 		for i := 3; i >= 0; i-- {
 			j, ok := w.next()
-			if !ok || j.fork != &fs[i].rec.record {
+			if !ok || j.kind != jobKind(&fs[i].rec.record) {
 				return fmt.Errorf("the queue's item %d from the newest is not fork %d", 3-i, i)
 			}
 			r.exec(j)

@@ -14,31 +14,29 @@ import (
 //	newQueue, err := catalog.Factory[sched.Job]("cl-ub")
 //	pool, err := sched.NewPool(sched.PoolConfig{NewQueue: newQueue})
 //
-// A Job is a Fork's task (fork set) or a task of another kind (kind and fn
-// set): a Group's. A fork is a concrete pointer, so that a Join recognizes
-// its own fork's Job by comparing one word.
+// A Job is three words, as small as a Pool's queues can make it: the
+// kind of its task, a Fork's record or a Group, and for a Group's task,
+// its function.
 type Job struct {
-	fork *record           // the record of a Fork's task, or nil
-	kind jobKind           // the kind of any other task: its Group
-	fn   func(*Task) error // the function of a kind's task
+	kind jobKind           // the task's fork record, or its Group
+	fn   func(*Task) error // the function of a Group's task; nil for a fork
 }
 
-// jobKind is a kind of task above the core, other than a fork: a Group's
-// (group.go). The core runs its tasks, and waits for it, through these
-// calls alone.
+// jobKind is what the core knows of a task's kind: a fork's record
+// (forkstack.go), or a kind above the core, a Group (group.go). The core
+// runs a fork by its record, which it knows, and any other task through
+// these calls alone.
 //
 //	call    made by                  returns or does
-//	frame   runner.exec, descends    the context of its tasks, and the task that waits for them
-//	call    runner.exec              runs f as its task t, and keeps f's error
+//	origin  runner.exec, descends    the context of its tasks, and the task that waits for them
+//	call    runner.exec              runs its task t (a Group's runs f), and keeps its outcome
 //	arrive  runner.end               counts the end of a task, failed with f if not nil; a job to start next
 //	latch   Task.latch, checkWait    the latch that counts its tasks
-//	sync    Task.sync                waits for it as t, which made it and did not wait: its first failure
 type jobKind interface {
-	frame() (ctx context.Context, up *Task)
+	origin() (ctx context.Context, up *Task)
 	call(t *Task, f func(*Task) error)
 	arrive(f *failure) (Job, bool)
 	latch() *latch
-	sync(t *Task) *failure
 }
 
 // runner is one goroutine of a Pool: in the Go runtime's terms, an M to
@@ -202,7 +200,8 @@ func (r *runner) exec(j Job) {
 	if r.unseated {
 		r.top = nil
 	}
-	if b := j.fork; b != nil {
+	b, isFork := j.kind.(*record)
+	if isFork {
 		p := b.parent
 		t.rec, t.ctxOf, t.up = b, p.ctxOf, p
 		b.ranOn = r
@@ -212,7 +211,7 @@ func (r *runner) exec(j Job) {
 	} else {
 		k := j.kind
 		t.kind, t.ctxOf = k, t
-		t.ctx, t.up = k.frame()
+		t.ctx, t.up = k.origin()
 	}
 	ok := false
 	defer func() {
@@ -230,7 +229,7 @@ func (r *runner) exec(j Job) {
 		}
 		r.end(t, f)
 	}()
-	if b := j.fork; b != nil {
+	if isFork {
 		b.task.call(t)
 	} else {
 		j.kind.call(t, j.fn)
@@ -352,7 +351,7 @@ func (r *runner) drop(t *Task) {
 func (r *runner) next() (Job, bool) {
 	if b, ok := r.forks.take(); ok {
 		r.w.count(1) // exec counts it as handled
-		return Job{fork: b}, true
+		return Job{kind: b}, true
 	}
 	return r.w.next()
 }
@@ -373,10 +372,10 @@ func (r *runner) spawn(j Job) {
 // j, or one of its ancestors, so the reads need no synchronization.
 func descends(j Job, t *Task) bool {
 	var p *Task
-	if b := j.fork; b != nil {
+	if b, ok := j.kind.(*record); ok {
 		p = b.parent
 	} else {
-		_, p = j.kind.frame()
+		_, p = j.kind.origin()
 	}
 	for range maxAncestors {
 		if p == t {

@@ -76,12 +76,20 @@ type Task struct {
 	// to the one before it (Group.older) and back, so that a wait takes
 	// its own off in any order.
 	forks  forkList
-	groups jobKind
+	groups unwaited
 	// strand is the task's measure while meas is set, and into the
 	// tally its group's task adds it to. Only meas's hooks touch them.
 	strand strand
 	into   *groupTally
 	_      pad.Line // the frames of different workers must not share a line
+}
+
+// unwaited is what a task made and has not waited for, but its forks:
+// its newest Group (Task.groups). Its sync is the task's implicit wait
+// for it, as t: it takes itself off t.groups, waits, and returns its
+// first failure.
+type unwaited interface {
+	sync(t *Task) *failure
 }
 
 // latch returns the latch that counts the task, or nil for a call.
@@ -301,7 +309,7 @@ func (t *Task) sync() *failure {
 			// Private, on top: the frames above t have ended, and so have
 			// the joins t called. next puts it on the list.
 			j, _ := r.next()
-			b = j.fork
+			b = j.kind.(*record)
 			r.exec(j)
 		} else if !b.l.done() {
 			r.help(&b.l)
