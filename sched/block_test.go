@@ -5,6 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -229,10 +233,10 @@ func TestBlockBeyondLimit(t *testing.T) {
 	}
 }
 
-// TestBlockGoroutinesReturn checks that after a burst of blocking calls,
-// the pool is back to one goroutine per worker, plus at most one parked
-// spare per worker, with no goroutine blocked; Close ends them all
-// (TestMain checks for leaks).
+// TestBlockGoroutinesReturn checks that after a burst of blocking calls
+// and two garbage collections, the pool is back to one goroutine per
+// worker, plus at most one parked spare per worker, with no goroutine
+// blocked; Close ends them all (TestMain checks for leaks).
 func TestBlockGoroutinesReturn(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
@@ -252,6 +256,11 @@ func TestBlockGoroutinesReturn(t *testing.T) {
 					all, spares, blocked, _ := p.Goroutines()
 					return blocked == 0 && all-spares == workers
 				})
+				eventually(t, "the spares beyond one per worker ended", func() bool {
+					runtime.GC() // the second collection after the burst ends them
+					_, spares, _, maxSpares := p.Goroutines()
+					return spares <= maxSpares
+				})
 				_, spares, _, maxSpares := p.Goroutines()
 				assert.Equal(t, workers, maxSpares)
 				assert.LessOrEqual(t, spares, maxSpares)
@@ -269,7 +278,7 @@ func TestBlockGoroutinesReturn(t *testing.T) {
 // TestBlockReusesGoroutines checks that a goroutine whose Block is over
 // parks as a spare while other Blocks go on, that the next Blocks take
 // those spares rather than start goroutines, and that the spares beyond
-// one per worker end once no Block runs.
+// one per worker end once no Block runs, at the garbage collections.
 func TestBlockReusesGoroutines(t *testing.T) {
 	for _, mode := range sched.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
@@ -309,6 +318,7 @@ func TestBlockReusesGoroutines(t *testing.T) {
 			close(third)
 			require.NoError(t, g.Wait(nil))
 			eventually(t, "one goroutine per worker, and its spare", func() bool {
+				runtime.GC()
 				all, spares, blocked, maxSpares := p.Goroutines()
 				return blocked == 0 && all-spares == workers && spares <= maxSpares
 			})
@@ -629,10 +639,20 @@ func TestBlockEndsUnseated(t *testing.T) {
 // TestBlockKeepsNoFunction: Block does not keep its function, so a
 // closure over the caller's variables stays on the caller's stack, seated
 // or unseated. A closure costs what a function of no variables costs.
+// Other goroutines allocate meanwhile too (the worker's, the runtime's):
+// each figure is the least of a few measures, which such noise only
+// raises.
 func TestBlockKeepsNoFunction(t *testing.T) {
 	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	require.NoError(t, p.Do(context.Background(), func(tk *sched.Task) error {
 		n := 0
+		least := func(f func()) float64 {
+			m := testing.AllocsPerRun(100, f)
+			for range 4 {
+				m = min(m, testing.AllocsPerRun(100, f))
+			}
+			return m
+		}
 		for _, seated := range []bool{true, false} {
 			blocks := func(f func()) func() {
 				return func() {
@@ -642,16 +662,94 @@ func TestBlockKeepsNoFunction(t *testing.T) {
 					tk.Block(f)
 				}
 			}
-			none := testing.AllocsPerRun(100, blocks(func() {}))
-			closure := testing.AllocsPerRun(100, func() {
+			none := least(blocks(func() {}))
+			closure := least(func() {
 				if seated {
 					tk.WorkerID()
 				}
 				tk.Block(func() { n++ })
 			})
-			assert.Equal(t, none, closure, "allocations per Block of a closure, seated %v", seated)
+			assert.LessOrEqual(t, closure, none, "allocations per Block of a closure, seated %v", seated)
 		}
-		assert.Equal(t, 2*101, n) // AllocsPerRun calls it once more than it counts
+		assert.Equal(t, 2*5*101, n) // AllocsPerRun calls it once more than it counts
 		return nil
 	}))
+}
+
+// TestBlockSparesOutlastBurst checks that the goroutines of a burst of
+// Blocks stay parked for the next burst, whose Blocks run on them rather
+// than on new goroutines, while no garbage collection runs; and that the
+// collections after the bursts end the spares beyond one per worker.
+func TestBlockSparesOutlastBurst(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no collection but ours
+	for _, mode := range sched.Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			const workers, n = 2, 40
+			p, err := sched.NewPool(sched.PoolConfig{Mode: mode, Workers: workers})
+			require.NoError(t, err)
+			runtime.GC()
+			runtime.GC() // the collections of the pools before are over
+			burst := func() map[int64]bool {
+				g := p.NewGroup(context.Background())
+				release := make(chan struct{})
+				var mu sync.Mutex
+				ran := map[int64]bool{} // the goroutines of the Blocks
+				for range n {
+					g.Go(nil, func(t *sched.Task) error {
+						t.Block(func() {
+							mu.Lock()
+							ran[goid()] = true
+							mu.Unlock()
+							<-release
+						})
+						return nil
+					})
+				}
+				eventually(t, "every Block runs", func() bool {
+					mu.Lock()
+					defer mu.Unlock()
+					return len(ran) == n
+				})
+				close(release)
+				require.NoError(t, g.Wait(nil))
+				eventually(t, "the burst's goroutines parked", func() bool {
+					all, spares, blocked, _ := p.Goroutines()
+					return blocked == 0 && all-spares == workers
+				})
+				return ran
+			}
+			first := burst()
+			_, spares, _, maxSpares := p.Goroutines()
+			assert.GreaterOrEqual(t, spares, n-workers, "the first burst's goroutines, parked")
+			second := burst()
+			fresh := 0
+			for id := range second {
+				if !first[id] {
+					fresh++
+				}
+			}
+			// A Block of the second burst may run on a goroutine that held
+			// a worker in the first, and one of the first may hold a worker
+			// now: at most one per worker is not a spare of the first.
+			assert.LessOrEqual(t, fresh, workers, "Blocks of the second burst on goroutines the first did not leave")
+			eventually(t, "the spares beyond one per worker ended", func() bool {
+				runtime.GC() // each collection's cleanup arms the next one's, after it
+				_, spares, _, _ := p.Goroutines()
+				return spares <= maxSpares
+			})
+			p.Close()
+		})
+	}
+}
+
+// goid returns the calling goroutine's number, which the runtime never
+// gives another goroutine, from its stack's first line.
+func goid() int64 {
+	var buf [64]byte
+	line := strings.TrimPrefix(string(buf[:runtime.Stack(buf[:], false)]), "goroutine ")
+	id, err := strconv.ParseInt(line[:strings.IndexByte(line, ' ')], 10, 64)
+	if err != nil {
+		panic(err)
+	}
+	return id
 }

@@ -81,8 +81,10 @@ const (
 // crewRule is one row of the table. A rule whose to holds two states
 // chooses the first while the crew keeps fewer spares than it may, the
 // second otherwise (crew.retire). It may keep one per worker and one per
-// goroutine that lent the worker and has not taken it back (spareLimit);
-// a retire that finds more ends one spare (evTrim).
+// goroutine that lent the worker and has not taken it back, or that did
+// at once since the garbage collection before the last (spareLimit). A
+// retire that finds more ends one spare, and a collection the oldest
+// beyond the limit (evTrim, crew.collected).
 type crewRule struct {
 	from  gstate
 	ev    gevent
@@ -147,9 +149,9 @@ var crewRules = []crewRule{
 		"ends, with every frame on it",
 		"`crew.serve`; the worker goes to a new goroutine"},
 	{gSpare, evTrim, []gstate{gGone}, giveNone,
-		"a retire finds more spares than the crew may keep",
+		"a retire or a garbage collection finds more spares than the crew may keep",
 		"ends",
-		"the retiring goroutine wakes it (`retire`)"},
+		"the retiring goroutine, or the collection's cleanup, wakes it (`retire`, `collected`)"},
 	{gSpare, evClose, []gstate{gGone}, giveNone,
 		"the pool closes",
 		"ends",

@@ -48,6 +48,8 @@ type mstate struct {
 	waiting []int // goroutines that wait for the worker, longest first
 	spares  []int // parked goroutines, most recent last
 	ended   int   // tasks that ended
+	recent  int   // the most goroutines blocked at once since the last collection (crew.recent)
+	prev    int   // recent at the last collection (crew.previous)
 }
 
 // clone returns a copy of m that shares nothing with it.
@@ -59,6 +61,8 @@ func (m *mstate) clone() *mstate {
 		waiting: slices.Clone(m.waiting),
 		spares:  slices.Clone(m.spares),
 		ended:   m.ended,
+		recent:  m.recent,
+		prev:    m.prev,
 	}
 	return c
 }
@@ -72,7 +76,7 @@ func (m *mstate) key() string {
 	for _, t := range m.tasks {
 		fmt.Fprintf(&b, "%d.%v|", t.pc, t.done)
 	}
-	fmt.Fprint(&b, m.queue, m.waiting, m.spares, m.ended)
+	fmt.Fprint(&b, m.queue, m.waiting, m.spares, m.ended, m.recent, m.prev)
 	return b.String()
 }
 
@@ -97,7 +101,7 @@ func (cm *crewModel) apply(m *mstate, g int, e gevent) error {
 		// worker and one per blocked goroutine, counted once g and the
 		// waiter it hands the worker to are not (crew.retire).
 		m.gors[g].st = gGone
-		limit := cm.maxSpares + blocked(m)
+		limit := cm.spareLimit(m)
 		if r.gives == giveWaiter && len(m.waiting) > 0 {
 			limit--
 		}
@@ -110,6 +114,7 @@ func (cm *crewModel) apply(m *mstate, g int, e gevent) error {
 		}
 	}
 	m.gors[g].st = to
+	m.recent = max(m.recent, blocked(m)) // crew.addBlocked
 	if extra >= 0 {
 		if err := cm.apply(m, extra, evTrim); err != nil {
 			return err
@@ -138,6 +143,28 @@ func (cm *crewModel) apply(m *mstate, g int, e gevent) error {
 		return cm.giveTo(m, m.waiting[0])
 	case giveNew:
 		return cm.giveTo(m, cm.spawn(m))
+	}
+	return nil
+}
+
+// spareLimit is crew.spareLimit: one spare per worker, and one per
+// goroutine blocked now or at once since the collection before the last.
+func (cm *crewModel) spareLimit(m *mstate) int {
+	return cm.maxSpares + max(blocked(m), m.recent, m.prev)
+}
+
+// collect is crew.collected: recent becomes prev and falls to blocked,
+// and the oldest spares beyond the limit end (evTrim).
+func (cm *crewModel) collect(m *mstate) error {
+	m.prev, m.recent = m.recent, blocked(m)
+	if k := len(m.spares) - cm.spareLimit(m); k > 0 {
+		extra := slices.Clone(m.spares[:k])
+		m.spares = slices.Delete(m.spares, 0, k)
+		for _, g := range extra {
+			if err := cm.apply(m, g, evTrim); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -260,6 +287,10 @@ func (cm *crewModel) moves(m *mstate) ([]move, error) {
 			}})
 		}
 	}
+	// A garbage collection, when it would change something.
+	if m.recent > blocked(m) || m.prev != m.recent {
+		ms = append(ms, move{"a collection", func(m *mstate) error { return cm.collect(m) }})
+	}
 	// The others: a Block's function returns, a wait ends, an unseated
 	// task goes on.
 	for i, g := range m.gors {
@@ -378,8 +409,10 @@ func (cm *crewModel) check(m *mstate) error {
 		return fmt.Errorf("the seat lists %d waiters; %d goroutines wait", len(m.waiting), waits)
 	case spares != len(m.spares):
 		return fmt.Errorf("the crew lists %d spares; %d goroutines are", len(m.spares), spares)
-	case spares > cm.maxSpares+blocked(m):
-		return fmt.Errorf("%d spares, more than %d and one per blocked goroutine", spares, cm.maxSpares)
+	case spares > cm.spareLimit(m):
+		return fmt.Errorf("%d spares, more than %d and one per goroutine blocked now or since the collection before the last", spares, cm.maxSpares)
+	case m.recent < blocked(m):
+		return fmt.Errorf("recent is %d, fewer than the %d goroutines blocked", m.recent, blocked(m))
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package sched
 
 import (
 	"errors"
+	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -44,7 +46,8 @@ import (
 //
 // Goroutines: one per worker, one per Block or compensated wait under
 // way, and parked spares: at most one per worker and one per goroutine
-// that lent its worker and has not taken it back (spareLimit).
+// that lent its worker and has not taken it back, or that did since the
+// two garbage collections before (spareLimit).
 //
 // These rules are one table, crewRules (crewtable.go). Each move below
 // reports itself (trace), and the package's tests check every move
@@ -71,6 +74,11 @@ type crew struct {
 	// blocks, waits and peak are Stats.Blocks, BlockWaits and
 	// PeakBlocked; compensations counts the compensated waits.
 	blocks, waits, peak, compensations atomic.Int64
+	// recent is the peak of blocked since the last garbage collection,
+	// which makes it previous and sets it to blocked (collected): the
+	// spares that a burst of Blocks leaves stay parked for the next one,
+	// for one collection at least (spareLimit).
+	recent atomic.Int64
 	// calls holds a token for each Block function running, at most
 	// cfg.MaxBlocked. A Block takes one before it calls its function, and
 	// waits while there is none.
@@ -85,6 +93,7 @@ type crew struct {
 	spares    []*runner          // parked goroutines, most recent last
 	maxSpares int                // the spares kept beyond one per blocked goroutine (spareLimit)
 	ended     bool               // the pool stops: no goroutine parks (endSpares)
+	previous  int64              // recent as the last collection found it (collected)
 	ids       map[uint64]*runner // the goroutines, by ID: see onPool, unseatedCaller
 	// unseated counts the goroutines whose task goes on unseated (see
 	// endBlock), so that a call's check for a task asks ids only while
@@ -136,7 +145,42 @@ func newCrew(s *scheduler[Job]) *crew {
 	for i, w := range s.workers {
 		c.seats[i].cur = c.newRunner(w)
 	}
+	c.armCollected()
 	return c
+}
+
+// collectMark is an object that lives until the next garbage collection,
+// whose cleanup calls crew.collected. It holds a pointer, so that it is no
+// tiny object, which may share its block with others and never be freed.
+type collectMark struct{ _ *byte }
+
+// armCollected has the next garbage collection call c.collected.
+func (c *crew) armCollected() {
+	runtime.AddCleanup(new(collectMark), (*crew).collected, c)
+}
+
+// collected runs after each garbage collection, on the runtime's cleanup
+// goroutine, until the pool ends. It keeps recent as previous, lowers it
+// to blocked, and ends the oldest spares beyond the limit that follows
+// (evTrim). So the goroutines of a burst of Blocks stay parked until the
+// second collection after it, as sync.Pool keeps its items.
+func (c *crew) collected() {
+	c.mu.Lock()
+	if c.ended {
+		c.mu.Unlock()
+		return // no more: the crew may go
+	}
+	c.previous = c.recent.Swap(c.blocked.Load()) // atomic: addBlocked raises it on any goroutine
+	var extra []*runner
+	if k := len(c.spares) - c.spareLimit(); k > 0 {
+		extra = slices.Clone(c.spares[:k])
+		c.spares = slices.Delete(c.spares, 0, k)
+	}
+	c.mu.Unlock()
+	for _, r := range extra {
+		r.resume <- struct{}{} // with no worker: it ends
+	}
+	c.armCollected()
 }
 
 // newRunner returns a new goroutine's state, to run w: that of a
@@ -409,13 +453,19 @@ func (c *crew) goWith(w *Worker[Job]) {
 }
 
 // addBlocked counts one more goroutine that lent its worker, and keeps
-// the peak.
+// the peaks: the pool's, and the one since the last collection.
 func (c *crew) addBlocked() {
 	n := c.blocked.Add(1) // atomic: lends and hand backs of all workers meet here
+	raise(&c.peak, n)
+	raise(&c.recent, n)
+}
+
+// raise sets x to n if n is more.
+func raise(x *atomic.Int64, n int64) {
 	for {
-		peak := c.peak.Load()
-		// A CAS: another lend may raise the peak meanwhile.
-		if n <= peak || c.peak.CompareAndSwap(peak, n) {
+		old := x.Load()
+		// A CAS: another lend may raise it meanwhile.
+		if n <= old || x.CompareAndSwap(old, n) {
 			return
 		}
 	}
@@ -580,11 +630,14 @@ func (c *crew) endSpares() {
 }
 
 // spareLimit is the most spares the crew keeps: one per worker, and one
-// per goroutine that lent its worker. A burst of Blocks then reuses the
-// goroutines of the Blocks that ended, rather than start new ones. Once
-// the burst is over, the spares beyond one per worker end. c.mu is held.
+// per goroutine that lent its worker, now or at once since the garbage
+// collection before the last (recent, previous). A burst of Blocks then
+// reuses the goroutines of the Blocks that ended, rather than start new
+// ones; so does the next burst, unless two collections came between.
+// Then the spares beyond one per worker end. c.mu is held.
 func (c *crew) spareLimit() int {
-	return c.maxSpares + int(c.blocked.Load()) // atomic: lends and hand backs change it
+	n := max(c.blocked.Load(), c.recent.Load(), c.previous) // atomic: lends and hand backs change them
+	return c.maxSpares + int(n)
 }
 
 // allBusy reports whether every worker runs a task at this moment. The

@@ -34,7 +34,8 @@ import (
 //	each goroutine    up to 64 task frames, 64 fork records by depth and 64 more, cleared,
 //	                  and a buffer of 64 forks to publish
 //	each worker       its buffers, up to 1024 items each once it parks; its queue
-//	the pool          at most one parked spare goroutine per worker, once no Block runs;
+//	the pool          at most one parked spare goroutine per worker, once no Block ran
+//	                  in two garbage collections;
 //	                  a ring of 1024 slots for tasks from outside, and a block of 256 behind it
 //
 // A deeper recursion grows the frames and records with its depth, and

@@ -209,11 +209,13 @@ func (t *Task) Demand() int {
 // Block: the goroutine takes its worker back first.
 //
 // Each goroutine blocked at once costs its stack. A goroutine whose Block
-// is over parks as a spare for the next Block, while others still block:
-// a long stream of Blocks reuses goroutines rather than start new ones.
-// Once the blocking calls have returned, the extra goroutines end, except
-// at most one parked spare per worker. Stats.Blocks, BlockWaits and
-// PeakBlocked count the calls.
+// is over parks as a spare for the next Block: a long stream of Blocks,
+// or bursts of them, reuse goroutines rather than start new ones. The
+// pool keeps as many spares as goroutines blocked at once since the
+// garbage collection before the last, as sync.Pool keeps its items. So
+// once the blocking calls have returned, the extra goroutines end at the
+// second collection, except at most one parked spare per worker. Stats.Blocks, BlockWaits and PeakBlocked count the
+// calls.
 //
 // Block must only be called by the task's function, with its own Task t;
 // it panics otherwise, or if f is nil. What the task did before Block
