@@ -46,8 +46,8 @@ import (
 //
 // Goroutines: one per worker, one per Block or compensated wait under
 // way, and parked spares: at most one per worker and one per goroutine
-// that lent its worker and has not taken it back, or that did since the
-// two garbage collections before (spareLimit).
+// that lent its worker and has not taken it back, or that lent it at
+// once since the garbage collection before the last (spareLimit).
 //
 // These rules are one table, crewRules (crewtable.go). Each move below
 // reports itself (trace), and the package's tests check every move
