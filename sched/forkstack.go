@@ -173,8 +173,8 @@ func (b *record) arrive(f *failure) (Job, bool) {
 	return Job{}, false
 }
 
-// The record's calls as a job kind (jobKind). The core takes a fork's
-// fast path by its type; these serve any code that runs a Job as any.
+// The record's calls as a job kind (jobKind). The core calls them on the
+// record's own type, where it knows a fork, so that they inline.
 var _ jobKind = (*record)(nil)
 
 // origin returns the context of the fork's task, its forking task's, and

@@ -291,12 +291,10 @@ func (g *Group) setUpZero(t *Task) {
 		return
 	}
 	if t != nil {
-		g.s = t.runner.c.s
+		g.setUp(t.runner.c.s, context.Background())
 	} else {
-		g.s = Default().s
+		g.setUp(Default().s, context.Background())
 	}
-	g.ctx, g.cancel = context.WithCancelCause(context.Background())
-	g.flags.Or(groupReady) // after the fields: a use that sees it sees them
 }
 
 // setUp makes g a new group of the pool that runs s, with a context
@@ -305,7 +303,7 @@ func (g *Group) setUpZero(t *Task) {
 func (g *Group) setUp(s *scheduler[Job], ctx context.Context) *Group {
 	g.s = s
 	g.ctx, g.cancel = context.WithCancelCause(ctx)
-	g.flags.Or(groupReady) // atomic, though nobody else has g yet: see setUpZero
+	g.flags.Or(groupReady) // after the fields: a use that sees it sees them (setUpZero)
 	return g
 }
 

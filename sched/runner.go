@@ -230,7 +230,7 @@ func (r *runner) exec(j Job) {
 		r.end(t, f)
 	}()
 	if isFork {
-		b.task.call(t)
+		b.call(t, nil)
 	} else {
 		j.kind.call(t, j.fn)
 	}

@@ -95,7 +95,7 @@ type unwaited interface {
 // latch returns the latch that counts the task, or nil for a call.
 func (t *Task) latch() *latch {
 	if t.rec != nil {
-		return &t.rec.l
+		return t.rec.latch()
 	}
 	if t.kind != nil {
 		return t.kind.latch()
@@ -214,8 +214,8 @@ func (t *Task) Demand() int {
 // pool keeps as many spares as goroutines blocked at once since the
 // garbage collection before the last, as sync.Pool keeps its items. So
 // once the blocking calls have returned, the extra goroutines end at the
-// second collection, except at most one parked spare per worker. Stats.Blocks, BlockWaits and PeakBlocked count the
-// calls.
+// second collection, except at most one parked spare per worker.
+// Stats.Blocks, BlockWaits and PeakBlocked count the calls.
 //
 // Block must only be called by the task's function, with its own Task t;
 // it panics otherwise, or if f is nil. What the task did before Block
