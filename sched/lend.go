@@ -79,6 +79,13 @@ type crew struct {
 	// spares that a burst of Blocks leaves stay parked for the next one,
 	// for one collection at least (spareLimit).
 	recent atomic.Int64
+	// armed is set while a collection will call collected: from the
+	// first lend after recent and previous were zero, until a
+	// collection finds them zero again. An idle pool allocates nothing
+	// at collections. addBlocked raises recent before it loads armed,
+	// and collected clears armed before it loads recent: so one of them
+	// sees the other, and a raised recent is always collected.
+	armed atomic.Bool
 	// calls holds a token for each Block function running, at most
 	// cfg.MaxBlocked. A Block takes one before it calls its function, and
 	// waits while there is none.
@@ -145,7 +152,6 @@ func newCrew(s *scheduler[Job]) *crew {
 	for i, w := range s.workers {
 		c.seats[i].cur = c.newRunner(w)
 	}
-	c.armCollected()
 	return c
 }
 
@@ -157,6 +163,14 @@ type collectMark struct{ _ *byte }
 // armCollected has the next garbage collection call c.collected.
 func (c *crew) armCollected() {
 	runtime.AddCleanup(new(collectMark), (*crew).collected, c)
+}
+
+// arm arms collected unless it is armed.
+func (c *crew) arm() {
+	// A CAS: addBlocked and collected may arm at once.
+	if !c.armed.Load() && c.armed.CompareAndSwap(false, true) {
+		c.armCollected()
+	}
 }
 
 // collected runs after each garbage collection, on the runtime's cleanup
@@ -176,11 +190,19 @@ func (c *crew) collected() {
 		extra = slices.Clone(c.spares[:k])
 		c.spares = slices.Delete(c.spares, 0, k)
 	}
+	idle := c.previous == 0
 	c.mu.Unlock()
 	for _, r := range extra {
 		r.resume <- struct{}{} // with no worker: it ends
 	}
-	c.armCollected()
+	if !idle {
+		c.armCollected()
+		return
+	}
+	c.armed.Store(false) // before the load: see armed
+	if c.recent.Load() > 0 {
+		c.arm()
+	}
 }
 
 // newRunner returns a new goroutine's state, to run w: that of a
@@ -458,6 +480,7 @@ func (c *crew) addBlocked() {
 	n := c.blocked.Add(1) // atomic: lends and hand backs of all workers meet here
 	raise(&c.peak, n)
 	raise(&c.recent, n)
+	c.arm() // after the raise: see armed
 }
 
 // raise sets x to n if n is more.
