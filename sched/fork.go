@@ -60,6 +60,7 @@ func ForkFunc[A any](t *Task, f func(*Task, A), a A) Future[struct{}] {
 	if f == nil {
 		panic(nilFunction("ForkFunc", ""))
 	}
+	// Fork's body, for a function without a result: see JoinFunc.
 	s := &t.runner.forks
 	rec, ok := s.slot().(*procRecord[A])
 	if !ok {
@@ -280,6 +281,10 @@ func JoinFunc[A, B any](t *Task, f func(*Task, A), a A, g func(*Task, B), b B) {
 		return
 	}
 	t.use("JoinFunc")
+	// Join's body, for functions without results. One generic body for
+	// both would call the functions through its dictionary, or test
+	// which of two was given at each call: either costs more per join
+	// than this copy (bench/report/results/core-kinds-2026-12-07).
 	r := t.runner
 	s := &r.forks
 	rec, ok := s.slot().(*procRecord[B])
