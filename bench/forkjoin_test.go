@@ -21,6 +21,8 @@ import (
 // fib(n) by binary recursion, each call above a cutoff forking fib(n-1) as a
 // task and computing fib(n-2) itself, with:
 //
+//   - serial: the plain recursion (fibSerial), the serial elision of the
+//     others, which they are read against;
 //   - goroutines: a goroutine and a sync.WaitGroup per fork;
 //   - errgroup: an errgroup.Group per fork;
 //   - pool-Q: a sched.Pool on queue Q (Fork and Future.Join), made once;
@@ -137,11 +139,12 @@ type forkJoinImpl struct {
 
 // onSched reports whether the impl runs on sched (pool-Q, join-Q, cps-Q).
 func (impl forkJoinImpl) onSched() bool {
-	return impl.name != "goroutines" && impl.name != "errgroup"
+	return impl.name != "serial" && impl.name != "goroutines" && impl.name != "errgroup"
 }
 
 func forkJoinImpls() []forkJoinImpl {
 	impls := []forkJoinImpl{
+		{"serial", func(int) (func(int) int, func()) { return fibSerial, func() {} }},
 		{"goroutines", func(cutoff int) (func(int) int, func()) {
 			return func(n int) int { return fibGoroutines(n, cutoff) }, func() {}
 		}},
