@@ -226,5 +226,5 @@ func (g *Group) LimitWaiters() int {
 	}
 	gl.mu.Lock()
 	defer gl.mu.Unlock()
-	return len(gl.waiters)
+	return len(gl.waiters) - gl.head
 }

@@ -105,11 +105,40 @@ type groupExt struct {
 // token goes from task to task with no wake-up in between, and a stream
 // of Gos wakes its caller about once per cap(sem)/2 tasks.
 type groupLimit struct {
-	sem     chan struct{}
-	mu      sync.Mutex // guards the rest, and the tokens given back while a job waits
+	sem chan struct{}
+	mu  sync.Mutex // guards the rest, and the tokens given back while a job waits
+	// waiters[head:] wait, oldest first (add, takeOldest). A release moves
+	// head past the oldest; an add that finds the array full moves the
+	// rest to its front once head is half its length. So a stream of Gos
+	// reuses one array rather than growing a new one as the front empties.
 	waiters []limitWaiter
+	head    int
 	jobs    int             // the jobs among waiters
 	room    []chan struct{} // Gos from outside tasks that wait for room among the jobs
+}
+
+// add queues w behind the other waiters. The caller holds mu.
+func (gl *groupLimit) add(w limitWaiter) {
+	if len(gl.waiters) == cap(gl.waiters) && gl.head > 0 && 2*gl.head >= len(gl.waiters) {
+		n := copy(gl.waiters, gl.waiters[gl.head:])
+		clear(gl.waiters[n:])
+		gl.waiters, gl.head = gl.waiters[:n], 0
+	}
+	gl.waiters = append(gl.waiters, w)
+}
+
+// takeOldest takes the oldest waiter off, if there is one. The caller
+// holds mu.
+func (gl *groupLimit) takeOldest() (limitWaiter, bool) {
+	if gl.head == len(gl.waiters) {
+		return limitWaiter{}, false
+	}
+	w := gl.waiters[gl.head]
+	gl.waiters[gl.head] = limitWaiter{}
+	if gl.head++; gl.head == len(gl.waiters) {
+		gl.waiters, gl.head = gl.waiters[:0], 0
+	}
+	return w, true
 }
 
 // limitWaiter is a Go that waits for a token: a task's, which may go on
@@ -138,7 +167,7 @@ func (gl *groupLimit) acquire(t *Task, wait bool) bool {
 		// a token for the try.
 		l := &latch{n: 1}
 		gl.mu.Lock()
-		gl.waiters = append(gl.waiters, limitWaiter{l: l})
+		gl.add(limitWaiter{l: l})
 		gl.mu.Unlock()
 		select {
 		case gl.sem <- struct{}{}:
@@ -167,7 +196,7 @@ func (gl *groupLimit) queue(j Job) bool {
 		default:
 		}
 		if gl.jobs < cap(gl.sem) {
-			gl.waiters = append(gl.waiters, limitWaiter{job: j})
+			gl.add(limitWaiter{job: j})
 			gl.jobs++
 			gl.mu.Unlock()
 			return true
@@ -185,13 +214,7 @@ func (gl *groupLimit) queue(j Job) bool {
 // and the oldest waiter, a task, may take it.
 func (gl *groupLimit) release() (Job, bool) {
 	gl.mu.Lock()
-	var w limitWaiter
-	waited := len(gl.waiters) > 0
-	if waited {
-		w = gl.waiters[0]
-		gl.waiters[0] = limitWaiter{}
-		gl.waiters = gl.waiters[1:]
-	}
+	w, waited := gl.takeOldest()
 	var room []chan struct{}
 	handOn := waited && w.l == nil
 	if handOn {
@@ -215,8 +238,11 @@ func (gl *groupLimit) release() (Job, bool) {
 // forget takes l off the waiters, unless a release took it off already.
 func (gl *groupLimit) forget(l *latch) {
 	gl.mu.Lock()
-	if i := slices.IndexFunc(gl.waiters, func(w limitWaiter) bool { return w.l == l }); i >= 0 {
-		gl.waiters = slices.Delete(gl.waiters, i, i+1)
+	if i := slices.IndexFunc(gl.waiters[gl.head:], func(w limitWaiter) bool { return w.l == l }); i >= 0 {
+		gl.waiters = slices.Delete(gl.waiters, gl.head+i, gl.head+i+1)
+		if gl.head == len(gl.waiters) {
+			gl.waiters, gl.head = gl.waiters[:0], 0
+		}
 	}
 	gl.mu.Unlock()
 }
