@@ -113,8 +113,11 @@ type groupLimit struct {
 	// reuses one array rather than growing a new one as the front empties.
 	waiters []limitWaiter
 	head    int
-	jobs    int             // the jobs among waiters
-	room    []chan struct{} // Gos from outside tasks that wait for room among the jobs
+	jobs    int // the jobs among waiters
+	// room is closed when there is room again among the jobs, for the Gos
+	// from outside tasks that wait for it: one channel for all of them,
+	// made by the first, nil while none waits.
+	room chan struct{}
 }
 
 // add queues w behind the other waiters. The caller holds mu.
@@ -201,10 +204,12 @@ func (gl *groupLimit) queue(j Job) bool {
 			gl.mu.Unlock()
 			return true
 		}
-		ch := make(chan struct{})
-		gl.room = append(gl.room, ch)
+		if gl.room == nil {
+			gl.room = make(chan struct{})
+		}
+		room := gl.room
 		gl.mu.Unlock()
-		<-ch
+		<-room
 	}
 }
 
@@ -215,7 +220,7 @@ func (gl *groupLimit) queue(j Job) bool {
 func (gl *groupLimit) release() (Job, bool) {
 	gl.mu.Lock()
 	w, waited := gl.takeOldest()
-	var room []chan struct{}
+	var room chan struct{}
 	handOn := waited && w.l == nil
 	if handOn {
 		gl.jobs--
@@ -226,8 +231,8 @@ func (gl *groupLimit) release() (Job, bool) {
 		<-gl.sem
 	}
 	gl.mu.Unlock()
-	for _, ch := range room {
-		close(ch)
+	if room != nil {
+		close(room)
 	}
 	if w.l != nil {
 		w.l.arrive()

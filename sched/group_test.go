@@ -293,3 +293,39 @@ func TestGroupLimitQueues(t *testing.T) {
 	require.NoError(t, g.Wait(nil))
 	assert.Equal(t, int64(2), ran.Load())
 }
+
+// TestGroupLimitRoomWakesAll: Gos from several goroutines outside tasks
+// that wait for room among a limit's queued jobs all wake, however many
+// wait at once, and every task runs once.
+func TestGroupLimitRoomWakesAll(t *testing.T) {
+	const submitters, each = 8, 50
+	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 2})
+	g := p.NewGroup(context.Background())
+	g.SetLimit(2) // two tasks run, two jobs queue, the rest wait for room
+	release := make(chan struct{})
+	var in atomic.Int64
+	for range 2 {
+		g.Go(nil, func(t *sched.Task) error {
+			t.Block(func() { in.Add(1); <-release })
+			return nil
+		})
+	}
+	eventually(t, "two tasks block", func() bool { return in.Load() == 2 })
+	var ran [submitters * each]atomic.Int32
+	var wg sync.WaitGroup
+	wg.Add(submitters)
+	for s := range submitters {
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				g.Go(nil, func(*sched.Task) error { ran[s*each+i].Add(1); return nil })
+			}
+		}()
+	}
+	close(release)
+	wg.Wait()
+	require.NoError(t, g.Wait(nil))
+	for i := range ran {
+		require.Equal(t, int32(1), ran[i].Load(), "task %d", i)
+	}
+}
