@@ -84,7 +84,8 @@ type crew struct {
 	// collection finds them zero again. An idle pool allocates nothing
 	// at collections. addBlocked raises recent before it loads armed,
 	// and collected clears armed before it loads recent: so one of them
-	// sees the other, and a raised recent is always collected.
+	// sees the other, and a raised recent is always collected
+	// (TestArmedExplored tries every order of these steps).
 	armed atomic.Bool
 	// calls holds a token for each Block function running, at most
 	// cfg.MaxBlocked. A Block takes one before it calls its function, and

@@ -92,11 +92,11 @@ func Span(want time.Duration, lo, hi float64) Expect {
 	return Expect{"span", func(p sched.Profile) float64 { return float64(p.Span) }, float64(want), lo, hi}
 }
 
-// BurdenOnPath expects between lo·want and want between the burdened
-// span and the span: the burdens of the forks on the longest path. With
-// lo 1 it is exact when the leaves make the longest path, which a strand
-// slowed midway (a mark assist, say) can change, so a run that misses it
-// runs again. That the difference is at most want holds in every run.
+// BurdenOnPath expects the burdened span less the span, the burdens of
+// the forks on the longest path, within lo·want and want. It is exact
+// only while the leaves make the longest path: a strand slowed midway (a
+// mark assist, say) can change that, and the run is tried again. That
+// the difference is at most want holds in every run.
 func BurdenOnPath(want time.Duration, lo float64) Expect {
 	return Expect{"burdened span - span", func(p sched.Profile) float64 { return float64(p.BurdenedSpan - p.Span) }, float64(want), lo, 1}
 }
