@@ -121,7 +121,8 @@ func requireFound[R any](t *testing.T, bugs []wrongRule[R], explore func(rule R)
 // The models. The assertions also tell staticcheck that the methods are
 // used: it does not follow calls through a type parameter.
 var (
-	_ model[*mstate] = (*crewModel)(nil)
-	_ model[*pstate] = (*parkModel)(nil)
-	_ model[*qstate] = (*masterModel)(nil)
+	_ model[*mstate]   = (*crewModel)(nil)
+	_ model[*pstate]   = (*parkModel)(nil)
+	_ model[*qstate]   = (*masterModel)(nil)
+	_ model[*armState] = armModel{}
 )
