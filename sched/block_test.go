@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -639,17 +640,27 @@ func TestBlockEndsUnseated(t *testing.T) {
 // TestBlockKeepsNoFunction: Block does not keep its function, so a
 // closure over the caller's variables stays on the caller's stack, seated
 // or unseated. A closure costs what a function of no variables costs.
-// Other goroutines allocate meanwhile too (the worker's, the runtime's):
-// each figure is the least of a few measures, which such noise only
-// raises.
+// Other goroutines allocate meanwhile too (the worker's, the runtime's),
+// and a seated Block's count varies with what its lent worker finds.
+// Each figure is the least mean of a few measures, and a closure may
+// cost up to half an allocation more per Block; one that escaped would
+// cost a whole one more.
 func TestBlockKeepsNoFunction(t *testing.T) {
 	p := schedtest.NewPool(t, sched.PoolConfig{Workers: 1})
 	require.NoError(t, p.Do(context.Background(), func(tk *sched.Task) error {
 		n := 0
+		const runs, measures = 100, 5
 		least := func(f func()) float64 {
-			m := testing.AllocsPerRun(100, f)
-			for range 4 {
-				m = min(m, testing.AllocsPerRun(100, f))
+			f() // as testing.AllocsPerRun does: a first call that is not counted
+			m := math.Inf(1)
+			for range measures {
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				for range runs {
+					f()
+				}
+				runtime.ReadMemStats(&after)
+				m = min(m, float64(after.Mallocs-before.Mallocs)/runs)
 			}
 			return m
 		}
@@ -669,9 +680,9 @@ func TestBlockKeepsNoFunction(t *testing.T) {
 				}
 				tk.Block(func() { n++ })
 			})
-			assert.LessOrEqual(t, closure, none, "allocations per Block of a closure, seated %v", seated)
+			assert.Less(t, closure, none+0.5, "allocations per Block of a closure, seated %v", seated)
 		}
-		assert.Equal(t, 2*5*101, n) // AllocsPerRun calls it once more than it counts
+		assert.Equal(t, 2*(1+measures*runs), n)
 		return nil
 	}))
 }
