@@ -23,19 +23,6 @@ import (
 	"github.com/worksteal/wsq/sched"
 )
 
-// eventually polls cond until it holds, and fails the test if it does not
-// within a minute: the deadline only turns a hang into a failure.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not reached", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 // computeMeanwhile starts 50 tasks that compute in g, and waits until they
 // are all done (what names the wait): the workers must be free to run them.
 func computeMeanwhile(t *testing.T, g *sched.Group, what string) {
@@ -50,7 +37,7 @@ func computeMeanwhile(t *testing.T, g *sched.Group, what string) {
 			return nil
 		})
 	}
-	eventually(t, what, func() bool { return computed.Load() == computers })
+	testenv.Eventually(t, what, func() bool { return computed.Load() == computers })
 }
 
 // blockTree returns a task function that visits the node v of the tree of
@@ -158,7 +145,7 @@ func TestBlockKeepsWorkersBusy(t *testing.T) {
 						return nil
 					})
 				}
-				eventually(t, "every blocker in Block", func() bool { return entered.Load() == int64(blockers) })
+				testenv.Eventually(t, "every blocker in Block", func() bool { return entered.Load() == int64(blockers) })
 				computeMeanwhile(t, g, "the other tasks done while the blockers block")
 				close(release)
 				require.NoError(t, g.Wait(nil))
@@ -205,7 +192,7 @@ func TestBlockBeyondLimit(t *testing.T) {
 					return nil
 				})
 			}
-			eventually(t, "limit tasks in Block's function", func() bool { return entered.Load() == limit })
+			testenv.Eventually(t, "limit tasks in Block's function", func() bool { return entered.Load() == limit })
 			computeMeanwhile(t, g, "the other tasks done while calls wait for a slot")
 			assert.Equal(t, int64(limit), entered.Load(), "functions running beyond the limit")
 			close(release)
@@ -253,11 +240,11 @@ func TestBlockGoroutinesReturn(t *testing.T) {
 					})
 				}
 				require.NoError(t, g.Wait(nil))
-				eventually(t, "the blocked goroutines retired", func() bool {
+				testenv.Eventually(t, "the blocked goroutines retired", func() bool {
 					all, spares, blocked, _ := p.Goroutines()
 					return blocked == 0 && all-spares == workers
 				})
-				eventually(t, "the spares beyond one per worker ended", func() bool {
+				testenv.Eventually(t, "the spares beyond one per worker ended", func() bool {
 					runtime.GC() // the second collection after the burst ends them
 					_, spares, _, maxSpares := p.Goroutines()
 					return spares <= maxSpares
@@ -299,18 +286,18 @@ func TestBlockReusesGoroutines(t *testing.T) {
 			first, second, third := make(chan struct{}), make(chan struct{}), make(chan struct{})
 			blockOn(first)
 			blockOn(second)
-			eventually(t, "every Block runs", func() bool { return in.Load() == 2*half })
-			eventually(t, "goroutines: the workers' and the blocked ones", func() bool {
+			testenv.Eventually(t, "every Block runs", func() bool { return in.Load() == 2*half })
+			testenv.Eventually(t, "goroutines: the workers' and the blocked ones", func() bool {
 				all, _, _, _ := p.Goroutines()
 				return all == workers+2*half
 			})
 			close(first)
-			eventually(t, "the first half parked as spares", func() bool {
+			testenv.Eventually(t, "the first half parked as spares", func() bool {
 				_, spares, blocked, _ := p.Goroutines()
 				return blocked == half && spares == half
 			})
 			blockOn(third)
-			eventually(t, "the third half blocks", func() bool { return in.Load() == 2*half })
+			testenv.Eventually(t, "the third half blocks", func() bool { return in.Load() == 2*half })
 			all, spares, blocked, _ := p.Goroutines()
 			assert.Equal(t, workers+2*half, all, "goroutines: the new Blocks took the spares")
 			assert.Zero(t, spares)
@@ -318,7 +305,7 @@ func TestBlockReusesGoroutines(t *testing.T) {
 			close(second)
 			close(third)
 			require.NoError(t, g.Wait(nil))
-			eventually(t, "one goroutine per worker, and its spare", func() bool {
+			testenv.Eventually(t, "one goroutine per worker, and its spare", func() bool {
 				runtime.GC()
 				all, spares, blocked, maxSpares := p.Goroutines()
 				return blocked == 0 && all-spares == workers && spares <= maxSpares
@@ -412,7 +399,7 @@ func TestBlockGoexit(t *testing.T) {
 				assert.Nil(t, e.Recovered, "Do panicked")
 				requireFib(t, p, fib)
 			}
-			eventually(t, "one goroutine per worker", func() bool {
+			testenv.Eventually(t, "one goroutine per worker", func() bool {
 				all, spares, blocked, _ := p.Goroutines()
 				return blocked == 0 && all-spares == workers
 			})
@@ -609,7 +596,7 @@ func TestBlockEndsUnseated(t *testing.T) {
 					assert.Equal(t, int64(2*tasks), forked.Load(), "forks and group tasks")
 				}
 				assert.Zero(t, moved.Load(), "tasks that changed workers across Block")
-				eventually(t, "one goroutine per worker", func() bool {
+				testenv.Eventually(t, "one goroutine per worker", func() bool {
 					all, spares, blocked, _ := p.Goroutines()
 					return blocked == 0 && all-spares == workers
 				})
@@ -716,14 +703,14 @@ func TestBlockSparesOutlastBurst(t *testing.T) {
 						return nil
 					})
 				}
-				eventually(t, "every Block runs", func() bool {
+				testenv.Eventually(t, "every Block runs", func() bool {
 					mu.Lock()
 					defer mu.Unlock()
 					return len(ran) == n
 				})
 				close(release)
 				require.NoError(t, g.Wait(nil))
-				eventually(t, "the burst's goroutines parked", func() bool {
+				testenv.Eventually(t, "the burst's goroutines parked", func() bool {
 					all, spares, blocked, _ := p.Goroutines()
 					return blocked == 0 && all-spares == workers
 				})
@@ -743,7 +730,7 @@ func TestBlockSparesOutlastBurst(t *testing.T) {
 			// a worker in the first, and one of the first may hold a worker
 			// now: at most one per worker is not a spare of the first.
 			assert.LessOrEqual(t, fresh, workers, "Blocks of the second burst on goroutines the first did not leave")
-			eventually(t, "the spares beyond one per worker ended", func() bool {
+			testenv.Eventually(t, "the spares beyond one per worker ended", func() bool {
 				runtime.GC() // each collection's cleanup arms the next one's, after it
 				_, spares, _, _ := p.Goroutines()
 				return spares <= maxSpares

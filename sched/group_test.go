@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/worksteal/wsq/internal/check/testenv"
+
 	"github.com/worksteal/wsq/internal/atomicx"
 	"github.com/worksteal/wsq/internal/check/schedtest"
 	"github.com/worksteal/wsq/sched"
@@ -207,7 +209,7 @@ func TestGroupLimitHandsOn(t *testing.T) {
 					return nil
 				})
 			}()
-			eventually(t, "the second Go waits for the token", func() bool { return g.LimitWaiters() == 1 })
+			testenv.Eventually(t, "the second Go waits for the token", func() bool { return g.LimitWaiters() == 1 })
 			close(release)
 			assert.Equal(t, 82, <-went)
 			require.NoError(t, g.Wait(nil))
@@ -278,7 +280,7 @@ func TestGroupLimitQueues(t *testing.T) {
 			return nil
 		})
 	}
-	eventually(t, "two tasks block", func() bool { return in.Load() == 2 })
+	testenv.Eventually(t, "two tasks block", func() bool { return in.Load() == 2 })
 	queued := make(chan struct{})
 	go func() {
 		for range 2 {
@@ -310,7 +312,7 @@ func TestGroupLimitRoomWakesAll(t *testing.T) {
 			return nil
 		})
 	}
-	eventually(t, "two tasks block", func() bool { return in.Load() == 2 })
+	testenv.Eventually(t, "two tasks block", func() bool { return in.Load() == 2 })
 	var ran [submitters * each]atomic.Int32
 	var wg sync.WaitGroup
 	wg.Add(submitters)

@@ -28,6 +28,7 @@ import (
 //	            randommode.go  park.go  inject.go  latch.go  panic.go
 //	            perworker.go  stats.go  profile.go  cpuclock_linux.go
 //	            cpuclock_other.go  race.go  norace.go  doc.go  parktable.go  modes.go
+//	            tokens.go
 var (
 	kindFiles   = []string{"pool.go", "group.go", "fork.go", "default.go", "measure.go"}
 	coreFiles   = []string{"task.go", "runner.go", "lend.go", "forkstack.go", "crewtable.go"}
@@ -35,7 +36,7 @@ var (
 		"config.go", "run.go", "scheduler.go", "worker.go", "mastermode.go",
 		"randommode.go", "park.go", "inject.go", "latch.go", "panic.go",
 		"perworker.go", "stats.go", "profile.go", "cpuclock_linux.go", "cpuclock_other.go",
-		"race.go", "norace.go", "doc.go", "parktable.go", "modes.go",
+		"race.go", "norace.go", "doc.go", "parktable.go", "modes.go", "tokens.go",
 	}
 )
 

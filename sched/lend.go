@@ -87,10 +87,10 @@ type crew struct {
 	// sees the other, and a raised recent is always collected
 	// (TestArmedExplored tries every order of these steps).
 	armed atomic.Bool
-	// calls holds a token for each Block function running, at most
+	// calls has a token for each Block function running, at most
 	// cfg.MaxBlocked. A Block takes one before it calls its function, and
 	// waits while there is none.
-	calls chan struct{}
+	calls tokens
 
 	// runners keeps the state of goroutines that ended at depth zero,
 	// for new ones (newRunner): a burst of Blocks starts a goroutine
@@ -146,7 +146,7 @@ func newCrew(s *scheduler[Job]) *crew {
 	c := &crew{
 		s:         s,
 		seats:     make([]seat, len(s.workers)),
-		calls:     make(chan struct{}, s.cfg.MaxBlocked),
+		calls:     newTokens(s.cfg.MaxBlocked),
 		maxSpares: len(s.workers),
 		ids:       map[uint64]*runner{},
 	}
@@ -242,7 +242,7 @@ func (c *crew) block(t *Task, f func()) {
 	returned := false
 	defer func() { c.endBlock(t, returned) }()
 	c.takeCall()
-	defer func() { <-c.calls }()
+	defer c.calls.give()
 	if m := t.meas; m != nil {
 		// f may panic: its time still counts. f is called here, not by
 		// the hook, so that it does not escape.
@@ -345,18 +345,16 @@ func (c *crew) blockUnseated(t *Task, f func()) {
 	r.blocking = true
 	defer func() { r.blocking = false }()
 	c.takeCall()
-	defer func() { <-c.calls }()
+	defer c.calls.give()
 	f()
 }
 
 // takeCall takes a token of calls for a Block's function, waiting while
 // MaxBlocked functions run. The Block gives it back when f returns.
 func (c *crew) takeCall() {
-	select {
-	case c.calls <- struct{}{}:
-	default:
+	if !c.calls.take() {
 		c.waits.Add(1) // atomic: any goroutine's wait counts, Close reads
-		c.calls <- struct{}{}
+		c.calls.wait()
 	}
 }
 

@@ -125,4 +125,5 @@ var (
 	_ model[*pstate]   = (*parkModel)(nil)
 	_ model[*qstate]   = (*masterModel)(nil)
 	_ model[*armState] = armModel{}
+	_ model[*tokState] = tokModel{}
 )
