@@ -7,9 +7,9 @@ import (
 	"github.com/worksteal/wsq/sched"
 )
 
-// The sorts are parallel forms of the standard library's. None makes a
-// pass over all of x on one worker, at any depth: their span, the longest
-// chain of steps, grows as a power of log n.
+// The sorts are parallel forms of the standard library's. While workers
+// look for work, none makes a pass over all of a part on one worker: the
+// span, the longest chain of steps, grows as a power of log n.
 //
 //	sort               parts                          kernel, on one worker
 //	Sort of integers   quicksort, cut in parallel     radix sort (MSD), with scratch
@@ -20,7 +20,10 @@ import (
 // A parallel cut partitions the blocks of a part in parallel, each around
 // the same pivot. The part then holds, block after block, runs of small
 // and large elements; those on the wrong side of the cut swap pairwise,
-// in parallel too (sortquick.go). A cut's span is about two blocks.
+// in parallel too (sortquick.go). A cut's span is about two blocks. The
+// swaps move some elements twice. So a cut runs in parallel only while a
+// worker looks for work (sched.Task.Demand); otherwise its worker
+// partitions the part in one pass, as pdqsort does.
 //
 // The kernel is pattern-defeating quicksort with BlockQuicksort's
 // branchless partition (Edelkamp and Weiß, ESA 2016): a block records
@@ -62,7 +65,8 @@ const (
 //
 //	par.Sort(t, xs) // xs is a []int
 //
-// Sort is a quicksort whose cuts run in parallel blocks. Parts of up to
+// Sort is a quicksort whose cuts run in parallel blocks while other
+// workers look for work, and in one pass otherwise. Parts of up to
 // 16,384 elements are sorted on one worker, by pattern-defeating
 // quicksort with branchless block partitions. For the integer types
 // (int, int8 to int64, uint, uint8 to uint64, uintptr, but not types

@@ -16,7 +16,8 @@ import (
 // large elements inside x[:l] and the small ones after it are equally many;
 // they swap pairwise, in parallel chunks of sortBlock pairs. The span of a
 // cut is two blocks and a few words of bookkeeping per block; its work is
-// a serial partition's and the swaps.
+// a serial partition's and the swaps. A cut that finds no worker looking
+// for work is that serial partition alone: nobody would share its blocks.
 //
 // A part of at most leaf elements goes to the kernel on one worker.
 
@@ -120,6 +121,13 @@ func (q *quickSorter[E]) cut(t *sched.Task, x []E, p int, le bool) int {
 	x[0], x[p] = x[p], x[0]
 	pivot := x[0]
 	y := x[1:]
+	if q.m == nil && t.Demand() == 0 {
+		// No worker looks for work: one pass on this worker moves each
+		// element once, where the parallel cut moves some twice.
+		l := q.partition(y, pivot, le)
+		x[0], x[l] = x[l], x[0]
+		return l
+	}
 	// small[i] is how many elements of block i belong before the pivot.
 	small := make([]int, (len(y)+sortBlock-1)/sortBlock)
 	forBlocks(t, q.m, len(y), sortBlock, func(t *sched.Task, lo, hi int) {
