@@ -14,8 +14,9 @@ import (
 )
 
 // BENCHMARKS.md quotes figures from dated results directories: the raw
-// output and the tables that bench/peers/run.sh (summary.md, table.md) and
-// the report command (report.md) generate. A directory is named KIND-DATE,
+// output and the tables that bench/peers/run.sh (summary.md, table.md),
+// bench/peers/loops.sh (ratios.md) and the report command (report.md)
+// generate. A directory is named KIND-DATE,
 // such as all-2026-12-06 (of kind all-*); a later run of the same kind
 // goes into a newer directory. The checks below keep the page in step with its results:
 //
@@ -173,10 +174,10 @@ func newerOfKind(dir string) (string, error) {
 var quotedFigure = regexp.MustCompile(`\*\*[^*]+\*\* \([^()]+–[^()]+\)`)
 
 // generatedTables returns the Markdown tables that a results directory's
-// generator wrote: summary.md, table.md and report.md.
+// generator wrote: summary.md, table.md, ratios.md and report.md.
 func generatedTables(dir string) (string, error) {
 	var all strings.Builder
-	for _, f := range []string{"summary.md", "table.md", "report.md"} {
+	for _, f := range []string{"summary.md", "table.md", "ratios.md", "report.md"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
