@@ -74,9 +74,10 @@ const (
 // instead. The worst case stays O(n log n). An x that is sorted costs one
 // pass; one in descending order, one pass and a reversal.
 //
-// Sort works in place. A cut allocates a few words per block of 4,096
-// elements. The radix sort takes a scratch slice of up to 65,536 elements
-// per worker, for all its parts, unless x has fewer than 256 elements.
+// Sort works in place. A parallel cut allocates a few words per block of
+// 4,096 elements. The radix sort takes a scratch slice of up to 65,536
+// elements per worker, for all its parts, unless x has fewer than 256
+// elements.
 //
 // Sort of fewer than two elements returns at once. t is the calling task,
 // or nil in a goroutine that is not a task: Sort then runs on the default
@@ -103,7 +104,8 @@ func Sort[S ~[]E, E cmp.Ordered](t *sched.Task, x S) {
 //	par.SortFunc(t, people, func(a, b Person) int { return cmp.Compare(a.Age, b.Age) })
 //
 // SortFunc is the quicksort of Sort, with pdqsort as its kernel. It works
-// in place: a cut allocates a few words per block of 4,096 elements.
+// in place: a parallel cut allocates a few words per block of 4,096
+// elements.
 //
 // A nil t runs SortFunc on the default pool, and a cancelled context
 // stops it, as they do Sort. SortFunc

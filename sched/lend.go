@@ -242,7 +242,7 @@ func (c *crew) block(t *Task, f func()) {
 	returned := false
 	defer func() { c.endBlock(t, returned) }()
 	c.takeCall()
-	defer c.calls.give()
+	defer c.calls.release()
 	if m := t.meas; m != nil {
 		// f may panic: its time still counts. f is called here, not by
 		// the hook, so that it does not escape.
@@ -345,14 +345,14 @@ func (c *crew) blockUnseated(t *Task, f func()) {
 	r.blocking = true
 	defer func() { r.blocking = false }()
 	c.takeCall()
-	defer c.calls.give()
+	defer c.calls.release()
 	f()
 }
 
 // takeCall takes a token of calls for a Block's function, waiting while
 // MaxBlocked functions run. The Block gives it back when f returns.
 func (c *crew) takeCall() {
-	if !c.calls.take() {
+	if !c.calls.tryAcquire() {
 		c.waits.Add(1) // atomic: any goroutine's wait counts, Close reads
 		c.calls.wait()
 	}

@@ -13,20 +13,20 @@ import (
 	"github.com/worksteal/wsq/internal/check/testenv"
 )
 
-// A model of tokens: goroutines that take a token and give it back, a
-// few times each, in every order of the atomic adds, the sends on wake
-// and the receives from it. No more than max hold tokens at once, a give
-// never finds wake full, and no take waits for ever.
+// A model of tokens: goroutines that acquire a token and release it, a
+// few times each, in every order of the atomic adds, the sends on passed
+// and the receives from it. No more than max hold tokens at once, a
+// release never finds passed full, and no acquire waits for ever.
 
 // tokState is the model's state: the semaphore's count, the tokens held
-// and in wake, and where each goroutine stands.
+// and in passed, and where each goroutine stands.
 type tokState struct {
-	n, held, inWake int
-	gs              [3]tokG
+	n, held, inPassed int
+	gs                [3]tokG
 }
 
-// tokG is a goroutine of the model: rounds is the takes it has left; a
-// give that must hand its token on still has to send it.
+// tokG is a goroutine of the model: rounds is the acquires it has left;
+// a release that must pass its token on still has to send it.
 type tokG struct {
 	rounds int
 	phase  tokPhase
@@ -35,19 +35,19 @@ type tokG struct {
 type tokPhase uint8
 
 const (
-	tokIdle    tokPhase = iota // before a take, or after a give
-	tokWaiting                 // took none: waits on wake
+	tokIdle    tokPhase = iota // before an acquire, or after a release
+	tokWaiting                 // found none: waits on passed
 	tokHolding                 // holds a token
-	tokSending                 // gave it back: hands it on through wake
+	tokSending                 // released it: passes it on through passed
 )
 
 func (s *tokState) key() string      { return fmt.Sprint(*s) }
 func (s *tokState) clone() *tokState { c := *s; return &c }
 
-// tokRules are the two comparisons: a take holds a token if the new
-// count is at most max+take, and a give hands its token on if the new
-// count is at least max+give. Both are zero in tokens.
-type tokRules struct{ take, give int }
+// tokRules are the two comparisons: an acquire holds a token if the new
+// count is at most max+acquire, and a release passes its token on if the
+// new count is at least max+release. Both are zero in tokens.
+type tokRules struct{ acquire, release int }
 
 type tokModel struct {
 	max   int
@@ -65,16 +65,16 @@ func (tm tokModel) moves(s *tokState) ([]modelMove[*tokState], error) {
 				g := &s.gs[i]
 				g.rounds--
 				s.n++
-				if s.n <= tm.max+tm.rules.take {
+				if s.n <= tm.max+tm.rules.acquire {
 					s.held++
 					g.phase = tokHolding
 				} else {
 					g.phase = tokWaiting
 				}
 			}
-		case g.phase == tokWaiting && s.inWake > 0:
+		case g.phase == tokWaiting && s.inPassed > 0:
 			mv = func(s *tokState) {
-				s.inWake--
+				s.inPassed--
 				s.held++
 				s.gs[i].phase = tokHolding
 			}
@@ -83,13 +83,13 @@ func (tm tokModel) moves(s *tokState) ([]modelMove[*tokState], error) {
 				s.n--
 				s.held--
 				s.gs[i].phase = tokIdle
-				if s.n >= tm.max+tm.rules.give {
+				if s.n >= tm.max+tm.rules.release {
 					s.gs[i].phase = tokSending
 				}
 			}
 		case g.phase == tokSending:
 			mv = func(s *tokState) {
-				s.inWake++
+				s.inPassed++
 				s.gs[i].phase = tokIdle
 			}
 		}
@@ -107,22 +107,22 @@ func (tm tokModel) check(s *tokState) error {
 	if s.held > tm.max {
 		return fmt.Errorf("%d hold tokens, more than %d", s.held, tm.max)
 	}
-	if s.inWake > tm.max {
-		return errors.New("a give finds wake full")
+	if s.inPassed > tm.max {
+		return errors.New("a release finds passed full")
 	}
 	return nil
 }
 
 // final: with no move left, every goroutine is done and no token is left
-// in wake for a take that will not come.
+// in passed for an acquire that will not come.
 func (tm tokModel) final(s *tokState) error {
 	for _, g := range s.gs {
 		if g.phase == tokWaiting {
-			return errors.New("a take waits for ever")
+			return errors.New("an acquire waits for ever")
 		}
 	}
-	if s.inWake != 0 || s.n != 0 {
-		return fmt.Errorf("count %d and %d tokens in wake with every goroutine done", s.n, s.inWake)
+	if s.inPassed != 0 || s.n != 0 {
+		return fmt.Errorf("count %d and %d tokens in passed with every goroutine done", s.n, s.inPassed)
 	}
 	return nil
 }
@@ -136,7 +136,8 @@ func exploreTokens(max int, rules tokRules) (int, error) {
 }
 
 // TestTokensExplored checks tokens' rules in every order of their steps:
-// three goroutines take and give twice each, with one and two tokens.
+// three goroutines acquire and release twice each, with one and two
+// tokens.
 func TestTokensExplored(t *testing.T) {
 	for _, max := range []int{1, 2} {
 		states, err := exploreTokens(max, tokRules{})
@@ -149,46 +150,47 @@ func TestTokensExplored(t *testing.T) {
 // by one.
 func TestTokensBugs(t *testing.T) {
 	requireFound(t, []wrongRule[tokRules]{
-		{"take holds only below max", tokRules{take: -1}, "waits for ever"},
-		{"take holds at max+1", tokRules{take: 1}, "more than"},
-		{"give hands on only above max", tokRules{give: 1}, "waits for ever"},
-		{"give hands on at max-1", tokRules{give: -1}, "wake full"},
+		{"acquire holds only below max", tokRules{acquire: -1}, "waits for ever"},
+		{"acquire holds at max+1", tokRules{acquire: 1}, "more than"},
+		{"release passes on only above max", tokRules{release: 1}, "waits for ever"},
+		{"release passes on at max-1", tokRules{release: -1}, "passed full"},
 	}, func(rules tokRules) error {
 		_, err := exploreTokens(1, rules)
 		return err
 	})
 }
 
-// TestTokensHandOn: a take beyond max waits, and the next give hands it
-// the token.
-func TestTokensHandOn(t *testing.T) {
+// TestTokensPassOn: an acquire beyond max waits, and the next release
+// passes it the token.
+func TestTokensPassOn(t *testing.T) {
 	s := newTokens(2)
-	require.True(t, s.take())
-	require.True(t, s.take())
-	took := make(chan struct{})
+	require.True(t, s.tryAcquire())
+	require.True(t, s.tryAcquire())
+	acquired := make(chan struct{})
 	go func() {
-		if !s.take() {
+		if !s.tryAcquire() {
 			s.wait()
 		}
-		close(took)
+		close(acquired)
 	}()
-	testenv.Eventually(t, "the third take counts itself", func() bool { return s.n.Load() == 3 })
+	testenv.Eventually(t, "the third acquire counts itself", func() bool { return s.n.Load() == 3 })
 	select {
-	case <-took:
-		t.Fatal("a third take returned while two held tokens")
+	case <-acquired:
+		t.Fatal("a third acquire returned while two held tokens")
 	default:
 	}
-	s.give()
-	<-took
+	s.release()
+	<-acquired
 	require.Equal(t, int64(2), s.n.Load())
-	s.give()
-	s.give()
+	s.release()
+	s.release()
 	require.Zero(t, s.n.Load())
-	require.Zero(t, len(s.wake))
+	require.Zero(t, len(s.passed))
 }
 
-// TestTokensLimit runs the semaphore itself: many goroutines take and give
-// tokens; no more than max hold one at once, and every take returns.
+// TestTokensLimit runs the semaphore itself: many goroutines acquire and
+// release tokens; no more than max hold one at once, and every acquire
+// returns.
 func TestTokensLimit(t *testing.T) {
 	for _, max := range []int{1, 3} {
 		s := newTokens(max)
@@ -199,23 +201,23 @@ func TestTokensLimit(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				for range 2000 {
-					if !s.take() {
+					if !s.tryAcquire() {
 						waited.Add(1)
 						s.wait()
 					}
 					h := holding.Add(1)
 					for p := peak.Load(); h > p && !peak.CompareAndSwap(p, h); p = peak.Load() {
 					}
-					runtime.Gosched() // the others take meanwhile, and wait
+					runtime.Gosched() // the others acquire meanwhile, and wait
 					holding.Add(-1)
-					s.give()
+					s.release()
 				}
 			}()
 		}
 		wg.Wait()
 		require.LessOrEqual(t, peak.Load(), int64(max), "max %d", max)
-		require.Zero(t, s.n.Load(), "max %d: count after every give", max)
-		require.Zero(t, len(s.wake), "max %d: tokens left in wake", max)
-		t.Logf("max %d: peak %d, %d takes waited", max, peak.Load(), waited.Load())
+		require.Zero(t, s.n.Load(), "max %d: count after every release", max)
+		require.Zero(t, len(s.passed), "max %d: tokens left in passed", max)
+		t.Logf("max %d: peak %d, %d acquires waited", max, peak.Load(), waited.Load())
 	}
 }
